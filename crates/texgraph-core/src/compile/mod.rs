@@ -1,0 +1,378 @@
+//! Turns a validated [`Graph`] into a [`Program`]: a flat list of tile operations.
+//!
+//! Every node is compiled *in a frame*: the pair of operands holding the sample
+//! coordinates. Nodes that re-sample an input elsewhere (warp, transform, fractals with a
+//! `source`) compile that input again in a new frame. Work is shared twice over: a node
+//! compiled twice in the same frame is compiled once, and equal operations on equal
+//! operands get one slot. Operations whose operands are all uniform are folded into
+//! constants, so unconnected params never cost a buffer.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::error::{Error, GraphError, Location, Result};
+use crate::eval;
+use crate::graph::{Graph, Node, ParamValue, split_reference};
+use crate::kernels::gradient::{Ramp, parse_hex_color};
+use crate::kernels::noise::Permutation;
+use crate::program::{Instr, Op, Operand, Program, ProgramOutput, Slot, U_SLOT, V_SLOT};
+use crate::registry::{self, NodeDescriptor, ParamKind};
+use crate::validate::{output_name, validate};
+
+/// Limit on operations in one program; fractals of fractals multiply quickly.
+pub const MAX_INSTRUCTIONS: usize = 200_000;
+/// Limit on how deeply node inputs may nest.
+pub const MAX_DEPTH: usize = 400;
+
+/// A value flowing along a connection at compile time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Val {
+    /// One channel.
+    Scalar(Operand),
+    /// RGBA.
+    Color([Operand; 4]),
+}
+
+impl Val {
+    /// Whether this is a color.
+    pub fn is_color(&self) -> bool {
+        matches!(self, Val::Color(_))
+    }
+}
+
+/// The sample coordinates a node is evaluated at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// x (u in the image frame).
+    pub x: Operand,
+    /// y (v in the image frame).
+    pub y: Operand,
+}
+
+impl Frame {
+    /// The image's own coordinates.
+    pub const IMAGE: Frame = Frame {
+        x: Operand::Slot(U_SLOT),
+        y: Operand::Slot(V_SLOT),
+    };
+}
+
+/// Compiles the output called `output` (the first output node when `None`).
+pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
+    let problems = validate(graph);
+    if !problems.is_empty() {
+        return Err(Error::Invalid(problems));
+    }
+    let outputs: Vec<&Node> = graph.nodes.iter().filter(|n| n.kind == "output").collect();
+    let target = match output {
+        None => outputs[0],
+        Some(name) => *outputs
+            .iter()
+            .find(|n| output_name(n) == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = outputs.iter().map(|n| output_name(n)).collect();
+                Error::at(
+                    Location::graph_field("output"),
+                    format!("no output named '{name}' (outputs: {})", names.join(", ")),
+                )
+            })?,
+    };
+    let mut compiler = Compiler::new(graph);
+    let index = compiler.index[target.id.as_str()];
+    let values = compiler
+        .node(index, Frame::IMAGE)
+        .map_err(|e| Error::Invalid(vec![e]))?;
+    let channels = match values.first() {
+        Some(Val::Scalar(s)) => vec![*s],
+        Some(Val::Color(c)) => c.to_vec(),
+        None => unreachable!("an output node yields its input"),
+    };
+    Ok(Program {
+        instrs: compiler.instrs,
+        slot_count: compiler.slot_count,
+        permutations: compiler.perms,
+        ramps: compiler.ramps,
+        output: ProgramOutput {
+            name: output_name(target),
+            node: target.id.clone(),
+            channels,
+        },
+    })
+}
+
+/// The names of a graph's outputs, in file order.
+pub fn output_names(graph: &Graph) -> Vec<String> {
+    graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "output")
+        .map(output_name)
+        .collect()
+}
+
+struct Compiler<'g> {
+    graph: &'g Graph,
+    index: HashMap<&'g str, usize>,
+    instrs: Vec<Instr>,
+    slot_count: u32,
+    shared: HashMap<Op, Slot>,
+    memo: HashMap<(usize, Frame), Vec<Val>>,
+    perms: Vec<Arc<Permutation>>,
+    perm_index: HashMap<u32, u32>,
+    ramps: Vec<Arc<Ramp>>,
+    depth: usize,
+}
+
+impl<'g> Compiler<'g> {
+    fn new(graph: &'g Graph) -> Self {
+        Self {
+            graph,
+            index: graph
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id.as_str(), i))
+                .collect(),
+            instrs: Vec::new(),
+            slot_count: 2,
+            shared: HashMap::new(),
+            memo: HashMap::new(),
+            perms: Vec::new(),
+            perm_index: HashMap::new(),
+            ramps: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    fn node(&mut self, index: usize, frame: Frame) -> Result<Vec<Val>, GraphError> {
+        if let Some(values) = self.memo.get(&(index, frame)) {
+            return Ok(values.clone());
+        }
+        let node = &self.graph.nodes[index];
+        if self.depth >= MAX_DEPTH {
+            return Err(GraphError::new(
+                Location::node(&node.id),
+                format!("inputs nest more than {MAX_DEPTH} levels deep"),
+            ));
+        }
+        let desc = registry::lookup(&node.kind).expect("validated");
+        self.depth += 1;
+        let mut ctx = NodeCtx {
+            compiler: self,
+            node,
+            desc,
+            frame,
+        };
+        let result = (desc.compile)(&mut ctx);
+        self.depth -= 1;
+        let values = result?;
+        self.memo.insert((index, frame), values.clone());
+        Ok(values)
+    }
+
+    fn reference(&mut self, reference: &str, frame: Frame) -> Result<Val, GraphError> {
+        let (id, port) = split_reference(reference);
+        let index = self.index[id];
+        let desc = registry::lookup(&self.graph.nodes[index].kind).expect("validated");
+        let slot = port.map_or(0, |p| {
+            desc.outputs
+                .iter()
+                .position(|o| o.name == p)
+                .expect("validated")
+        });
+        Ok(self.node(index, frame)?[slot])
+    }
+
+    fn emit(&mut self, op: Op, node: &Node) -> Result<Slot, GraphError> {
+        if let Some(slot) = self.shared.get(&op) {
+            return Ok(*slot);
+        }
+        if self.instrs.len() >= MAX_INSTRUCTIONS {
+            return Err(GraphError::new(
+                Location::node(&node.id),
+                format!("the graph expands to more than {MAX_INSTRUCTIONS} operations"),
+            ));
+        }
+        let dst = self.slot_count;
+        self.slot_count += op.arity();
+        self.shared.insert(op.clone(), dst);
+        self.instrs.push(Instr { op, dst });
+        Ok(dst)
+    }
+}
+
+/// What a node's compile function sees: its params, its inputs, the frame it is
+/// compiled in, and ways to emit operations.
+pub struct NodeCtx<'c, 'g> {
+    compiler: &'c mut Compiler<'g>,
+    node: &'g Node,
+    desc: &'static NodeDescriptor,
+    frame: Frame,
+}
+
+impl NodeCtx<'_, '_> {
+    /// The coordinates this node is compiled at.
+    pub fn frame(&self) -> Frame {
+        self.frame
+    }
+
+    /// The graph's `tileable` setting.
+    pub fn tileable(&self) -> bool {
+        self.compiler.graph.settings.tileable
+    }
+
+    /// The graph's `time` setting.
+    pub fn time(&self) -> f32 {
+        self.compiler.graph.settings.time
+    }
+
+    /// An error about `field` of this node.
+    pub fn error(&self, field: &str, message: impl Into<String>) -> GraphError {
+        GraphError::new(Location::field(&self.node.id, field), message)
+    }
+
+    fn param_kind(&self, name: &str) -> ParamKind {
+        self.desc
+            .param(name)
+            .unwrap_or_else(|| panic!("{} has no param {name}", self.desc.id))
+            .kind
+    }
+
+    /// A float param: the connected input of the same name, as a per-sample scalar, or
+    /// the param's value (its default when absent).
+    pub fn float(&mut self, name: &str) -> Result<Operand, GraphError> {
+        if let Some(val) = self.input(name)? {
+            return self.scalar(val);
+        }
+        Ok(Operand::Const(
+            match (self.node.params.get(name), self.param_kind(name)) {
+                (Some(ParamValue::Number(v)), _) => *v as f32,
+                (_, ParamKind::Float { default, .. }) => default,
+                _ => unreachable!("{name} is a float param"),
+            },
+        ))
+    }
+
+    /// An integer param.
+    pub fn int(&self, name: &str) -> i64 {
+        match (self.node.params.get(name), self.param_kind(name)) {
+            (Some(ParamValue::Number(v)), _) => *v as i64,
+            (_, ParamKind::Int { default, .. }) => default,
+            _ => unreachable!("{name} is an integer param"),
+        }
+    }
+
+    /// A choice or text param.
+    pub fn text(&self, name: &str) -> &str {
+        match (self.node.params.get(name), self.param_kind(name)) {
+            (Some(ParamValue::Text(v)), _) => v,
+            (_, ParamKind::Choice { default, .. } | ParamKind::Text { default }) => default,
+            _ => unreachable!("{name} is a text param"),
+        }
+    }
+
+    /// A color param as RGBA.
+    pub fn color(&self, name: &str) -> [f32; 4] {
+        let text = match (self.node.params.get(name), self.param_kind(name)) {
+            (Some(ParamValue::Text(v)), _) => v.as_str(),
+            (_, ParamKind::Color { default }) => default,
+            _ => unreachable!("{name} is a color param"),
+        };
+        parse_hex_color(text).expect("validated")
+    }
+
+    /// A stops param as (position, RGBA) pairs in file order.
+    pub fn stops(&self, name: &str) -> Vec<(f32, [f32; 4])> {
+        match (self.node.params.get(name), self.param_kind(name)) {
+            (Some(ParamValue::Stops(stops)), _) => stops
+                .iter()
+                .map(|s| (s.pos as f32, parse_hex_color(&s.color).expect("validated")))
+                .collect(),
+            (_, ParamKind::Stops { default }) => default
+                .iter()
+                .map(|(pos, color)| (*pos, parse_hex_color(color).expect("valid default")))
+                .collect(),
+            _ => unreachable!("{name} is a stops param"),
+        }
+    }
+
+    /// Whether input `port` is connected.
+    pub fn is_connected(&self, port: &str) -> bool {
+        self.node.inputs.contains_key(port)
+    }
+
+    /// Input `port` compiled in this node's frame, if connected.
+    pub fn input(&mut self, port: &str) -> Result<Option<Val>, GraphError> {
+        self.input_at(port, self.frame)
+    }
+
+    /// Input `port` compiled at other coordinates, if connected.
+    pub fn input_at(&mut self, port: &str, frame: Frame) -> Result<Option<Val>, GraphError> {
+        match self.node.inputs.get(port) {
+            Some(reference) => self.compiler.reference(reference, frame).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// A value as one channel (a color becomes its Rec.709 luminance).
+    pub fn scalar(&mut self, val: Val) -> Result<Operand, GraphError> {
+        match val {
+            Val::Scalar(s) => Ok(s),
+            Val::Color([r, g, b, _]) => self.emit(Op::Luminance(r, g, b)),
+        }
+    }
+
+    /// A value as RGBA (a scalar becomes opaque gray).
+    pub fn rgba(&self, val: Val) -> [Operand; 4] {
+        match val {
+            Val::Scalar(s) => [s, s, s, Operand::Const(1.0)],
+            Val::Color(c) => c,
+        }
+    }
+
+    /// Emits one operation (or folds it to a constant) and returns its result.
+    pub fn emit(&mut self, op: Op) -> Result<Operand, GraphError> {
+        debug_assert_eq!(op.arity(), 1);
+        if let Some(value) = self.fold(&op) {
+            return Ok(Operand::Const(value[0]));
+        }
+        self.compiler.emit(op, self.node).map(Operand::Slot)
+    }
+
+    /// Emits an operation that writes four channels.
+    pub fn emit4(&mut self, op: Op) -> Result<[Operand; 4], GraphError> {
+        debug_assert_eq!(op.arity(), 4);
+        if let Some(value) = self.fold(&op) {
+            return Ok(value.map(Operand::Const));
+        }
+        let dst = self.compiler.emit(op, self.node)?;
+        Ok(std::array::from_fn(|i| Operand::Slot(dst + i as Slot)))
+    }
+
+    fn fold(&self, op: &Op) -> Option<[f32; 4]> {
+        if !op.operands().iter().all(|o| o.as_const().is_some()) {
+            return None;
+        }
+        let c = &self.compiler;
+        Some(eval::apply_uniform(op, &c.perms, &c.ramps))
+    }
+
+    /// The index of the permutation table for `seed` (see [`Permutation::for_seed`]).
+    pub fn permutation(&mut self, seed: u32) -> u32 {
+        let c = &mut *self.compiler;
+        *c.perm_index.entry(seed).or_insert_with(|| {
+            c.perms.push(Arc::new(Permutation::for_seed(seed)));
+            (c.perms.len() - 1) as u32
+        })
+    }
+
+    /// Registers a color ramp and returns its index.
+    pub fn ramp(&mut self, ramp: Ramp) -> u32 {
+        let c = &mut *self.compiler;
+        if let Some(i) = c.ramps.iter().position(|r| **r == ramp) {
+            return i as u32;
+        }
+        c.ramps.push(Arc::new(ramp));
+        (c.ramps.len() - 1) as u32
+    }
+}

@@ -1,0 +1,253 @@
+//! The graph document: exactly what a `.json` file holds and what the editor edits.
+//!
+//! Loading checks the file's header (`format`, `version`) and the shape of each node;
+//! everything that needs the node catalogue (types, params, ports, cycles) is checked by
+//! [`crate::validate`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, GraphError, Location, Result};
+
+/// The value of the `format` field of every graph file.
+pub const FORMAT: &str = "texgraph";
+/// The graph file format version this build reads and writes.
+pub const VERSION: u32 = 1;
+
+/// A material graph: settings plus a list of nodes that refer to each other by id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Graph {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`] once loaded.
+    pub version: u32,
+    /// Display name; also the default output file name of `texgraph render`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Graph-wide settings.
+    #[serde(default)]
+    pub settings: Settings,
+    /// The nodes, in file order (evaluation order comes from the connections).
+    pub nodes: Vec<Node>,
+}
+
+/// Graph-wide settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// When true every lattice noise wraps on the unit square and waves round their
+    /// frequency, so the material tiles seamlessly.
+    pub tileable: bool,
+    /// The value of every `time` node.
+    pub time: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            tileable: false,
+            time: 0.0,
+        }
+    }
+}
+
+/// One node of a graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Node {
+    /// Unique id within the graph; connections refer to it.
+    pub id: String,
+    /// Registry id of the node type, e.g. `perlin`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Params that differ from their defaults (missing ones take the default).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, ParamValue>,
+    /// Connected inputs: port name → `"node_id"` or `"node_id.port"`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, String>,
+    /// Position on the editor canvas.
+    #[serde(default)]
+    pub pos: [f32; 2],
+}
+
+impl Node {
+    /// A node of type `kind` with default params and no connections.
+    pub fn new(id: impl Into<String>, kind: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            kind: kind.into(),
+            params: BTreeMap::new(),
+            inputs: BTreeMap::new(),
+            pos: [0.0, 0.0],
+        }
+    }
+}
+
+/// A param value as written in a file. Which variant a param needs comes from the
+/// registry; anything else is kept as [`ParamValue::Other`] so that validation can name
+/// the node and field instead of failing inside the JSON parser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// Float and integer params.
+    Number(f64),
+    /// Choices (`"quintic"`), colors (`"#rrggbb"`) and names.
+    Text(String),
+    /// The stops of a color ramp.
+    Stops(Vec<GradientStop>),
+    /// Any other JSON value; always a validation error.
+    Other(serde_json::Value),
+}
+
+/// One stop of a `gradient` node's ramp.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GradientStop {
+    /// Position on the ramp, 0..1.
+    pub pos: f64,
+    /// `#rrggbb` or `#rrggbbaa`.
+    pub color: String,
+}
+
+/// An input reference split into node id and output port (`None` = the node's first output).
+pub fn split_reference(reference: &str) -> (&str, Option<&str>) {
+    match reference.split_once('.') {
+        Some((node, port)) => (node, Some(port)),
+        None => (reference, None),
+    }
+}
+
+impl Graph {
+    /// An empty graph of the current format version.
+    pub fn new() -> Self {
+        Self {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            name: None,
+            settings: Settings::default(),
+            nodes: Vec::new(),
+        }
+    }
+
+    /// The node with `id`, if any.
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    /// The node with `id`, mutably.
+    pub fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
+        self.nodes.iter_mut().find(|n| n.id == id)
+    }
+
+    /// Parses a graph from JSON text. Errors name the node and field concerned; the
+    /// catalogue-level checks are left to [`crate::validate`].
+    pub fn from_json(text: &str) -> Result<Self> {
+        let value: serde_json::Value = serde_json::from_str(text)?;
+        Self::from_value(value)
+    }
+
+    /// Parses a graph from a JSON value (see [`Graph::from_json`]).
+    pub fn from_value(value: serde_json::Value) -> Result<Self> {
+        let serde_json::Value::Object(mut top) = value else {
+            return Err(Error::at(
+                Location::default(),
+                "a graph file must be a JSON object",
+            ));
+        };
+        match top.get("format") {
+            Some(serde_json::Value::String(f)) if f == FORMAT => {}
+            Some(other) => {
+                return Err(Error::at(
+                    Location::graph_field("format"),
+                    format!("expected \"{FORMAT}\", found {other}"),
+                ));
+            }
+            None => {
+                return Err(Error::at(
+                    Location::graph_field("format"),
+                    format!("missing; a graph file starts with \"format\": \"{FORMAT}\""),
+                ));
+            }
+        }
+        match top.get("version") {
+            Some(v) if v.as_u64() == Some(u64::from(VERSION)) => {}
+            Some(v) => {
+                return Err(Error::at(
+                    Location::graph_field("version"),
+                    format!("unsupported version {v}; this build reads version {VERSION}"),
+                ));
+            }
+            None => {
+                return Err(Error::at(Location::graph_field("version"), "missing"));
+            }
+        }
+        let nodes = match top.remove("nodes") {
+            Some(serde_json::Value::Array(nodes)) => nodes,
+            Some(_) => {
+                return Err(Error::at(
+                    Location::graph_field("nodes"),
+                    "must be an array",
+                ));
+            }
+            None => return Err(Error::at(Location::graph_field("nodes"), "missing")),
+        };
+        top.insert("nodes".to_owned(), serde_json::Value::Array(Vec::new()));
+        let mut graph: Graph = serde_json::from_value(serde_json::Value::Object(top))
+            .map_err(|e| Error::at(Location::default(), e.to_string()))?;
+
+        let mut problems = Vec::new();
+        for (index, raw) in nodes.into_iter().enumerate() {
+            let label = raw
+                .get("id")
+                .and_then(|id| id.as_str())
+                .map_or_else(|| format!("#{index}"), str::to_owned);
+            match serde_json::from_value::<Node>(raw) {
+                Ok(node) => graph.nodes.push(node),
+                Err(e) => problems.push(GraphError::new(Location::node(&label), e.to_string())),
+            }
+        }
+        if problems.is_empty() {
+            Ok(graph)
+        } else {
+            Err(Error::Invalid(problems))
+        }
+    }
+
+    /// Reads a graph file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::from_json(&text)
+    }
+
+    /// The graph as pretty-printed JSON (what [`Graph::save`] writes).
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("a graph always serializes");
+        text.push('\n');
+        text
+    }
+
+    /// Writes the graph to `path` atomically: a failed write leaves any existing file as it was.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        crate::export::write_atomically(path, |file| {
+            use std::io::Write;
+            file.write_all(self.to_json().as_bytes())
+                .map_err(|source| Error::Io {
+                    path: path.to_owned(),
+                    source,
+                })
+        })
+    }
+}
+
+impl Default for Graph {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,6 @@
+//! Pure per-sample math. Each function here is the single definition of its formula:
+//! the evaluator maps it over tile slices and the compiler calls it to fold constants.
+
+pub mod gradient;
+pub mod noise;
+pub mod scalar;

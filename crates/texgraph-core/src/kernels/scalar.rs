@@ -1,0 +1,205 @@
+//! Per-sample formulas of the non-noise operations.
+
+use std::f32::consts::TAU;
+
+use crate::program::{Binary, BlendMode, Unary, WaveKind, WaveProfile};
+
+/// Rec.709 luma weights, used when a color feeds a scalar input.
+pub const LUMA: [f32; 3] = [0.2126, 0.7152, 0.0722];
+
+/// f(a) for a [`Unary`] function.
+#[inline(always)]
+pub fn unary(f: Unary, a: f32) -> f32 {
+    match f {
+        Unary::Abs => a.abs(),
+        Unary::Invert => 1.0 - a,
+        Unary::Clamp01 => a.clamp(0.0, 1.0),
+        Unary::Sin => a.sin(),
+        Unary::Fract => a - a.floor(),
+        Unary::Smoothstep => {
+            let t = a.clamp(0.0, 1.0);
+            t * t * (3.0 - 2.0 * t)
+        }
+        Unary::CosDeg => a.to_radians().cos(),
+        Unary::SinDeg => a.to_radians().sin(),
+        Unary::Period => super::noise::period_of(a),
+        Unary::Round => a.round(),
+        Unary::ToUnit => 0.5 + 0.5 * a,
+        Unary::ToSigned => 2.0 * a - 1.0,
+    }
+}
+
+/// f(a, b) for a [`Binary`] function.
+#[inline(always)]
+pub fn binary(f: Binary, a: f32, b: f32) -> f32 {
+    match f {
+        Binary::Add => a + b,
+        Binary::Subtract => a - b,
+        Binary::Multiply => a * b,
+        Binary::Divide => {
+            if b == 0.0 {
+                0.0
+            } else {
+                a / b
+            }
+        }
+        Binary::Min => a.min(b),
+        Binary::Max => a.max(b),
+        Binary::Power => a.max(0.0).powf(b),
+        Binary::Step => {
+            if a >= b {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+}
+
+/// mode(a, b) for one channel.
+#[inline(always)]
+pub fn blend(mode: BlendMode, a: f32, b: f32) -> f32 {
+    match mode {
+        BlendMode::Mix => b,
+        BlendMode::Add => a + b,
+        BlendMode::Multiply => a * b,
+        BlendMode::Screen => 1.0 - (1.0 - a) * (1.0 - b),
+        BlendMode::Overlay => {
+            if a < 0.5 {
+                2.0 * a * b
+            } else {
+                1.0 - 2.0 * (1.0 - a) * (1.0 - b)
+            }
+        }
+        BlendMode::Darken => a.min(b),
+        BlendMode::Lighten => a.max(b),
+        BlendMode::Difference => (a - b).abs(),
+        BlendMode::Subtract => a - b,
+    }
+}
+
+/// Levels: (a − in_low)/(in_high − in_low) clamped to [0, 1], raised to 1/gamma, mapped
+/// onto [out_low, out_high]. Equal input points make a hard threshold at in_low.
+#[inline(always)]
+pub fn levels(a: f32, in_low: f32, in_high: f32, gamma: f32, out_low: f32, out_high: f32) -> f32 {
+    let range = in_high - in_low;
+    let t = if range > 0.0 {
+        ((a - in_low) / range).clamp(0.0, 1.0)
+    } else if a > in_low {
+        1.0
+    } else {
+        0.0
+    };
+    let t = if gamma == 1.0 {
+        t
+    } else {
+        t.powf(1.0 / gamma.max(1e-4))
+    };
+    out_low + t * (out_high - out_low)
+}
+
+/// One ridged-multifractal octave: ((offset − |n|)²)·weight.
+#[inline(always)]
+pub fn ridge(n: f32, offset: f32, weight: f32) -> f32 {
+    let s = offset - n.abs();
+    s * s * weight
+}
+
+/// A wave profile at t (period 1).
+#[inline(always)]
+pub fn profile(p: WaveProfile, t: f32) -> f32 {
+    match p {
+        WaveProfile::Sine => 0.5 - 0.5 * (TAU * t).cos(),
+        WaveProfile::Saw => t - t.floor(),
+        WaveProfile::Triangle => 1.0 - (2.0 * (t - t.floor()) - 1.0).abs(),
+    }
+}
+
+/// Parameters of a wave at one sample.
+#[derive(Debug, Clone, Copy)]
+pub struct WaveAt {
+    /// Periods per unit.
+    pub freq: f32,
+    /// Band direction in degrees.
+    pub angle: f32,
+    /// Ring center.
+    pub center: [f32; 2],
+    /// Added to the wave coordinate (phase plus distortion).
+    pub shift: f32,
+}
+
+/// profile(freq·d(x, y) + shift). When tiling, bands use integer periods along u and v
+/// (round(freq·cos), round(freq·sin)) and rings a rounded frequency over the wrapped
+/// (toroidal) distance, so both repeat on the unit square.
+#[inline(always)]
+pub fn wave(kind: WaveKind, p: WaveProfile, x: f32, y: f32, w: WaveAt, tile: bool) -> f32 {
+    let t = match kind {
+        WaveKind::Bands => {
+            let (s, c) = w.angle.to_radians().sin_cos();
+            if tile {
+                (w.freq * c).round() * x + (w.freq * s).round() * y
+            } else {
+                w.freq * (x * c + y * s)
+            }
+        }
+        WaveKind::Rings => {
+            let (mut dx, mut dy) = (x - w.center[0], y - w.center[1]);
+            let mut freq = w.freq;
+            if tile {
+                dx -= dx.round();
+                dy -= dy.round();
+                freq = super::noise::period_of(freq);
+            }
+            freq * (dx * dx + dy * dy).sqrt()
+        }
+    };
+    profile(p, t + w.shift)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_maps_points_and_thresholds() {
+        assert_eq!(levels(0.2, 0.2, 0.8, 1.0, 0.1, 0.9), 0.1);
+        assert_eq!(levels(0.9, 0.2, 0.8, 1.0, 0.1, 0.9), 0.9);
+        assert!((levels(0.5, 0.2, 0.8, 1.0, 0.0, 1.0) - 0.5).abs() < 1e-6);
+        assert!((levels(0.25, 0.0, 1.0, 2.0, 0.0, 1.0) - 0.5).abs() < 1e-6);
+        assert_eq!(levels(0.51, 0.5, 0.5, 1.0, 0.0, 1.0), 1.0);
+        assert_eq!(levels(0.5, 0.5, 0.5, 1.0, 0.0, 1.0), 0.0);
+    }
+
+    #[test]
+    fn profiles_start_at_zero_and_peak_mid_period() {
+        for p in [WaveProfile::Sine, WaveProfile::Triangle] {
+            assert!(profile(p, 0.0).abs() < 1e-6);
+            assert!((profile(p, 0.5) - 1.0).abs() < 1e-6);
+            assert!(profile(p, 3.0).abs() < 1e-5);
+        }
+        assert!((profile(WaveProfile::Saw, 1.25) - 0.25).abs() < 1e-6);
+    }
+
+    #[test]
+    fn blend_modes_match_their_formulas() {
+        assert_eq!(blend(BlendMode::Screen, 0.5, 0.5), 0.75);
+        assert_eq!(blend(BlendMode::Overlay, 0.25, 0.5), 0.25);
+        assert_eq!(blend(BlendMode::Overlay, 0.75, 0.5), 0.75);
+        assert_eq!(blend(BlendMode::Difference, 0.25, 0.75), 0.5);
+        assert_eq!(binary(Binary::Divide, 1.0, 0.0), 0.0);
+        assert_eq!(binary(Binary::Power, -2.0, 0.5), 0.0);
+    }
+
+    #[test]
+    fn tiled_rings_repeat_on_the_unit_square() {
+        let w = WaveAt {
+            freq: 6.3,
+            angle: 0.0,
+            center: [0.3, 0.6],
+            shift: 0.0,
+        };
+        let a = wave(WaveKind::Rings, WaveProfile::Sine, 0.999_9, 0.2, w, true);
+        let b = wave(WaveKind::Rings, WaveProfile::Sine, -0.000_1, 0.2, w, true);
+        assert!((a - b).abs() < 1e-3);
+    }
+}

@@ -1,0 +1,34 @@
+//! texgraph's core: the graph document, the node registry, validation, the compiler into
+//! a flat tile program, the parallel evaluator and image export.
+//!
+//! ```
+//! use texgraph_core::{Graph, compile, render, RenderOptions};
+//! let graph = Graph::from_json(r#"{
+//!   "format": "texgraph", "version": 1,
+//!   "nodes": [
+//!     { "id": "noise", "type": "perlin", "params": { "frequency": 8 } },
+//!     { "id": "out", "type": "output", "inputs": { "color": "noise" } }
+//!   ]
+//! }"#).unwrap();
+//! let program = compile(&graph, None).unwrap();
+//! let image = render(&program, 64, 64, RenderOptions::default(), &|_| {}).unwrap();
+//! assert_eq!(image.data.len(), 64 * 64);
+//! ```
+
+pub mod compile;
+pub mod docs;
+pub mod error;
+pub mod eval;
+pub mod export;
+pub mod graph;
+pub mod kernels;
+pub mod nodes;
+pub mod program;
+pub mod registry;
+pub mod validate;
+
+pub use compile::{compile, output_names};
+pub use error::{Error, GraphError, Location, Result};
+pub use eval::{Image, RenderOptions, render};
+pub use graph::{Graph, Node, ParamValue, Settings};
+pub use validate::validate;

@@ -1,0 +1,200 @@
+//! Nodes about the sample position: `coords` reads it, `transform` and `warp` move it
+//! and re-sample their source there.
+
+use crate::compile::{Frame, NodeCtx, Val};
+use crate::error::GraphError;
+use crate::program::{Binary, Op, Operand, Unary};
+use crate::registry::{
+    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, float,
+};
+
+/// `coords`: the sample position.
+pub static COORDS: NodeDescriptor = NodeDescriptor {
+    id: "coords",
+    label: "Coordinates",
+    category: Category::Coordinates,
+    doc: "The sample position: u across (0 left, 1 right) and v down (0 top, 1 bottom); inside a \
+          warp or transform, the moved position.",
+    inputs: &[],
+    outputs: &[
+        OutputPort {
+            name: "u",
+            ty: OutputType::Scalar,
+            doc: "Horizontal position.",
+        },
+        OutputPort {
+            name: "v",
+            ty: OutputType::Scalar,
+            doc: "Vertical position.",
+        },
+    ],
+    params: &[],
+    compile: |ctx| {
+        let frame = ctx.frame();
+        Ok(vec![Val::Scalar(frame.x), Val::Scalar(frame.y)])
+    },
+};
+
+const SOURCE: InputPort = InputPort {
+    name: "source",
+    ty: PortType::Any,
+    required: true,
+    doc: "The pattern re-sampled at the moved position.",
+};
+
+const FOLLOWS_SOURCE: &[OutputPort] = &[OutputPort {
+    name: "out",
+    ty: OutputType::FollowsInputs,
+    doc: "The source at the moved position (a color if the source is).",
+}];
+
+/// `transform`: scale, rotate and offset the source.
+pub static TRANSFORM: NodeDescriptor = NodeDescriptor {
+    id: "transform",
+    label: "Transform",
+    category: Category::Coordinates,
+    doc: "Re-samples the source at p' = rotate(p ⊙ scale) + offset (rotation about the origin). \
+          When tileable, scales are rounded to whole numbers; rotations other than multiples of \
+          90° cannot tile.",
+    inputs: &[SOURCE],
+    outputs: FOLLOWS_SOURCE,
+    params: &[
+        float(
+            "scale_x",
+            1.0,
+            -256.0,
+            256.0,
+            "Horizontal scale of the sampling position.",
+        ),
+        float(
+            "scale_y",
+            1.0,
+            -256.0,
+            256.0,
+            "Vertical scale of the sampling position.",
+        ),
+        float("rotate", 0.0, -360.0, 360.0, "Rotation in degrees."),
+        float(
+            "offset_x",
+            0.0,
+            -1024.0,
+            1024.0,
+            "Added to u after scaling and rotating.",
+        ),
+        float(
+            "offset_y",
+            0.0,
+            -1024.0,
+            1024.0,
+            "Added to v after scaling and rotating.",
+        ),
+    ],
+    compile: |ctx| {
+        let (mut sx, mut sy) = (ctx.float("scale_x")?, ctx.float("scale_y")?);
+        if ctx.tileable() {
+            sx = ctx.emit(Op::Unary(Unary::Round, sx))?;
+            sy = ctx.emit(Op::Unary(Unary::Round, sy))?;
+        }
+        let rotate = ctx.float("rotate")?;
+        let (ox, oy) = (ctx.float("offset_x")?, ctx.float("offset_y")?);
+        let frame = ctx.frame();
+        let xs = ctx.emit(Op::Binary(Binary::Multiply, frame.x, sx))?;
+        let ys = ctx.emit(Op::Binary(Binary::Multiply, frame.y, sy))?;
+        let at = if rotate.as_const() == Some(0.0) {
+            Frame {
+                x: ctx.emit(Op::Binary(Binary::Add, xs, ox))?,
+                y: ctx.emit(Op::Binary(Binary::Add, ys, oy))?,
+            }
+        } else {
+            let cos = ctx.emit(Op::Unary(Unary::CosDeg, rotate))?;
+            let sin = ctx.emit(Op::Unary(Unary::SinDeg, rotate))?;
+            let neg_sin = ctx.emit(Op::Binary(Binary::Multiply, sin, Operand::Const(-1.0)))?;
+            let x_rest = ctx.emit(Op::MulAdd(ys, neg_sin, ox))?;
+            let y_rest = ctx.emit(Op::MulAdd(ys, cos, oy))?;
+            Frame {
+                x: ctx.emit(Op::MulAdd(xs, cos, x_rest))?,
+                y: ctx.emit(Op::MulAdd(xs, sin, y_rest))?,
+            }
+        };
+        resample(ctx, at)
+    },
+};
+
+/// `warp`: domain warp.
+pub static WARP: NodeDescriptor = NodeDescriptor {
+    id: "warp",
+    label: "Domain Warp",
+    category: Category::Coordinates,
+    doc: "Domain warp: source(p + strength·(2·dx(p) − 1, 2·dy(p) − 1)). Without dy, dx sampled at \
+          p + (5.2, 1.3) displaces v.",
+    inputs: &[
+        SOURCE,
+        InputPort {
+            name: "dx",
+            ty: PortType::Scalar,
+            required: false,
+            doc: "Horizontal displacement (0.5 = none); unconnected means none.",
+        },
+        InputPort {
+            name: "dy",
+            ty: PortType::Scalar,
+            required: false,
+            doc: "Vertical displacement (0.5 = none); unconnected means dx sampled at p + (5.2, 1.3).",
+        },
+    ],
+    outputs: FOLLOWS_SOURCE,
+    params: &[float(
+        "strength",
+        0.1,
+        -16.0,
+        16.0,
+        "Largest displacement, in image widths.",
+    )],
+    compile: |ctx| {
+        let strength = ctx.float("strength")?;
+        let frame = ctx.frame();
+        let dx = match ctx.input("dx")? {
+            Some(v) => Some(ctx.scalar(v)?),
+            None => None,
+        };
+        let dy = match (ctx.input("dy")?, ctx.is_connected("dx")) {
+            (Some(v), _) => Some(ctx.scalar(v)?),
+            (None, true) => {
+                let shifted = Frame {
+                    x: ctx.emit(Op::Binary(Binary::Add, frame.x, Operand::Const(5.2)))?,
+                    y: ctx.emit(Op::Binary(Binary::Add, frame.y, Operand::Const(1.3)))?,
+                };
+                let v = ctx.input_at("dx", shifted)?.expect("connected");
+                Some(ctx.scalar(v)?)
+            }
+            (None, false) => None,
+        };
+        let at = Frame {
+            x: displace(ctx, frame.x, dx, strength)?,
+            y: displace(ctx, frame.y, dy, strength)?,
+        };
+        resample(ctx, at)
+    },
+};
+
+/// coord + strength·(2·d − 1), or coord when there is no displacement.
+fn displace(
+    ctx: &mut NodeCtx<'_, '_>,
+    coord: Operand,
+    d: Option<Operand>,
+    strength: Operand,
+) -> Result<Operand, GraphError> {
+    match d {
+        None => Ok(coord),
+        Some(d) => {
+            let signed = ctx.emit(Op::Unary(Unary::ToSigned, d))?;
+            ctx.emit(Op::MulAdd(signed, strength, coord))
+        }
+    }
+}
+
+fn resample(ctx: &mut NodeCtx<'_, '_>, at: Frame) -> Result<Vec<Val>, GraphError> {
+    Ok(vec![
+        ctx.input_at("source", at)?.expect("source is required"),
+    ])
+}

@@ -1,0 +1,10 @@
+//! Node families. Each file defines its nodes' descriptors and compile functions; the
+//! registry lists them.
+
+pub mod adjust;
+pub mod combine;
+pub mod coordinates;
+pub mod fractal;
+pub mod input;
+pub mod noise;
+pub mod pattern;

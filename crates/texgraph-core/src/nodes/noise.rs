@@ -1,0 +1,126 @@
+//! Lattice noise generators: `perlin` and `value`.
+
+use crate::compile::{Frame, NodeCtx, Val};
+use crate::error::GraphError;
+use crate::program::{Interpolation, Op, Operand, Unary};
+use crate::registry::{Category, NodeDescriptor, SCALAR_OUT, SEED, choice, float};
+
+/// Basis noises a fractal can sum.
+pub const BASES: &[&str] = &["perlin", "value"];
+const INTERPOLATIONS: &[&str] = &["linear", "cosine", "quintic"];
+
+/// `perlin`: Ken Perlin's improved noise.
+pub static PERLIN: NodeDescriptor = NodeDescriptor {
+    id: "perlin",
+    label: "Perlin Noise",
+    category: Category::Noise,
+    doc: "Ken Perlin's improved gradient noise (2002), 3D, sampled at (u·frequency, v·frequency, z) \
+          and mapped to 0.5 + 0.5·n. Seed 0 equals the reference implementation.",
+    inputs: &[],
+    outputs: SCALAR_OUT,
+    params: &[
+        float(
+            "frequency",
+            4.0,
+            0.0,
+            1024.0,
+            "Lattice cells across the image (rounded when tileable).",
+        ),
+        SEED,
+        float(
+            "z",
+            0.0,
+            -65536.0,
+            65536.0,
+            "Third coordinate: slide it to evolve the noise.",
+        ),
+    ],
+    compile: |ctx| {
+        let freq = ctx.float("frequency")?;
+        let z = ctx.float("z")?;
+        let seed = ctx.int("seed") as u32;
+        let n = perlin(ctx, ctx.frame(), z, freq, [0.0, 0.0], seed)?;
+        Ok(vec![Val::Scalar(ctx.emit(Op::Unary(Unary::ToUnit, n))?)])
+    },
+};
+
+/// `value`: interpolated lattice values.
+pub static VALUE: NodeDescriptor = NodeDescriptor {
+    id: "value",
+    label: "Value Noise",
+    category: Category::Noise,
+    doc: "Value noise: a hashed random value at each integer lattice point of (u·frequency, \
+          v·frequency), interpolated across each cell, mapped to 0.5 + 0.5·n.",
+    inputs: &[],
+    outputs: SCALAR_OUT,
+    params: &[
+        float(
+            "frequency",
+            4.0,
+            0.0,
+            1024.0,
+            "Lattice cells across the image (rounded when tileable).",
+        ),
+        SEED,
+        choice(
+            "interpolation",
+            "quintic",
+            INTERPOLATIONS,
+            "How lattice values blend across a cell.",
+        ),
+    ],
+    compile: |ctx| {
+        let freq = ctx.float("frequency")?;
+        let seed = ctx.int("seed") as u32;
+        let interpolation = match ctx.text("interpolation") {
+            "linear" => Interpolation::Linear,
+            "cosine" => Interpolation::Cosine,
+            _ => Interpolation::Quintic,
+        };
+        let n = value(ctx, ctx.frame(), freq, [0.0, 0.0], seed, interpolation)?;
+        Ok(vec![Val::Scalar(ctx.emit(Op::Unary(Unary::ToUnit, n))?)])
+    },
+};
+
+/// Signed Perlin noise at (x·freq + offset, y·freq + offset, z).
+pub fn perlin(
+    ctx: &mut NodeCtx<'_, '_>,
+    frame: Frame,
+    z: Operand,
+    freq: Operand,
+    offset: [f32; 2],
+    seed: u32,
+) -> Result<Operand, GraphError> {
+    let perm = ctx.permutation(seed);
+    let tile = ctx.tileable();
+    ctx.emit(Op::Perlin {
+        x: frame.x,
+        y: frame.y,
+        z,
+        freq,
+        offset: offset.map(f32::to_bits),
+        perm,
+        tile,
+    })
+}
+
+/// Signed value noise at (x·freq + offset, y·freq + offset).
+pub fn value(
+    ctx: &mut NodeCtx<'_, '_>,
+    frame: Frame,
+    freq: Operand,
+    offset: [f32; 2],
+    seed: u32,
+    interpolation: Interpolation,
+) -> Result<Operand, GraphError> {
+    let tile = ctx.tileable();
+    ctx.emit(Op::Value {
+        x: frame.x,
+        y: frame.y,
+        freq,
+        offset: offset.map(f32::to_bits),
+        seed,
+        interpolation,
+        tile,
+    })
+}

@@ -1,0 +1,313 @@
+//! Checks a [`Graph`] against the node registry. Every problem found is reported, each
+//! naming the node and the field.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::error::{GraphError, Location};
+use crate::graph::{FORMAT, Graph, Node, ParamValue, VERSION, split_reference};
+use crate::kernels::gradient::parse_hex_color;
+use crate::registry::{self, NodeDescriptor, ParamKind};
+
+/// Every problem of `graph`; empty when the graph can be compiled.
+pub fn validate(graph: &Graph) -> Vec<GraphError> {
+    let mut problems = Vec::new();
+    if graph.format != FORMAT {
+        problems.push(GraphError::new(
+            Location::graph_field("format"),
+            format!("expected \"{FORMAT}\", found \"{}\"", graph.format),
+        ));
+    }
+    if graph.version != VERSION {
+        problems.push(GraphError::new(
+            Location::graph_field("version"),
+            format!(
+                "unsupported version {}; this build reads version {VERSION}",
+                graph.version
+            ),
+        ));
+    }
+    if !graph.settings.time.is_finite() {
+        problems.push(GraphError::new(
+            Location::graph_field("settings.time"),
+            "must be finite",
+        ));
+    }
+
+    let mut ids: HashMap<&str, &Node> = HashMap::new();
+    for node in &graph.nodes {
+        if node.id.is_empty() || node.id.contains('.') {
+            problems.push(GraphError::new(
+                Location::field(&node.id, "id"),
+                "ids must be non-empty and contain no '.' (it separates node and port)",
+            ));
+        }
+        if ids.insert(node.id.as_str(), node).is_some() {
+            problems.push(GraphError::new(
+                Location::field(&node.id, "id"),
+                "duplicate node id",
+            ));
+        }
+    }
+
+    for node in &graph.nodes {
+        match registry::lookup(&node.kind) {
+            None => problems.push(GraphError::new(
+                Location::field(&node.id, "type"),
+                format!("unknown node type '{}' (see `texgraph nodes`)", node.kind),
+            )),
+            Some(desc) => {
+                check_params(node, desc, &mut problems);
+                check_inputs(node, desc, &ids, &mut problems);
+            }
+        }
+    }
+
+    check_cycles(graph, &ids, &mut problems);
+    check_outputs(graph, &mut problems);
+    problems
+}
+
+fn check_params(node: &Node, desc: &NodeDescriptor, problems: &mut Vec<GraphError>) {
+    for (name, value) in &node.params {
+        let at = Location::field(&node.id, name);
+        let Some(param) = desc.param(name) else {
+            let known: Vec<_> = desc.params.iter().map(|p| p.name).collect();
+            problems.push(GraphError::new(
+                at,
+                format!(
+                    "unknown param of '{}' (params: {})",
+                    desc.id,
+                    known.join(", ")
+                ),
+            ));
+            continue;
+        };
+        if let Err(message) = check_param_value(&param.kind, value) {
+            problems.push(GraphError::new(at, message));
+        }
+    }
+}
+
+/// Whether `value` is acceptable for a param of kind `kind`; the error says why not.
+pub fn check_param_value(kind: &ParamKind, value: &ParamValue) -> Result<(), String> {
+    match (kind, value) {
+        (ParamKind::Float { min, max, .. }, ParamValue::Number(v)) => {
+            let v32 = *v as f32;
+            if !v32.is_finite() {
+                Err(format!("{v} is not a finite 32-bit float"))
+            } else if v32 < *min || v32 > *max {
+                Err(format!("{v} is out of range [{min}, {max}]"))
+            } else {
+                Ok(())
+            }
+        }
+        (ParamKind::Int { min, max, .. }, ParamValue::Number(v)) => {
+            if v.fract() != 0.0 {
+                Err(format!("expected an integer, found {v}"))
+            } else if *v < *min as f64 || *v > *max as f64 {
+                Err(format!("{v} is out of range [{min}, {max}]"))
+            } else {
+                Ok(())
+            }
+        }
+        (ParamKind::Choice { options, .. }, ParamValue::Text(s)) => {
+            if options.contains(&s.as_str()) {
+                Ok(())
+            } else {
+                Err(format!("'{s}' is not one of: {}", options.join(", ")))
+            }
+        }
+        (ParamKind::Color { .. }, ParamValue::Text(s)) => check_color(s),
+        (ParamKind::Text { .. }, ParamValue::Text(_)) => Ok(()),
+        (ParamKind::Stops { .. }, ParamValue::Stops(stops)) => {
+            if stops.is_empty() {
+                return Err("a ramp needs at least one stop".to_owned());
+            }
+            for (i, stop) in stops.iter().enumerate() {
+                if !(0.0..=1.0).contains(&stop.pos) {
+                    return Err(format!("stop {i}: pos {} is out of range [0, 1]", stop.pos));
+                }
+                check_color(&stop.color).map_err(|e| format!("stop {i}: {e}"))?;
+            }
+            Ok(())
+        }
+        (ParamKind::Stops { .. }, ParamValue::Other(serde_json::Value::Array(_))) => {
+            Err("expected stops like [{\"pos\": 0, \"color\": \"#000000\"}, …]".to_owned())
+        }
+        (kind, value) => Err(format!(
+            "expected {}, found {}",
+            expected(kind),
+            describe(value)
+        )),
+    }
+}
+
+fn check_color(text: &str) -> Result<(), String> {
+    parse_hex_color(text)
+        .map(|_| ())
+        .ok_or_else(|| format!("'{text}' is not a color; write #rrggbb or #rrggbbaa"))
+}
+
+fn expected(kind: &ParamKind) -> &'static str {
+    match kind {
+        ParamKind::Float { .. } => "a number",
+        ParamKind::Int { .. } => "an integer",
+        ParamKind::Choice { .. } => "a string naming a choice",
+        ParamKind::Color { .. } => "a color string \"#rrggbb\"",
+        ParamKind::Text { .. } => "a string",
+        ParamKind::Stops { .. } => "a list of stops",
+    }
+}
+
+fn describe(value: &ParamValue) -> String {
+    match value {
+        ParamValue::Number(n) => format!("the number {n}"),
+        ParamValue::Text(s) => format!("the string \"{s}\""),
+        ParamValue::Stops(_) => "a list of stops".to_owned(),
+        ParamValue::Other(v) => format!("{v}"),
+    }
+}
+
+fn check_inputs(
+    node: &Node,
+    desc: &NodeDescriptor,
+    ids: &HashMap<&str, &Node>,
+    problems: &mut Vec<GraphError>,
+) {
+    for (port, reference) in &node.inputs {
+        let at = Location::field(&node.id, port);
+        if !desc.connectable_inputs().any(|(name, _)| name == port) {
+            let known: Vec<_> = desc.connectable_inputs().map(|(n, _)| n).collect();
+            let list = if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            };
+            problems.push(GraphError::new(
+                at,
+                format!("'{}' has no input '{port}' (inputs: {list})", desc.id),
+            ));
+            continue;
+        }
+        if let Err(message) = check_reference(reference, ids) {
+            problems.push(GraphError::new(at, message));
+        }
+    }
+    for port in desc.inputs.iter().filter(|p| p.required) {
+        if !node.inputs.contains_key(port.name) {
+            problems.push(GraphError::new(
+                Location::field(&node.id, port.name),
+                "required input is not connected",
+            ));
+        }
+    }
+}
+
+/// Whether `reference` (`"node"` or `"node.port"`) names an existing output.
+pub fn check_reference(reference: &str, ids: &HashMap<&str, &Node>) -> Result<(), String> {
+    let (source_id, port) = split_reference(reference);
+    let Some(source) = ids.get(source_id) else {
+        return Err(format!("'{reference}' refers to no node '{source_id}'"));
+    };
+    let Some(source_desc) = registry::lookup(&source.kind) else {
+        return Ok(()); // its unknown type is reported on its own node
+    };
+    if source_desc.outputs.is_empty() {
+        return Err(format!(
+            "node '{source_id}' ({}) has no outputs",
+            source_desc.id
+        ));
+    }
+    if let Some(port) = port {
+        if source_desc.output(port).is_none() {
+            let outs: Vec<_> = source_desc.outputs.iter().map(|o| o.name).collect();
+            return Err(format!(
+                "node '{source_id}' ({}) has no output '{port}' (outputs: {})",
+                source_desc.id,
+                outs.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_cycles(graph: &Graph, ids: &HashMap<&str, &Node>, problems: &mut Vec<GraphError>) {
+    // Iterative depth-first search; 1 = on the current path, 2 = finished.
+    let mut state: HashMap<&str, u8> = HashMap::new();
+    let mut reported: HashSet<&str> = HashSet::new();
+    for start in &graph.nodes {
+        if state.contains_key(start.id.as_str()) {
+            continue;
+        }
+        let mut stack: Vec<(&Node, Vec<&str>)> = vec![(start, upstream(start, ids))];
+        state.insert(&start.id, 1);
+        while let Some((node, pending)) = stack.last_mut() {
+            let node: &Node = node;
+            match pending.pop() {
+                Some(next) => match state.get(next) {
+                    Some(1) => {
+                        if reported.insert(next) {
+                            let (port, _) = node
+                                .inputs
+                                .iter()
+                                .find(|(_, r)| split_reference(r).0 == next)
+                                .expect("the edge came from this node's inputs");
+                            problems.push(GraphError::new(
+                                Location::field(&node.id, port),
+                                format!("connecting to '{next}' makes a cycle"),
+                            ));
+                        }
+                    }
+                    Some(_) => {}
+                    None => {
+                        let next_node = ids[next];
+                        state.insert(next, 1);
+                        stack.push((next_node, upstream(next_node, ids)));
+                    }
+                },
+                None => {
+                    state.insert(&node.id, 2);
+                    stack.pop();
+                }
+            }
+        }
+    }
+}
+
+fn upstream<'g>(node: &'g Node, ids: &HashMap<&str, &'g Node>) -> Vec<&'g str> {
+    node.inputs
+        .values()
+        .map(|r| split_reference(r).0)
+        .filter(|id| ids.contains_key(id))
+        .collect()
+}
+
+fn check_outputs(graph: &Graph, problems: &mut Vec<GraphError>) {
+    let mut names: HashMap<String, &str> = HashMap::new();
+    for node in graph.nodes.iter().filter(|n| n.kind == "output") {
+        let name = output_name(node);
+        if let Some(first) = names.insert(name.clone(), &node.id) {
+            problems.push(GraphError::new(
+                Location::field(&node.id, "name"),
+                format!("output name '{name}' is already used by node '{first}'"),
+            ));
+        }
+    }
+    if names.is_empty() {
+        problems.push(GraphError::new(
+            Location::graph_field("nodes"),
+            "the graph has no output node",
+        ));
+    }
+}
+
+/// The `name` param of an `output` node (its default when absent).
+pub fn output_name(node: &Node) -> String {
+    match node.params.get("name") {
+        Some(ParamValue::Text(name)) => name.clone(),
+        _ => match crate::nodes::input::OUTPUT.param("name").map(|p| p.kind) {
+            Some(ParamKind::Text { default }) => default.to_owned(),
+            _ => unreachable!("the output node has a text param 'name'"),
+        },
+    }
+}

@@ -286,6 +286,13 @@ fn check_outputs(graph: &Graph, problems: &mut Vec<GraphError>) {
     let mut names: HashMap<String, &str> = HashMap::new();
     for node in graph.nodes.iter().filter(|n| n.kind == "output") {
         let name = output_name(node);
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if name.is_empty() || !name.chars().all(plain) {
+            problems.push(GraphError::new(
+                Location::field(&node.id, "name"),
+                format!("output name '{name}' must be letters, digits, '_' or '-' (it becomes part of file names)"),
+            ));
+        }
         if let Some(first) = names.insert(name.clone(), &node.id) {
             problems.push(GraphError::new(
                 Location::field(&node.id, "name"),

@@ -1,0 +1,50 @@
+//! Helpers shared by the core's integration tests.
+#![allow(dead_code, missing_docs)]
+
+use std::path::PathBuf;
+
+use texgraph_core::{Graph, Image, RenderOptions, compile, render};
+
+/// The repository's graphs/ folder.
+pub fn graphs_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../graphs")
+}
+
+/// Every example graph, by file stem.
+pub fn examples() -> Vec<(String, Graph)> {
+    let mut paths: Vec<_> = std::fs::read_dir(graphs_dir())
+        .expect("graphs/ exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let graph = Graph::load(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (stem, graph)
+        })
+        .collect()
+}
+
+/// Renders `output` of `graph` at `size`².
+pub fn render_graph(
+    graph: &Graph,
+    output: Option<&str>,
+    size: u32,
+    options: RenderOptions,
+) -> Image {
+    let program = compile(graph, output).unwrap_or_else(|e| panic!("compile: {e}"));
+    render(&program, size, size, options, &|_| {}).expect("render")
+}
+
+/// A graph from JSON text.
+pub fn graph(json: &str) -> Graph {
+    Graph::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Sample (col, row, channel) of an image.
+pub fn at(image: &Image, col: u32, row: u32, ch: usize) -> f32 {
+    image.data[(row as usize * image.width as usize + col as usize) * image.channels + ch]
+}

@@ -1,0 +1,201 @@
+//! The example materials in graphs/: golden images, seamless tiling, determinism and
+//! lossless round-trips.
+#![allow(missing_docs)]
+
+mod common;
+
+use std::path::PathBuf;
+
+use texgraph_core::export::{Depth, read_exr, write_image};
+use texgraph_core::{Graph, Image, RenderOptions, output_names};
+
+const GOLDEN_SIZE: u32 = 256;
+/// Largest difference from a golden image: loose enough for kernels that round
+/// differently, far below any visible change.
+const GOLDEN_TOLERANCE: f32 = 1e-4;
+
+fn golden_path(stem: &str, output: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{stem}_{output}.exr"))
+}
+
+#[test]
+fn examples_match_golden_images() {
+    let bless = std::env::var_os("TEXGRAPH_BLESS").is_some();
+    let mut failures = Vec::new();
+    for (stem, graph) in common::examples() {
+        for output in output_names(&graph) {
+            let image =
+                common::render_graph(&graph, Some(&output), GOLDEN_SIZE, RenderOptions::default());
+            let path = golden_path(&stem, &output);
+            if bless {
+                write_image(&image, &path, Depth::Float).expect("write golden");
+                continue;
+            }
+            let golden = read_exr(&path).unwrap_or_else(|e| {
+                panic!("{e}\nrun `TEXGRAPH_BLESS=1 cargo test -p texgraph-core --test examples` to create it")
+            });
+            assert_eq!(
+                (golden.width, golden.height, golden.channels),
+                (image.width, image.height, image.channels)
+            );
+            let worst = image
+                .data
+                .iter()
+                .zip(&golden.data)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            if worst > GOLDEN_TOLERANCE {
+                failures.push(format!("{stem}/{output}: max abs difference {worst}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "changed looks:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// (largest jump between neighbouring interior columns, jump from the last column to the
+/// first), and the same for rows.
+fn seams(image: &Image) -> [(f32, f32); 2] {
+    let (w, h, c) = (image.width, image.height, image.channels);
+    let px = |x: u32, y: u32, ch: usize| common::at(image, x % w, y % h, ch);
+    let mut cols = (0.0f32, 0.0f32);
+    let mut rows = (0.0f32, 0.0f32);
+    for y in 0..h {
+        for x in 0..w {
+            for ch in 0..c {
+                let dx = (px(x + 1, y, ch) - px(x, y, ch)).abs();
+                let dy = (px(x, y + 1, ch) - px(x, y, ch)).abs();
+                if x + 1 < w {
+                    cols.0 = cols.0.max(dx)
+                } else {
+                    cols.1 = cols.1.max(dx)
+                }
+                if y + 1 < h {
+                    rows.0 = rows.0.max(dy)
+                } else {
+                    rows.1 = rows.1.max(dy)
+                }
+            }
+        }
+    }
+    [cols, rows]
+}
+
+fn assert_tiles(name: &str, graph: &Graph) {
+    for output in output_names(graph) {
+        let image = common::render_graph(graph, Some(&output), 256, RenderOptions::default());
+        for (axis, (interior, wrap)) in ["columns", "rows"].iter().zip(seams(&image)) {
+            assert!(
+                wrap <= interior,
+                "{name}/{output}: seam between last and first {axis} is {wrap}, interior jumps reach only {interior}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tileable_examples_tile() {
+    let tileable: Vec<_> = common::examples()
+        .into_iter()
+        .filter(|(_, g)| g.settings.tileable)
+        .collect();
+    assert!(!tileable.is_empty(), "at least one example is tileable");
+    for (stem, graph) in &tileable {
+        assert_tiles(stem, graph);
+    }
+}
+
+/// Every kind of lattice and pattern node, through fbm with a source, warp, transform and
+/// blend, at frequencies that are not whole numbers.
+const EVERYTHING_TILEABLE: &str = r##"{ "format": "texgraph", "version": 1, "settings": { "tileable": true },
+  "nodes": [
+    { "id": "p", "type": "perlin", "params": { "frequency": 3.4, "z": 0.37 } },
+    { "id": "v", "type": "value", "params": { "frequency": 5.6, "interpolation": "cosine" } },
+    { "id": "fb", "type": "fbm", "params": { "frequency": 2.7, "lacunarity": 2.3, "basis": "value" } },
+    { "id": "src", "type": "fbm", "params": { "octaves": 4, "lacunarity": 1.7 }, "inputs": { "source": "p" } },
+    { "id": "r", "type": "ridged", "params": { "frequency": 2.2 } },
+    { "id": "t", "type": "turbulence", "params": { "frequency": 1.3 } },
+    { "id": "w", "type": "warp", "params": { "strength": 0.2 }, "inputs": { "source": "r", "dx": "fb" } },
+    { "id": "bands", "type": "wave", "params": { "frequency": 3.3, "angle": 27, "distortion": 0.5 }, "inputs": { "noise": "t" } },
+    { "id": "rings", "type": "wave", "params": { "kind": "rings", "frequency": 4.4, "center_x": 0.2 } },
+    { "id": "tr", "type": "transform", "params": { "scale_x": 2.2, "scale_y": 0.8, "offset_x": 0.31 }, "inputs": { "source": "v" } },
+    { "id": "b1", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "w", "b": "bands", "mask": "src" } },
+    { "id": "b2", "type": "blend", "params": { "mode": "screen", "opacity": 0.6 }, "inputs": { "a": "b1", "b": "rings", "mask": "tr" } },
+    { "id": "out", "type": "output", "inputs": { "color": "b2" } } ] }"##;
+
+#[test]
+fn every_node_kind_tiles_when_tileable() {
+    assert_tiles("everything", &common::graph(EVERYTHING_TILEABLE));
+}
+
+#[test]
+fn seam_check_catches_a_seam() {
+    let mut graph = common::graph(EVERYTHING_TILEABLE);
+    graph.settings.tileable = false;
+    let image = common::render_graph(&graph, None, 256, RenderOptions::default());
+    let [(interior, wrap), _] = seams(&image);
+    assert!(
+        wrap > interior,
+        "without tiling the edges should not match ({wrap} vs {interior})"
+    );
+}
+
+#[test]
+fn same_bits_for_any_thread_count_and_tile_size() {
+    for (stem, graph) in common::examples() {
+        let one = common::render_graph(
+            &graph,
+            None,
+            160,
+            RenderOptions {
+                threads: Some(1),
+                tile: 64,
+            },
+        );
+        for options in [
+            RenderOptions {
+                threads: Some(4),
+                tile: 64,
+            },
+            RenderOptions {
+                threads: Some(2),
+                tile: 17,
+            },
+        ] {
+            let other = common::render_graph(&graph, None, 160, options);
+            let same = one
+                .data
+                .iter()
+                .zip(&other.data)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "{stem} differs with {options:?}");
+        }
+    }
+}
+
+#[test]
+fn examples_round_trip_through_json() {
+    for (stem, graph) in common::examples() {
+        let back = Graph::from_json(&graph.to_json()).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert_eq!(back, graph, "{stem}");
+    }
+}
+
+#[test]
+fn examples_render_in_range_and_vary() {
+    for (stem, graph) in common::examples() {
+        let image = common::render_graph(&graph, None, 64, RenderOptions::default());
+        let (lo, hi) = image
+            .data
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+        assert!(
+            lo >= -1e-4 && hi <= 1.0001,
+            "{stem}: values span {lo}..{hi}"
+        );
+        assert!(hi - lo > 0.3, "{stem}: nearly flat ({lo}..{hi})");
+    }
+}

@@ -117,12 +117,12 @@ pub fn nodes_text() -> String {
         for d in nodes {
             let _ = writeln!(out, "  {:<11} {}", d.id, d.label);
             for p in d.inputs {
-                let _ = writeln!(out, "      in  {:<10} {}", p.name, port_type(p.ty));
+                let _ = writeln!(out, "      in    {:<13} {}", p.name, port_type(p.ty));
             }
             for p in d.params {
                 let _ = writeln!(
                     out,
-                    "      param {:<10} {} = {} {}",
+                    "      param {:<13} {} = {} {}",
                     p.name,
                     p.kind.type_name(),
                     p.kind.default_text(),

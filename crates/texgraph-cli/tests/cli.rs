@@ -42,16 +42,34 @@ fn assert_refused(graph_json: &str, extra: &[&str], words: &[&str]) {
     let (dir, out) = dir_with_existing_output();
     let graph = write_graph(dir.path(), "bad.json", graph_json);
     let mut cmd = texgraph(dir.path());
-    cmd.arg("render").arg(&graph).arg("-o").arg(&out).args(extra);
-    let assert = cmd.assert().code(2).stderr(predicate::str::starts_with("error: "));
+    cmd.arg("render")
+        .arg(&graph)
+        .arg("-o")
+        .arg(&out)
+        .args(extra);
+    let assert = cmd
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("error: "));
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     for word in words {
         assert!(stderr.contains(word), "stderr lacks '{word}':\n{stderr}");
     }
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(std::fs::read(&out).unwrap(), PRECIOUS, "existing output changed");
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(leftovers.len(), 2, "temporary files left behind: {leftovers:?}");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        PRECIOUS,
+        "existing output changed"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        2,
+        "temporary files left behind: {leftovers:?}"
+    );
 }
 
 const PERLIN: &str = r#"{ "format": "texgraph", "version": 1, "nodes": [
@@ -63,7 +81,14 @@ fn renders_png_8_and_16_bit_and_exr() {
     let dir = tempfile::tempdir().unwrap();
     let graph = example("marble.json");
     texgraph(dir.path())
-        .args(["render", graph.to_str().unwrap(), "-o", "m.png", "--size", "96x64"])
+        .args([
+            "render",
+            graph.to_str().unwrap(),
+            "-o",
+            "m.png",
+            "--size",
+            "96x64",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("96x64").and(predicate::str::contains("Mpix/s")));
@@ -72,13 +97,32 @@ fn renders_png_8_and_16_bit_and_exr() {
     assert_eq!(png.color(), image::ColorType::Rgba8);
 
     texgraph(dir.path())
-        .args(["render", graph.to_str().unwrap(), "-o", "m16.png", "--size", "32", "--depth", "16"])
+        .args([
+            "render",
+            graph.to_str().unwrap(),
+            "-o",
+            "m16.png",
+            "--size",
+            "32",
+            "--depth",
+            "16",
+        ])
         .assert()
         .success();
-    assert_eq!(image::open(dir.path().join("m16.png")).unwrap().color(), image::ColorType::Rgba16);
+    assert_eq!(
+        image::open(dir.path().join("m16.png")).unwrap().color(),
+        image::ColorType::Rgba16
+    );
 
     texgraph(dir.path())
-        .args(["render", graph.to_str().unwrap(), "-o", "m.exr", "--size", "32"])
+        .args([
+            "render",
+            graph.to_str().unwrap(),
+            "-o",
+            "m.exr",
+            "--size",
+            "32",
+        ])
         .assert()
         .success();
     let exr = texgraph_core::export::read_exr(&dir.path().join("m.exr")).unwrap();
@@ -89,14 +133,27 @@ fn renders_png_8_and_16_bit_and_exr() {
 fn grayscale_outputs_write_one_channel() {
     let dir = tempfile::tempdir().unwrap();
     let graph = write_graph(dir.path(), "g.json", PERLIN);
-    texgraph(dir.path()).arg("render").arg(&graph).args(["-o", "g.png", "--size", "16"]).assert().success();
-    assert_eq!(image::open(dir.path().join("g.png")).unwrap().color(), image::ColorType::L8);
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&graph)
+        .args(["-o", "g.png", "--size", "16"])
+        .assert()
+        .success();
+    assert_eq!(
+        image::open(dir.path().join("g.png")).unwrap().color(),
+        image::ColorType::L8
+    );
 }
 
 #[test]
 fn default_output_is_named_after_the_graph() {
     let dir = tempfile::tempdir().unwrap();
-    texgraph(dir.path()).arg("render").arg(example("wood.json")).args(["--size", "16"]).assert().success();
+    texgraph(dir.path())
+        .arg("render")
+        .arg(example("wood.json"))
+        .args(["--size", "16"])
+        .assert()
+        .success();
     assert!(dir.path().join("wood.png").exists());
 }
 
@@ -104,10 +161,28 @@ fn default_output_is_named_after_the_graph() {
 fn all_outputs_and_named_output() {
     let dir = tempfile::tempdir().unwrap();
     let terrain = example("terrain.json");
-    texgraph(dir.path()).arg("render").arg(&terrain).args(["-o", "t.png", "--size", "16", "--all-outputs"]).assert().success();
-    assert_eq!(image::open(dir.path().join("t_height.png")).unwrap().color(), image::ColorType::L8);
-    assert_eq!(image::open(dir.path().join("t_color.png")).unwrap().color(), image::ColorType::Rgba8);
-    texgraph(dir.path()).arg("render").arg(&terrain).args(["-o", "c.png", "--size", "16", "--output", "color"]).assert().success();
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&terrain)
+        .args(["-o", "t.png", "--size", "16", "--all-outputs"])
+        .assert()
+        .success();
+    assert_eq!(
+        image::open(dir.path().join("t_height.png"))
+            .unwrap()
+            .color(),
+        image::ColorType::L8
+    );
+    assert_eq!(
+        image::open(dir.path().join("t_color.png")).unwrap().color(),
+        image::ColorType::Rgba8
+    );
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&terrain)
+        .args(["-o", "c.png", "--size", "16", "--output", "color"])
+        .assert()
+        .success();
     assert_eq!(
         std::fs::read(dir.path().join("c.png")).unwrap(),
         std::fs::read(dir.path().join("t_color.png")).unwrap()
@@ -119,7 +194,13 @@ fn time_and_set_change_the_image() {
     let dir = tempfile::tempdir().unwrap();
     let fire = example("fire.json");
     let render = |out: &str, extra: &[&str]| {
-        texgraph(dir.path()).arg("render").arg(&fire).args(["-o", out, "--size", "32"]).args(extra).assert().success();
+        texgraph(dir.path())
+            .arg("render")
+            .arg(&fire)
+            .args(["-o", out, "--size", "32"])
+            .args(extra)
+            .assert()
+            .success();
         std::fs::read(dir.path().join(out)).unwrap()
     };
     let base = render("a.png", &[]);
@@ -144,14 +225,46 @@ fn refuses_unreadable_and_malformed_files() {
 
 #[test]
 fn refuses_each_kind_of_bad_graph() {
-    assert_refused(&PERLIN.replace("\"perlin\"", "\"perlinn\""), &[], &["bad.json", "node 'noise'", "field 'type'", "perlinn"]);
-    assert_refused(&PERLIN.replace("\"frequency\"", "\"freq\""), &[], &["node 'noise'", "field 'freq'", "unknown param"]);
-    assert_refused(&PERLIN.replace("6 }", "\"six\" }"), &[], &["node 'noise'", "field 'frequency'", "expected a number"]);
-    assert_refused(&PERLIN.replace("6 }", "9000 }"), &[], &["node 'noise'", "field 'frequency'", "out of range"]);
-    assert_refused(&PERLIN.replace("\"color\": \"noise\"", "\"color\": \"nois\""), &[], &["node 'out'", "field 'color'", "no node 'nois'"]);
-    assert_refused(&PERLIN.replace("\"id\": \"out\"", "\"id\": \"noise\""), &[], &["node 'noise'", "field 'id'", "duplicate"]);
-    assert_refused(&PERLIN.replace("\"version\": 1", "\"version\": 7"), &[], &["field 'version'", "unsupported version 7"]);
-    assert_refused(&PERLIN.replace("\"type\": \"output\"", "\"type\": \"levels\""), &[], &["no output node"]);
+    assert_refused(
+        &PERLIN.replace("\"perlin\"", "\"perlinn\""),
+        &[],
+        &["bad.json", "node 'noise'", "field 'type'", "perlinn"],
+    );
+    assert_refused(
+        &PERLIN.replace("\"frequency\"", "\"freq\""),
+        &[],
+        &["node 'noise'", "field 'freq'", "unknown param"],
+    );
+    assert_refused(
+        &PERLIN.replace("6 }", "\"six\" }"),
+        &[],
+        &["node 'noise'", "field 'frequency'", "expected a number"],
+    );
+    assert_refused(
+        &PERLIN.replace("6 }", "9000 }"),
+        &[],
+        &["node 'noise'", "field 'frequency'", "out of range"],
+    );
+    assert_refused(
+        &PERLIN.replace("\"color\": \"noise\"", "\"color\": \"nois\""),
+        &[],
+        &["node 'out'", "field 'color'", "no node 'nois'"],
+    );
+    assert_refused(
+        &PERLIN.replace("\"id\": \"out\"", "\"id\": \"noise\""),
+        &[],
+        &["node 'noise'", "field 'id'", "duplicate"],
+    );
+    assert_refused(
+        &PERLIN.replace("\"version\": 1", "\"version\": 7"),
+        &[],
+        &["field 'version'", "unsupported version 7"],
+    );
+    assert_refused(
+        &PERLIN.replace("\"type\": \"output\"", "\"type\": \"levels\""),
+        &[],
+        &["no output node"],
+    );
     assert_refused(
         r#"{ "format": "texgraph", "version": 1, "nodes": [
             { "id": "a", "type": "levels", "inputs": { "input": "b" } },
@@ -172,11 +285,31 @@ fn refuses_each_kind_of_bad_graph() {
 
 #[test]
 fn refuses_bad_arguments() {
-    assert_refused(PERLIN, &["--set", "ghost.frequency=2"], &["no node 'ghost'"]);
-    assert_refused(PERLIN, &["--set", "noise.octaves=2"], &["no param 'octaves'"]);
-    assert_refused(PERLIN, &["--set", "noise.frequency=lots"], &["not a number"]);
-    assert_refused(PERLIN, &["--set", "noise.frequency=-3"], &["field 'frequency'", "out of range"]);
-    assert_refused(PERLIN, &["--output", "height"], &["no output named 'height'"]);
+    assert_refused(
+        PERLIN,
+        &["--set", "ghost.frequency=2"],
+        &["no node 'ghost'"],
+    );
+    assert_refused(
+        PERLIN,
+        &["--set", "noise.octaves=2"],
+        &["no param 'octaves'"],
+    );
+    assert_refused(
+        PERLIN,
+        &["--set", "noise.frequency=lots"],
+        &["not a number"],
+    );
+    assert_refused(
+        PERLIN,
+        &["--set", "noise.frequency=-3"],
+        &["field 'frequency'", "out of range"],
+    );
+    assert_refused(
+        PERLIN,
+        &["--output", "height"],
+        &["no output named 'height'"],
+    );
     assert_refused(PERLIN, &["--size", "0"], &["--size"]);
     assert_refused(PERLIN, &["--size", "100000x100000"], &["memory"]);
     assert_refused(PERLIN, &["--depth", "32"], &["cannot hold 32-bit"]);
@@ -206,7 +339,12 @@ fn validate_reports_every_problem() {
         "bad.json",
         &PERLIN.replace("6 }", "-1, \"z\": \"up\" }"),
     );
-    texgraph(dir.path()).arg("validate").arg(&good).assert().success().stdout(predicate::str::contains("ok:"));
+    texgraph(dir.path())
+        .arg("validate")
+        .arg(&good)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok:"));
     texgraph(dir.path())
         .arg("validate")
         .arg(&good)
@@ -214,14 +352,23 @@ fn validate_reports_every_problem() {
         .assert()
         .code(1)
         .stderr(
-            predicate::str::contains("bad.json: node 'noise', field 'frequency'")
-                .and(predicate::str::contains("bad.json: node 'noise', field 'z'")),
+            predicate::str::contains("bad.json: node 'noise', field 'frequency'").and(
+                predicate::str::contains("bad.json: node 'noise', field 'z'"),
+            ),
         );
 }
 
 #[test]
 fn nodes_markdown_is_the_committed_reference() {
     let committed = std::fs::read_to_string(repo().join("docs/nodes.md")).unwrap();
-    texgraph(&repo()).args(["nodes", "--markdown"]).assert().success().stdout(committed);
-    texgraph(&repo()).arg("nodes").assert().success().stdout(predicate::str::contains("perlin").and(predicate::str::contains("turbulence")));
+    texgraph(&repo())
+        .args(["nodes", "--markdown"])
+        .assert()
+        .success()
+        .stdout(committed);
+    texgraph(&repo())
+        .arg("nodes")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("perlin").and(predicate::str::contains("turbulence")));
 }

@@ -228,7 +228,7 @@ fn write_exr(image: &Image, out: &mut (impl Write + Seek)) -> Result<(), String>
 
 /// Reads an EXR written by [`write_image`] (channels `Y` or `R`, `G`, `B`, `A`).
 pub fn read_exr(path: &Path) -> Result<Image> {
-    use exr::prelude::{Text, read_all_flat_layers_from_file};
+    use exr::prelude::read_all_flat_layers_from_file;
     let fail = |message: String| Error::Export {
         path: path.to_owned(),
         message,
@@ -244,7 +244,7 @@ pub fn read_exr(path: &Path) -> Result<Image> {
             .channel_data
             .list
             .iter()
-            .find(|c| c.name == Text::from(name))
+            .find(|c| c.name.eq(name))
             .map(|c| c.sample_data.values_as_f32().collect::<Vec<f32>>())
     };
     let planes: Vec<Vec<f32>> = match channel("Y") {

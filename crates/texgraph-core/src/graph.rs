@@ -93,14 +93,24 @@ impl Node {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ParamValue {
-    /// Float and integer params.
-    Number(f64),
+    /// Float and integer params (whole numbers are written without a fraction).
+    Number(#[serde(serialize_with = "write_number")] f64),
     /// Choices (`"quintic"`), colors (`"#rrggbb"`) and names.
     Text(String),
     /// The stops of a color ramp.
     Stops(Vec<GradientStop>),
     /// Any other JSON value; always a validation error.
     Other(serde_json::Value),
+}
+
+/// Writes whole numbers as JSON integers (`7`, not `7.0`), so saved files read naturally.
+fn write_number<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53: every integer below is exact
+    if value.fract() == 0.0 && value.abs() < EXACT && !(*value == 0.0 && value.is_sign_negative()) {
+        serializer.serialize_i64(*value as i64)
+    } else {
+        serializer.serialize_f64(*value)
+    }
 }
 
 /// One stop of a `gradient` node's ramp.
@@ -249,5 +259,27 @@ impl Graph {
 impl Default for Graph {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_are_written_as_integers() {
+        let mut node = Node::new("n", "perlin");
+        node.params.insert("seed".into(), ParamValue::Number(7.0));
+        node.params
+            .insert("frequency".into(), ParamValue::Number(2.5));
+        node.params.insert("z".into(), ParamValue::Number(-0.0));
+        let text = serde_json::to_string(&node).unwrap();
+        assert!(
+            text.contains(r#""seed":7,"#) && text.contains(r#""frequency":2.5"#),
+            "{text}"
+        );
+        let back: Node = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, node);
+        assert!(matches!(back.params["z"], ParamValue::Number(z) if z.is_sign_negative()));
     }
 }

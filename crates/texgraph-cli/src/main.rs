@@ -1,6 +1,7 @@
 //! `texgraph`: renders texgraph material graphs without a GUI.
 
 mod args;
+mod bench;
 mod load;
 mod render;
 
@@ -20,6 +21,8 @@ struct Cli {
 enum Command {
     /// Render a graph to an image file (.png, .exr, .tif).
     Render(render::RenderArgs),
+    /// Time the evaluation of a graph (no file is written).
+    Bench(bench::BenchArgs),
     /// Check graph files and print every problem found.
     Validate {
         /// Graph files to check.
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Render(args) => render::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Validate { graphs } => Ok(load::validate_files(&graphs)),
         Command::Nodes { markdown } => {
             if markdown {

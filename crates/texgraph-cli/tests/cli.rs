@@ -372,3 +372,26 @@ fn nodes_markdown_is_the_committed_reference() {
         .success()
         .stdout(predicate::str::contains("perlin").and(predicate::str::contains("turbulence")));
 }
+
+#[test]
+fn every_instruction_set_renders_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for level in ["baseline", "avx2", "avx512"] {
+        for graph in ["marble.json", "blend_mask.json", "fire.json"] {
+            let out = format!("{level}_{graph}.exr");
+            texgraph(dir.path())
+                .env("TEXGRAPH_SIMD", level)
+                .arg("render")
+                .arg(example(graph))
+                .args(["-o", &out, "--size", "80x48"])
+                .assert()
+                .success();
+            files.push((graph, std::fs::read(dir.path().join(&out)).unwrap()));
+        }
+    }
+    for (graph, bytes) in &files[3..] {
+        let (_, first) = files.iter().find(|(g, _)| g == graph).unwrap();
+        assert!(bytes == first, "{graph} differs between instruction sets");
+    }
+}

@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::kernels::gradient::Ramp;
-use crate::kernels::noise::Permutation;
+use crate::kernels::noise::{CornerTable, Permutation};
 
 /// Index of a tile buffer. Slots 0 and 1 hold the pixel's u and v.
 pub type Slot = u32;
@@ -77,6 +77,12 @@ pub enum Unary {
     Period,
     /// round(a), halves away from zero
     Round,
+    /// Sine wave profile 0.5 − 0.5·cos 2πa
+    SineWave,
+    /// Saw wave profile fract(a)
+    SawWave,
+    /// Triangle wave profile 1 − |2·fract(a) − 1|
+    TriangleWave,
     /// 0.5 + 0.5·a: signed basis to [0, 1]
     ToUnit,
     /// 2·a − 1: [0, 1] to signed
@@ -138,26 +144,6 @@ pub enum Interpolation {
     Quintic,
 }
 
-/// Wave shapes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WaveKind {
-    /// Parallel bands along a direction.
-    Bands,
-    /// Concentric rings around a center.
-    Rings,
-}
-
-/// Wave profiles, period 1, each 0 at t = 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WaveProfile {
-    /// 0.5 − 0.5·cos 2πt
-    Sine,
-    /// fract(t)
-    Saw,
-    /// 1 − |2·fract(t) − 1|
-    Triangle,
-}
-
 /// One operation. Every operation is a pure function of its operands at each sample,
 /// so equal operations may share one slot and tiles may be cut anywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -178,6 +164,22 @@ pub enum Op {
         perm: u32,
         /// Wrap with period max(1, round(freq)).
         tile: bool,
+    },
+    /// Improved Perlin noise, signed, with uniform frequency and z, read from corner
+    /// tables (one per lattice plane) built at compile time.
+    PerlinTable {
+        /// Sample x.
+        x: Operand,
+        /// Sample y.
+        y: Operand,
+        /// Lattice cells per unit (already rounded when tiling), f32 bits.
+        freq: u32,
+        /// Fixed lattice offset, bits of an f32 pair.
+        offset: [u32; 2],
+        /// Indices into [`Program::tables`]: the plane below and above the sample.
+        tables: [u32; 2],
+        /// Position between the two planes, f32 bits; 0 reads only the first.
+        dz: u32,
     },
     /// Value noise, signed, at (x·freq + ox, y·freq + oy).
     Value {
@@ -213,29 +215,18 @@ pub enum Op {
         /// Weight from the previous octave.
         weight: Operand,
     },
-    /// A wave pattern.
-    Wave {
+    /// Distance from (center_x, center_y); when tiling, the distance on the torus (each
+    /// offset wrapped into [-0.5, 0.5]).
+    RingDistance {
         /// Sample x.
         x: Operand,
         /// Sample y.
         y: Operand,
-        /// Bands or rings.
-        kind: WaveKind,
-        /// Profile.
-        profile: WaveProfile,
-        /// Periods per unit.
-        freq: Operand,
-        /// Band direction in degrees.
-        angle: Operand,
-        /// Ring center x.
+        /// Center x.
         center_x: Operand,
-        /// Ring center y.
+        /// Center y.
         center_y: Operand,
-        /// Added to the wave coordinate.
-        phase: Operand,
-        /// distortion·(2·noise − 1), precomputed.
-        shift: Operand,
-        /// Round frequencies and wrap distances so the pattern tiles.
+        /// Wrap offsets.
         tile: bool,
     },
     /// Levels adjustment of one channel.
@@ -284,19 +275,14 @@ impl Op {
             Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
             Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],
             Op::Ridge { n, offset, weight } => vec![n, offset, weight],
-            Op::Wave {
+            Op::PerlinTable { x, y, .. } => vec![x, y],
+            Op::RingDistance {
                 x,
                 y,
-                freq,
-                angle,
                 center_x,
                 center_y,
-                phase,
-                shift,
                 ..
-            } => {
-                vec![x, y, freq, angle, center_x, center_y, phase, shift]
-            }
+            } => vec![x, y, center_x, center_y],
             Op::Levels {
                 a,
                 in_low,
@@ -342,6 +328,8 @@ pub struct Program {
     pub permutations: Vec<Arc<Permutation>>,
     /// Color ramps referenced by ramp operations.
     pub ramps: Vec<Arc<Ramp>>,
+    /// Corner tables referenced by table-driven Perlin operations.
+    pub tables: Vec<Arc<CornerTable>>,
     /// What to write out.
     pub output: ProgramOutput,
 }

@@ -14,7 +14,7 @@ use crate::error::{Error, GraphError, Location, Result};
 use crate::eval;
 use crate::graph::{Graph, Node, ParamValue, split_reference};
 use crate::kernels::gradient::{Ramp, parse_hex_color};
-use crate::kernels::noise::Permutation;
+use crate::kernels::noise::{CornerTable, Permutation};
 use crate::program::{Instr, Op, Operand, Program, ProgramOutput, Slot, U_SLOT, V_SLOT};
 use crate::registry::{self, NodeDescriptor, ParamKind};
 use crate::validate::{output_name, validate};
@@ -92,6 +92,7 @@ pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
         slot_count: compiler.slot_count,
         permutations: compiler.perms,
         ramps: compiler.ramps,
+        tables: compiler.tables,
         output: ProgramOutput {
             name: output_name(target),
             node: target.id.clone(),
@@ -120,6 +121,8 @@ struct Compiler<'g> {
     perms: Vec<Arc<Permutation>>,
     perm_index: HashMap<u32, u32>,
     ramps: Vec<Arc<Ramp>>,
+    tables: Vec<Arc<CornerTable>>,
+    table_index: HashMap<(u32, u32, Option<u32>), u32>,
     depth: usize,
 }
 
@@ -140,6 +143,8 @@ impl<'g> Compiler<'g> {
             perms: Vec::new(),
             perm_index: HashMap::new(),
             ramps: Vec::new(),
+            tables: Vec::new(),
+            table_index: HashMap::new(),
             depth: 0,
         }
     }
@@ -354,7 +359,12 @@ impl NodeCtx<'_, '_> {
             return None;
         }
         let c = &self.compiler;
-        Some(eval::apply_uniform(op, &c.perms, &c.ramps))
+        let tables = eval::Tables {
+            permutations: &c.perms,
+            ramps: &c.ramps,
+            corners: &c.tables,
+        };
+        Some(eval::apply_uniform(op, &tables))
     }
 
     /// The index of the permutation table for `seed` (see [`Permutation::for_seed`]).
@@ -363,6 +373,21 @@ impl NodeCtx<'_, '_> {
         *c.perm_index.entry(seed).or_insert_with(|| {
             c.perms.push(Arc::new(Permutation::for_seed(seed)));
             (c.perms.len() - 1) as u32
+        })
+    }
+
+    /// The index of the corner table of plane `z` for `seed`, wrapping every `period`
+    /// cells (see [`CornerTable::new`]).
+    pub fn corner_table(&mut self, seed: u32, z: u32, period: Option<u32>) -> u32 {
+        let perm = self.permutation(seed);
+        let c = &mut *self.compiler;
+        *c.table_index.entry((seed, z, period)).or_insert_with(|| {
+            c.tables.push(Arc::new(CornerTable::new(
+                &c.perms[perm as usize],
+                z,
+                period,
+            )));
+            (c.tables.len() - 1) as u32
         })
     }
 

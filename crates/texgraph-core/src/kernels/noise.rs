@@ -47,10 +47,25 @@ impl Permutation {
         Permutation(table)
     }
 
+    /// The gradient code (0..16) of lattice point (x, y, z), each coordinate in 0..256:
+    /// Perlin's hash p[p[p[x] + y] + z], low four bits.
     #[inline(always)]
-    fn hash(&self, x: usize, y: usize, z: usize) -> u8 {
+    pub fn code(&self, x: u32, y: u32, z: u32) -> u32 {
         let p = &self.0;
-        p[p[p[x] as usize + y] as usize + z]
+        let a = p[(x & 255) as usize] as usize + (y & 255) as usize;
+        u32::from(p[p[a] as usize + (z & 255) as usize] & 15)
+    }
+
+    /// The codes of the four corners of cell (x0, y0) in plane z, packed by [`pack`], with
+    /// (x1, y1) the next cell along each axis.
+    #[inline(always)]
+    pub fn cell_codes(&self, x0: u32, x1: u32, y0: u32, y1: u32, z: u32) -> u32 {
+        pack(
+            self.code(x0, y0, z),
+            self.code(x1, y0, z),
+            self.code(x0, y1, z),
+            self.code(x1, y1, z),
+        )
     }
 }
 
@@ -61,6 +76,47 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// Packs four corner codes: (x0, y0) | (x1, y0) << 4 | (x0, y1) << 8 | (x1, y1) << 12.
+#[inline(always)]
+pub fn pack(c00: u32, c10: u32, c01: u32, c11: u32) -> u32 {
+    c00 | c10 << 4 | c01 << 8 | c11 << 12
+}
+
+/// Coordinates are clamped to ±2³⁰ before lattice math so that every path converts them to
+/// integers the same way (NaN becomes -2³⁰). Beyond 2²⁴ an f32 has no fraction left anyway.
+const COORD_LIMIT: f32 = 1_073_741_824.0;
+
+/// The lattice cell of coordinate `c`: (floor as f32, fraction in [0, 1)).
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // max/min map NaN to a bound; clamp would keep it
+pub fn split(c: f32) -> (f32, f32) {
+    let c = c.max(-COORD_LIMIT).min(COORD_LIMIT);
+    let f = c.floor();
+    (f, c - f)
+}
+
+/// Index of the lattice cell whose floor is `f` (a whole number within ±2³⁰), wrapped
+/// into 0..period when tiling; otherwise the integer itself.
+#[inline(always)]
+pub fn cell_index(f: f32, period: Option<f32>) -> i32 {
+    let wrapped = match period {
+        // f − p·floor(f / p), kept in range against rounding of huge values.
+        Some(p) => (f - p * (f / p).floor()).max(0.0).min(p - 1.0),
+        None => f,
+    };
+    // SAFETY: `wrapped` is a whole number within ±2³⁰, so it converts exactly.
+    unsafe { wrapped.to_int_unchecked::<i32>() }
+}
+
+/// The cell after `i`, wrapped when tiling.
+#[inline(always)]
+pub fn next_index(i: i32, period: Option<f32>) -> i32 {
+    match period {
+        Some(p) if (i + 1) as f32 >= p => 0,
+        _ => i.wrapping_add(1),
+    }
 }
 
 /// Perlin's quintic fade 6t⁵ − 15t⁴ + 10t³.
@@ -74,10 +130,9 @@ fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
 }
 
-/// Dot product of one of Perlin's 12 edge gradients (16 with repeats) with (x, y, z).
+/// Dot product of one of Perlin's 12 edge gradients (16 codes with repeats) with (x, y, z).
 #[inline(always)]
-fn grad(hash: u8, x: f32, y: f32, z: f32) -> f32 {
-    let h = hash & 15;
+fn grad(h: u32, x: f32, y: f32, z: f32) -> f32 {
     let u = if h < 8 { x } else { y };
     let v = if h < 4 {
         y
@@ -89,71 +144,114 @@ fn grad(hash: u8, x: f32, y: f32, z: f32) -> f32 {
     (if h & 1 == 0 { u } else { -u }) + (if h & 2 == 0 { v } else { -v })
 }
 
-/// Lattice index of the cell containing `coord` and of the next cell, each in 0..=256,
-/// wrapped with `period` cells when tiling.
+/// Perlin noise inside one cell in a single lattice plane (integer z): the bilinear blend of
+/// the four corner gradients, `codes` packed by [`pack`], (x, y) the position in the cell.
 #[inline(always)]
-fn cell(floor: f32, period: Option<i64>) -> (usize, usize) {
-    let i = floor as i64;
-    match period {
-        None => {
-            let i0 = (i & 255) as usize;
-            (i0, i0 + 1)
-        }
-        Some(p) => {
-            let i0 = i.rem_euclid(p);
-            let i1 = if i0 + 1 == p { 0 } else { i0 + 1 };
-            ((i0 & 255) as usize, (i1 & 255) as usize)
-        }
-    }
+pub fn perlin_plane(codes: u32, x: f32, y: f32) -> f32 {
+    let (u, v) = (fade(x), fade(y));
+    let g = |shift: u32, x: f32, y: f32| grad((codes >> shift) & 15, x, y, 0.0);
+    lerp(
+        v,
+        lerp(u, g(0, x, y), g(4, x - 1.0, y)),
+        lerp(u, g(8, x, y - 1.0), g(12, x - 1.0, y - 1.0)),
+    )
 }
 
-/// Improved Perlin noise at (x, y, z), in about [-1, 1]. With `period = Some(p)` the
-/// lattice wraps every p cells in x and y, so the noise is p-periodic there. Without a
-/// period it is bit-for-bit the reference algorithm in `f32`.
-#[inline]
-pub fn perlin3(perm: &Permutation, x: f32, y: f32, z: f32, period: Option<i64>) -> f32 {
-    let (fx, fy, fz) = (x.floor(), y.floor(), z.floor());
-    let (x0, x1) = cell(fx, period);
-    let (y0, y1) = cell(fy, period);
-    let (z0, z1) = cell(fz, None);
-    let (x, y, z) = (x - fx, y - fy, z - fz);
+/// Perlin noise inside one cell between two lattice planes: `codes0` in the plane below,
+/// `codes1` in the plane above, (x, y, z) the position in the cell.
+#[inline(always)]
+pub fn perlin_volume(codes0: u32, codes1: u32, x: f32, y: f32, z: f32) -> f32 {
     let (u, v, w) = (fade(x), fade(y), fade(z));
+    let g = |codes: u32, shift: u32, x: f32, y: f32, z: f32| grad((codes >> shift) & 15, x, y, z);
+    let (x1, y1, z1) = (x - 1.0, y - 1.0, z - 1.0);
     lerp(
         w,
         lerp(
             v,
-            lerp(
-                u,
-                grad(perm.hash(x0, y0, z0), x, y, z),
-                grad(perm.hash(x1, y0, z0), x - 1.0, y, z),
-            ),
-            lerp(
-                u,
-                grad(perm.hash(x0, y1, z0), x, y - 1.0, z),
-                grad(perm.hash(x1, y1, z0), x - 1.0, y - 1.0, z),
-            ),
+            lerp(u, g(codes0, 0, x, y, z), g(codes0, 4, x1, y, z)),
+            lerp(u, g(codes0, 8, x, y1, z), g(codes0, 12, x1, y1, z)),
         ),
         lerp(
             v,
-            lerp(
-                u,
-                grad(perm.hash(x0, y0, z1), x, y, z - 1.0),
-                grad(perm.hash(x1, y0, z1), x - 1.0, y, z - 1.0),
-            ),
-            lerp(
-                u,
-                grad(perm.hash(x0, y1, z1), x, y - 1.0, z - 1.0),
-                grad(perm.hash(x1, y1, z1), x - 1.0, y - 1.0, z - 1.0),
-            ),
+            lerp(u, g(codes1, 0, x, y, z1), g(codes1, 4, x1, y, z1)),
+            lerp(u, g(codes1, 8, x, y1, z1), g(codes1, 12, x1, y1, z1)),
         ),
     )
+}
+
+/// Improved Perlin noise at (x, y, z), in about [-1, 1]. With a `period` the lattice wraps
+/// every `period` cells in x and y. Seed 0 is the reference algorithm in `f32`; an integer
+/// z takes the exact single-plane form (the reference's blend with weight 0).
+#[inline(always)]
+pub fn perlin3(perm: &Permutation, x: f32, y: f32, z: f32, period: Option<f32>) -> f32 {
+    let ((fx, x), (fy, y), (fz, z)) = (split(x), split(y), split(z));
+    let (x0, y0) = (cell_index(fx, period), cell_index(fy, period));
+    let (x1, y1) = (next_index(x0, period), next_index(y0, period));
+    let z0 = cell_index(fz, None);
+    let [x0, x1, y0, y1, z0] = [x0, x1, y0, y1, z0].map(|i| i as u32);
+    let codes0 = perm.cell_codes(x0, x1, y0, y1, z0);
+    if z == 0.0 {
+        perlin_plane(codes0, x, y)
+    } else {
+        let codes1 = perm.cell_codes(x0, x1, y0, y1, z0.wrapping_add(1));
+        perlin_volume(codes0, codes1, x, y, z)
+    }
+}
+
+/// The packed corner codes of every cell of one lattice plane, so that evaluating Perlin
+/// noise takes one table read per sample (and plane) instead of twelve dependent ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CornerTable {
+    /// Packed codes, indexed by [`CornerTable::index`].
+    pub codes: Vec<u32>,
+    /// Cells per row: 256, or the period when tiling.
+    pub width: u32,
+    /// The tiling period, if any.
+    pub period: Option<f32>,
+}
+
+/// Largest tiling period with its own corner table (a table has period² entries).
+pub const MAX_TABLE_PERIOD: u32 = 256;
+
+impl CornerTable {
+    /// The table of plane `z` (0..256) of `perm`, wrapping every `period` cells when tiling
+    /// (at most [`MAX_TABLE_PERIOD`]).
+    pub fn new(perm: &Permutation, z: u32, period: Option<u32>) -> Self {
+        let width = period.unwrap_or(256);
+        assert!((1..=MAX_TABLE_PERIOD).contains(&width));
+        let next = |i: u32| if i + 1 == width { 0 } else { i + 1 };
+        let codes = (0..width * width)
+            .map(|i| {
+                let (x, y) = (i % width, i / width);
+                perm.cell_codes(x, next(x), y, next(y), z)
+            })
+            .collect();
+        Self {
+            codes,
+            width,
+            period: period.map(|p| p as f32),
+        }
+    }
+
+    /// The table entry of the cell with floors (fx, fy).
+    #[inline(always)]
+    pub fn index(&self, fx: f32, fy: f32) -> usize {
+        let (x, y) = (cell_index(fx, self.period), cell_index(fy, self.period));
+        let i = if self.period.is_some() {
+            x as u32 + y as u32 * self.width
+        } else {
+            (x as u32 & 255) | (y as u32 & 255) << 8
+        };
+        // The min keeps the read in bounds whatever the input; it never binds.
+        (i as usize).min(self.codes.len() - 1)
+    }
 }
 
 /// The value-noise lattice value at integer point (x, y) for `seed`, in [-1, 1]: the
 /// point and seed mixed into 32 bits (multiply–xor, then the lowbias32 finalizer), top
 /// 24 bits scaled.
 #[inline(always)]
-pub fn lattice_value(x: i64, y: i64, seed: u32) -> f32 {
+pub fn lattice_value(x: i32, y: i32, seed: u32) -> f32 {
     let mut h = seed.wrapping_mul(0x9E37_79B9)
         ^ (x as u32).wrapping_mul(0x85EB_CA6B)
         ^ (y as u32).wrapping_mul(0xC2B2_AE35);
@@ -167,13 +265,12 @@ pub fn lattice_value(x: i64, y: i64, seed: u32) -> f32 {
 
 /// Value noise at (x, y) in [-1, 1]: lattice values blended with `interp` applied to the
 /// cell fractions, wrapping every `period` cells when tiling.
-#[inline]
-pub fn value2(x: f32, y: f32, seed: u32, period: Option<i64>, interp: fn(f32) -> f32) -> f32 {
-    let (fx, fy) = (x.floor(), y.floor());
-    let (ix, iy) = (fx as i64, fy as i64);
-    let wrap = |i: i64| period.map_or(i, |p| i.rem_euclid(p));
-    let (x0, x1, y0, y1) = (wrap(ix), wrap(ix + 1), wrap(iy), wrap(iy + 1));
-    let (tx, ty) = (interp(x - fx), interp(y - fy));
+#[inline(always)]
+pub fn value2(x: f32, y: f32, seed: u32, period: Option<f32>, interp: impl Fn(f32) -> f32) -> f32 {
+    let ((fx, x), (fy, y)) = (split(x), split(y));
+    let (x0, y0) = (cell_index(fx, period), cell_index(fy, period));
+    let (x1, y1) = (next_index(x0, period), next_index(y0, period));
+    let (tx, ty) = (interp(x), interp(y));
     lerp(
         ty,
         lerp(tx, lattice_value(x0, y0, seed), lattice_value(x1, y0, seed)),
@@ -190,7 +287,7 @@ pub fn linear(t: f32) -> f32 {
 /// (1 − cos πt) / 2, as a value-noise interpolation.
 #[inline(always)]
 pub fn cosine(t: f32) -> f32 {
-    0.5 - 0.5 * (t * std::f32::consts::PI).cos()
+    0.5 - 0.5 * super::fastmath::cos_2pi(0.5 * t)
 }
 
 /// The lattice period of a tileable frequency: max(1, round(freq)).

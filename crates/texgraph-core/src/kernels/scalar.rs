@@ -2,7 +2,8 @@
 
 use std::f32::consts::TAU;
 
-use crate::program::{Binary, BlendMode, Unary, WaveKind, WaveProfile};
+use super::fastmath;
+use crate::program::{Binary, BlendMode, Unary};
 
 /// Rec.709 luma weights, used when a color feeds a scalar input.
 pub const LUMA: [f32; 3] = [0.2126, 0.7152, 0.0722];
@@ -14,16 +15,19 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::Abs => a.abs(),
         Unary::Invert => 1.0 - a,
         Unary::Clamp01 => a.clamp(0.0, 1.0),
-        Unary::Sin => a.sin(),
+        Unary::Sin => fastmath::sin_2pi(a * (1.0 / TAU)),
         Unary::Fract => a - a.floor(),
         Unary::Smoothstep => {
             let t = a.clamp(0.0, 1.0);
             t * t * (3.0 - 2.0 * t)
         }
-        Unary::CosDeg => a.to_radians().cos(),
-        Unary::SinDeg => a.to_radians().sin(),
+        Unary::CosDeg => fastmath::cos_2pi(a * (1.0 / 360.0)),
+        Unary::SinDeg => fastmath::sin_2pi(a * (1.0 / 360.0)),
         Unary::Period => super::noise::period_of(a),
         Unary::Round => a.round(),
+        Unary::SineWave => 0.5 - 0.5 * fastmath::cos_2pi(a),
+        Unary::SawWave => a - a.floor(),
+        Unary::TriangleWave => 1.0 - (2.0 * (a - a.floor()) - 1.0).abs(),
         Unary::ToUnit => 0.5 + 0.5 * a,
         Unary::ToSigned => 2.0 * a - 1.0,
     }
@@ -45,7 +49,7 @@ pub fn binary(f: Binary, a: f32, b: f32) -> f32 {
         }
         Binary::Min => a.min(b),
         Binary::Max => a.max(b),
-        Binary::Power => a.max(0.0).powf(b),
+        Binary::Power => fastmath::pow(a, b),
         Binary::Step => {
             if a >= b {
                 1.0
@@ -93,7 +97,7 @@ pub fn levels(a: f32, in_low: f32, in_high: f32, gamma: f32, out_low: f32, out_h
     let t = if gamma == 1.0 {
         t
     } else {
-        t.powf(1.0 / gamma.max(1e-4))
+        fastmath::pow(t, 1.0 / gamma.max(1e-4))
     };
     out_low + t * (out_high - out_low)
 }
@@ -105,55 +109,16 @@ pub fn ridge(n: f32, offset: f32, weight: f32) -> f32 {
     s * s * weight
 }
 
-/// A wave profile at t (period 1).
+/// Distance from `center`; with `tile`, each offset is first wrapped into [-0.5, 0.5] so the
+/// distance repeats on the unit square.
 #[inline(always)]
-pub fn profile(p: WaveProfile, t: f32) -> f32 {
-    match p {
-        WaveProfile::Sine => 0.5 - 0.5 * (TAU * t).cos(),
-        WaveProfile::Saw => t - t.floor(),
-        WaveProfile::Triangle => 1.0 - (2.0 * (t - t.floor()) - 1.0).abs(),
+pub fn ring_distance(x: f32, y: f32, cx: f32, cy: f32, tile: bool) -> f32 {
+    let (mut dx, mut dy) = (x - cx, y - cy);
+    if tile {
+        dx -= dx.round_ties_even();
+        dy -= dy.round_ties_even();
     }
-}
-
-/// Parameters of a wave at one sample.
-#[derive(Debug, Clone, Copy)]
-pub struct WaveAt {
-    /// Periods per unit.
-    pub freq: f32,
-    /// Band direction in degrees.
-    pub angle: f32,
-    /// Ring center.
-    pub center: [f32; 2],
-    /// Added to the wave coordinate (phase plus distortion).
-    pub shift: f32,
-}
-
-/// profile(freq·d(x, y) + shift). When tiling, bands use integer periods along u and v
-/// (round(freq·cos), round(freq·sin)) and rings a rounded frequency over the wrapped
-/// (toroidal) distance, so both repeat on the unit square.
-#[inline(always)]
-pub fn wave(kind: WaveKind, p: WaveProfile, x: f32, y: f32, w: WaveAt, tile: bool) -> f32 {
-    let t = match kind {
-        WaveKind::Bands => {
-            let (s, c) = w.angle.to_radians().sin_cos();
-            if tile {
-                (w.freq * c).round() * x + (w.freq * s).round() * y
-            } else {
-                w.freq * (x * c + y * s)
-            }
-        }
-        WaveKind::Rings => {
-            let (mut dx, mut dy) = (x - w.center[0], y - w.center[1]);
-            let mut freq = w.freq;
-            if tile {
-                dx -= dx.round();
-                dy -= dy.round();
-                freq = super::noise::period_of(freq);
-            }
-            freq * (dx * dx + dy * dy).sqrt()
-        }
-    };
-    profile(p, t + w.shift)
+    (dx * dx + dy * dy).sqrt()
 }
 
 #[cfg(test)]
@@ -172,12 +137,12 @@ mod tests {
 
     #[test]
     fn profiles_start_at_zero_and_peak_mid_period() {
-        for p in [WaveProfile::Sine, WaveProfile::Triangle] {
-            assert!(profile(p, 0.0).abs() < 1e-6);
-            assert!((profile(p, 0.5) - 1.0).abs() < 1e-6);
-            assert!(profile(p, 3.0).abs() < 1e-5);
+        for p in [Unary::SineWave, Unary::TriangleWave] {
+            assert!(unary(p, 0.0).abs() < 1e-6);
+            assert!((unary(p, 0.5) - 1.0).abs() < 1e-6);
+            assert!(unary(p, 3.0).abs() < 1e-5);
         }
-        assert!((profile(WaveProfile::Saw, 1.25) - 0.25).abs() < 1e-6);
+        assert!((unary(Unary::SawWave, 1.25) - 0.25).abs() < 1e-6);
     }
 
     #[test]
@@ -192,14 +157,9 @@ mod tests {
 
     #[test]
     fn tiled_rings_repeat_on_the_unit_square() {
-        let w = WaveAt {
-            freq: 6.3,
-            angle: 0.0,
-            center: [0.3, 0.6],
-            shift: 0.0,
-        };
-        let a = wave(WaveKind::Rings, WaveProfile::Sine, 0.999_9, 0.2, w, true);
-        let b = wave(WaveKind::Rings, WaveProfile::Sine, -0.000_1, 0.2, w, true);
+        let a = ring_distance(0.999_9, 0.2, 0.3, 0.6, true);
+        let b = ring_distance(-0.000_1, 0.2, 0.3, 0.6, true);
         assert!((a - b).abs() < 1e-3);
+        assert!((ring_distance(0.3, 0.2, 0.3, 0.6, false) - 0.4).abs() < 1e-6);
     }
 }

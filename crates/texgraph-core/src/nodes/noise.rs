@@ -2,6 +2,7 @@
 
 use crate::compile::{Frame, NodeCtx, Val};
 use crate::error::GraphError;
+use crate::kernels::noise::{MAX_TABLE_PERIOD, cell_index, period_of, split};
 use crate::program::{Interpolation, Op, Operand, Unary};
 use crate::registry::{Category, NodeDescriptor, SCALAR_OUT, SEED, choice, float};
 
@@ -91,14 +92,40 @@ pub fn perlin(
     offset: [f32; 2],
     seed: u32,
 ) -> Result<Operand, GraphError> {
-    let perm = ctx.permutation(seed);
     let tile = ctx.tileable();
+    let offset = offset.map(f32::to_bits);
+    let (x, y) = (frame.x, frame.y);
+    // Uniform frequency and z (the usual case) read packed corner codes from tables.
+    if let (Some(z), Some(freq)) = (z.as_const(), freq.as_const()) {
+        let period = tile.then(|| period_of(freq));
+        if period.is_none_or(|p| p <= MAX_TABLE_PERIOD as f32) {
+            let (floor, dz) = split(z);
+            let z0 = cell_index(floor, None) as u32 & 255;
+            let whole = period.map(|p| p as u32);
+            let below = ctx.corner_table(seed, z0, whole);
+            let above = if dz == 0.0 {
+                below
+            } else {
+                ctx.corner_table(seed, (z0 + 1) & 255, whole)
+            };
+            let freq = period.unwrap_or(freq).to_bits();
+            return ctx.emit(Op::PerlinTable {
+                x,
+                y,
+                freq,
+                offset,
+                tables: [below, above],
+                dz: dz.to_bits(),
+            });
+        }
+    }
+    let perm = ctx.permutation(seed);
     ctx.emit(Op::Perlin {
-        x: frame.x,
-        y: frame.y,
+        x,
+        y,
         z,
         freq,
-        offset: offset.map(f32::to_bits),
+        offset,
         perm,
         tile,
     })

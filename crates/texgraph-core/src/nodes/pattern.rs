@@ -1,7 +1,7 @@
 //! Regular patterns: `wave`.
 
-use crate::compile::Val;
-use crate::program::{Binary, Op, Operand, Unary, WaveKind, WaveProfile};
+use crate::compile::{Frame, Val};
+use crate::program::{Binary, Op, Unary};
 use crate::registry::{Category, InputPort, NodeDescriptor, PortType, SCALAR_OUT, choice, float};
 
 /// `wave`: bands or rings with a chosen profile, optionally distorted by noise.
@@ -64,42 +64,54 @@ pub static WAVE: NodeDescriptor = NodeDescriptor {
         ),
     ],
     compile: |ctx| {
-        let kind = if ctx.text("kind") == "rings" {
-            WaveKind::Rings
-        } else {
-            WaveKind::Bands
-        };
+        let rings = ctx.text("kind") == "rings";
         let profile = match ctx.text("profile") {
-            "saw" => WaveProfile::Saw,
-            "triangle" => WaveProfile::Triangle,
-            _ => WaveProfile::Sine,
+            "saw" => Unary::SawWave,
+            "triangle" => Unary::TriangleWave,
+            _ => Unary::SineWave,
         };
         let (freq, angle) = (ctx.float("frequency")?, ctx.float("angle")?);
         let (center_x, center_y) = (ctx.float("center_x")?, ctx.float("center_y")?);
         let (phase, distortion) = (ctx.float("phase")?, ctx.float("distortion")?);
+        let tile = ctx.tileable();
+        let Frame { x, y } = ctx.frame();
+        // The wave coordinate: frequency times the distance along the bands or from the
+        // center; when tiling, whole periods across the unit square.
+        let position = if rings {
+            let d = ctx.emit(Op::RingDistance {
+                x,
+                y,
+                center_x,
+                center_y,
+                tile,
+            })?;
+            let f = if tile {
+                ctx.emit(Op::Unary(Unary::Period, freq))?
+            } else {
+                freq
+            };
+            ctx.emit(Op::Binary(Binary::Multiply, d, f))?
+        } else {
+            let cos = ctx.emit(Op::Unary(Unary::CosDeg, angle))?;
+            let sin = ctx.emit(Op::Unary(Unary::SinDeg, angle))?;
+            let mut kx = ctx.emit(Op::Binary(Binary::Multiply, freq, cos))?;
+            let mut ky = ctx.emit(Op::Binary(Binary::Multiply, freq, sin))?;
+            if tile {
+                kx = ctx.emit(Op::Unary(Unary::Round, kx))?;
+                ky = ctx.emit(Op::Unary(Unary::Round, ky))?;
+            }
+            let along_y = ctx.emit(Op::Binary(Binary::Multiply, y, ky))?;
+            ctx.emit(Op::MulAdd(x, kx, along_y))?
+        };
         let shift = match ctx.input("noise")? {
             Some(noise) => {
                 let noise = ctx.scalar(noise)?;
                 let signed = ctx.emit(Op::Unary(Unary::ToSigned, noise))?;
-                ctx.emit(Op::Binary(Binary::Multiply, distortion, signed))?
+                ctx.emit(Op::MulAdd(distortion, signed, phase))?
             }
-            None => Operand::Const(0.0),
+            None => phase,
         };
-        let frame = ctx.frame();
-        let tile = ctx.tileable();
-        let wave = Op::Wave {
-            x: frame.x,
-            y: frame.y,
-            kind,
-            profile,
-            freq,
-            angle,
-            center_x,
-            center_y,
-            phase,
-            shift,
-            tile,
-        };
-        Ok(vec![Val::Scalar(ctx.emit(wave)?)])
+        let t = ctx.emit(Op::Binary(Binary::Add, position, shift))?;
+        Ok(vec![Val::Scalar(ctx.emit(Op::Unary(profile, t))?)])
     },
 };

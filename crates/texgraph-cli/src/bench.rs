@@ -1,0 +1,80 @@
+//! `texgraph bench`: times evaluation alone, without writing a file.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail};
+use texgraph_core::{RenderOptions, compile, render};
+
+use crate::args::parse_size;
+use crate::load::{describe, load};
+
+/// Arguments of `texgraph bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// The graph file.
+    graph: PathBuf,
+    /// Image size: `2048` for a square or `2048x1024`.
+    #[arg(long, default_value = "2048", value_parser = parse_size)]
+    size: (u32, u32),
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// How many times to evaluate.
+    #[arg(long, default_value_t = 5)]
+    reps: usize,
+    /// The output to evaluate (default: the first).
+    #[arg(long)]
+    output: Option<String>,
+}
+
+/// Runs `texgraph bench`.
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    if args.reps == 0 || args.threads == Some(0) {
+        bail!("--reps and --threads must be at least 1");
+    }
+    let start = Instant::now();
+    let graph = load(&args.graph)?;
+    let program = compile(&graph, args.output.as_deref()).map_err(|e| describe(&args.graph, &e))?;
+    let setup = start.elapsed().as_secs_f64();
+    let (width, height) = args.size;
+    let pixels = f64::from(width) * f64::from(height);
+    let options = RenderOptions {
+        threads: args.threads,
+        ..RenderOptions::default()
+    };
+    println!(
+        "{}: {width}x{height}, {} operations, {} threads, load+compile {:.2} ms",
+        args.graph.display(),
+        program.instrs.len(),
+        args.threads
+            .map_or_else(|| "all".to_owned(), |t| t.to_string()),
+        setup * 1e3
+    );
+    let mut times = Vec::with_capacity(args.reps);
+    for rep in 1..=args.reps {
+        let start = Instant::now();
+        let image =
+            render(&program, width, height, options, &|_| {}).map_err(|e| anyhow!("{e}"))?;
+        let seconds = start.elapsed().as_secs_f64();
+        std::hint::black_box(&image);
+        drop(image);
+        times.push(seconds);
+        println!(
+            "rep {rep}: {:8.2} ms  {:8.1} Mpix/s  {:6.2} ns/pixel",
+            seconds * 1e3,
+            pixels / seconds / 1e6,
+            seconds * 1e9 / pixels
+        );
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    println!(
+        "median: {:.2} ms  {:.1} Mpix/s  {:.2} ns/pixel  (total with setup {:.2} ms)",
+        median * 1e3,
+        pixels / median / 1e6,
+        median * 1e9 / pixels,
+        (setup + times[0]) * 1e3
+    );
+    Ok(())
+}

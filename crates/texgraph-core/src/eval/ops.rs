@@ -1,0 +1,549 @@
+//! One operation over one tile. Every hot loop here is monomorphic (uniform operands are
+//! separate instantiations from per-sample ones) and branch-free, so it vectorizes, and
+//! sits in a small kernel compiled once per instruction-set level.
+
+use std::sync::Arc;
+
+use crate::kernels::dispatch::multiversion;
+use crate::kernels::gradient::Ramp;
+use crate::kernels::noise::{
+    CornerTable, Permutation, cell_index, cosine, fade, linear, period_of, perlin_plane,
+    perlin_volume, perlin3, split, value2,
+};
+use crate::kernels::scalar::{self, LUMA};
+use crate::program::{Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, Unary};
+
+/// The lookup tables operations refer to by index.
+#[derive(Clone, Copy)]
+pub struct Tables<'p> {
+    /// Perlin permutations.
+    pub permutations: &'p [Arc<Permutation>],
+    /// Color ramps.
+    pub ramps: &'p [Arc<Ramp>],
+    /// Perlin corner tables.
+    pub corners: &'p [Arc<CornerTable>],
+}
+
+impl<'p> Tables<'p> {
+    /// The tables of `program`.
+    pub fn of(program: &'p Program) -> Self {
+        Self {
+            permutations: &program.permutations,
+            ramps: &program.ramps,
+            corners: &program.tables,
+        }
+    }
+}
+
+/// An operand resolved for one tile.
+#[derive(Clone, Copy)]
+pub(super) enum Arg<'a> {
+    C(f32),
+    S(&'a [f32]),
+}
+
+impl Arg<'_> {
+    #[inline(always)]
+    fn at(self, i: usize) -> f32 {
+        match self {
+            Arg::C(c) => c,
+            Arg::S(s) => s[i],
+        }
+    }
+}
+
+/// A per-sample accessor: a uniform value or a slice of exactly the tile's length.
+trait Lane: Copy {
+    fn get(self, i: usize) -> f32;
+}
+
+#[derive(Clone, Copy)]
+struct Uniform(f32);
+
+impl Lane for Uniform {
+    #[inline(always)]
+    fn get(self, _: usize) -> f32 {
+        self.0
+    }
+}
+
+impl Lane for &[f32] {
+    #[inline(always)]
+    fn get(self, i: usize) -> f32 {
+        // SAFETY: `lanes!` only builds slice lanes of the destination's length, and the
+        // loops index below that length.
+        unsafe { *self.get_unchecked(i) }
+    }
+}
+
+/// Calls `$f($pre..., lanes...)` with each [`Arg`] turned into a [`Lane`] of its own
+/// type, so each combination of uniform and per-sample operands gets its own loop.
+macro_rules! lanes {
+    ($f:ident($($pre:expr),*); $n:expr; $($arg:expr),+) => {
+        lanes!(@go $f($($pre),*); $n; []; $($arg),+)
+    };
+    (@go $f:ident($($pre:expr),*); $n:expr; [$($done:expr),*]; $head:expr $(, $rest:expr)*) => {
+        match $head {
+            Arg::C(c) => lanes!(@go $f($($pre),*); $n; [$($done,)* Uniform(c)]; $($rest),*),
+            Arg::S(s) => {
+                let s: &[f32] = &s[..$n];
+                lanes!(@go $f($($pre),*); $n; [$($done,)* s]; $($rest),*)
+            }
+        }
+    };
+    (@go $f:ident($($pre:expr),*); $n:expr; [$($done:expr),*];) => { $f($($pre,)* $($done),*) };
+}
+
+#[inline(always)]
+fn map1(out: &mut [f32], f: impl Fn(f32) -> f32, a: impl Lane) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = f(a.get(i));
+    }
+}
+
+#[inline(always)]
+fn map2(out: &mut [f32], f: impl Fn(f32, f32) -> f32, a: impl Lane, b: impl Lane) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = f(a.get(i), b.get(i));
+    }
+}
+
+#[inline(always)]
+fn map3(
+    out: &mut [f32],
+    f: impl Fn(f32, f32, f32) -> f32,
+    a: impl Lane,
+    b: impl Lane,
+    c: impl Lane,
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = f(a.get(i), b.get(i), c.get(i));
+    }
+}
+
+#[inline(always)]
+fn map4(
+    out: &mut [f32],
+    f: impl Fn(f32, f32, f32, f32) -> f32,
+    a: impl Lane,
+    b: impl Lane,
+    c: impl Lane,
+    d: impl Lane,
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = f(a.get(i), b.get(i), c.get(i), d.get(i));
+    }
+}
+
+/// Runs `instr` over the first `n` samples of `slots`.
+pub(super) fn step(slots: &mut [Vec<f32>], tables: &Tables<'_>, instr: &Instr, n: usize) {
+    let first = instr.dst as usize;
+    let arity = instr.op.arity() as usize;
+    // Destinations are moved out so that sources can be borrowed beside them; an
+    // operation never reads its own destination. Empty vectors do not allocate.
+    let mut outs: [Vec<f32>; 4] = Default::default();
+    for (k, out) in outs.iter_mut().enumerate().take(arity) {
+        *out = std::mem::take(&mut slots[first + k]);
+    }
+    {
+        let slots = &*slots;
+        let arg = |o: Operand| match o {
+            Operand::Const(c) => Arg::C(c),
+            Operand::Slot(s) => Arg::S(&slots[s as usize][..n]),
+        };
+        let [a, b, c, d] = &mut outs;
+        let mut dst = [a, b, c, d].map(|v| {
+            let len = n.min(v.len());
+            &mut v[..len]
+        });
+        apply(&instr.op, tables, &arg, &mut dst[..arity]);
+    }
+    for (k, out) in outs.into_iter().enumerate().take(arity) {
+        slots[first + k] = out;
+    }
+}
+
+/// Evaluates an operation whose operands are all constants (compile-time folding);
+/// returns its one or four results.
+pub(crate) fn apply_uniform(op: &Op, tables: &Tables<'_>) -> [f32; 4] {
+    let mut out = [[0.0f32; 1]; 4];
+    let arity = op.arity() as usize;
+    let arg = |o: Operand| Arg::C(o.as_const().expect("uniform operands"));
+    let [a, b, c, d] = &mut out;
+    let mut dst: [&mut [f32]; 4] = [a, b, c, d];
+    apply(op, tables, &arg, &mut dst[..arity]);
+    out.map(|v| v[0])
+}
+
+fn apply<'s>(
+    op: &Op,
+    tables: &Tables<'_>,
+    arg: &dyn Fn(Operand) -> Arg<'s>,
+    dst: &mut [&mut [f32]],
+) {
+    let n = dst[0].len();
+    match *op {
+        Op::PerlinTable {
+            x,
+            y,
+            freq,
+            offset,
+            tables: [below, above],
+            dz,
+        } => {
+            let (f, [ox, oy], dz) = (
+                f32::from_bits(freq),
+                offset.map(f32::from_bits),
+                f32::from_bits(dz),
+            );
+            let (below, above) = (
+                &*tables.corners[below as usize],
+                &*tables.corners[above as usize],
+            );
+            perlin_table_k(dst[0], below, above, [f, ox, oy, dz], arg(x), arg(y));
+        }
+        Op::Perlin {
+            x,
+            y,
+            z,
+            freq,
+            offset,
+            perm,
+            tile,
+        } => {
+            let (x, y, z, freq) = (arg(x), arg(y), arg(z), arg(freq));
+            let [ox, oy] = offset.map(f32::from_bits);
+            let perm = &*tables.permutations[perm as usize];
+            for (i, o) in dst[0].iter_mut().enumerate() {
+                let (f, period) = frequency(freq.at(i), tile);
+                *o = perlin3(perm, x.at(i) * f + ox, y.at(i) * f + oy, z.at(i), period);
+            }
+        }
+        Op::Value {
+            x,
+            y,
+            freq,
+            offset,
+            seed,
+            interpolation,
+            tile,
+        } => {
+            let [ox, oy] = offset.map(f32::from_bits);
+            value_k(
+                dst[0],
+                interpolation,
+                seed,
+                tile,
+                [ox, oy],
+                arg(x),
+                arg(y),
+                arg(freq),
+            );
+        }
+        Op::Unary(f, a) => unary_k(dst[0], f, arg(a)),
+        Op::Binary(f, a, b) => binary_k(dst[0], f, arg(a), arg(b)),
+        Op::MulAdd(a, b, c) => ternary_k(dst[0], Ternary::MulAdd, arg(a), arg(b), arg(c)),
+        Op::Lerp(a, b, t) => ternary_k(dst[0], Ternary::Lerp, arg(a), arg(b), arg(t)),
+        Op::Ridge {
+            n: noise,
+            offset,
+            weight,
+        } => {
+            ternary_k(dst[0], Ternary::Ridge, arg(noise), arg(offset), arg(weight));
+        }
+        Op::Luminance(r, g, b) => ternary_k(dst[0], Ternary::Luminance, arg(r), arg(g), arg(b)),
+        Op::RingDistance {
+            x,
+            y,
+            center_x,
+            center_y,
+            tile,
+        } => {
+            ring_k(dst[0], tile, arg(x), arg(y), arg(center_x), arg(center_y));
+        }
+        Op::Levels {
+            a,
+            in_low,
+            in_high,
+            gamma,
+            out_low,
+            out_high,
+        } => {
+            let params = [in_low, in_high, gamma, out_low, out_high].map(|p| p.as_const());
+            if let [Some(il), Some(ih), Some(g), Some(ol), Some(oh)] = params {
+                levels_k(dst[0], [il, ih, g, ol, oh], arg(a));
+            } else {
+                let (a, il, ih, g) = (arg(a), arg(in_low), arg(in_high), arg(gamma));
+                let (ol, oh) = (arg(out_low), arg(out_high));
+                for (i, o) in dst[0].iter_mut().enumerate() {
+                    *o = scalar::levels(a.at(i), il.at(i), ih.at(i), g.at(i), ol.at(i), oh.at(i));
+                }
+            }
+        }
+        Op::Ramp { a, ramp } => {
+            let ramp = &*tables.ramps[ramp as usize];
+            match arg(a) {
+                Arg::C(t) => {
+                    let c = ramp.sample(t);
+                    for (d, c) in dst.iter_mut().zip(c) {
+                        d.fill(c);
+                    }
+                }
+                Arg::S(t) => ramp_k(dst, ramp, &t[..n]),
+            }
+        }
+        Op::Blend(mode, a, b) => blend_k(dst[0], mode, arg(a), arg(b)),
+    }
+}
+
+multiversion! {
+    /// Perlin noise from corner tables; `p` is [frequency, offset x, offset y, dz].
+    fn perlin_table_k(out: &mut [f32], below: &CornerTable, above: &CornerTable, p: [f32; 4], x: Arg<'_>, y: Arg<'_>) {
+        let n = out.len();
+        let [f, ox, oy, dz] = p;
+        match (below.period, dz == 0.0) {
+            (None, true) => lanes!(perlin_plain(out, plain_codes(below), f, ox, oy); n; x, y),
+            (None, false) => lanes!(perlin_plain_volume(out, plain_codes(below), plain_codes(above), [f, ox, oy, dz]); n; x, y),
+            (Some(period), _) => lanes!(perlin_tiled(out, below, above, period, [f, ox, oy, dz]); n; x, y),
+        }
+    }
+}
+
+/// The codes of an untiled table, whose 256×256 size the loops can rely on.
+#[inline(always)]
+fn plain_codes(table: &CornerTable) -> &[u32; 65536] {
+    table
+        .codes
+        .as_slice()
+        .try_into()
+        .expect("untiled corner tables have 256×256 cells")
+}
+
+/// The untiled cell index: low 8 bits of each cell coordinate.
+#[inline(always)]
+fn plain_index(fx: f32, fy: f32) -> usize {
+    let (x, y) = (cell_index(fx, None) as u32, cell_index(fy, None) as u32);
+    ((x & 255) | (y & 255) << 8) as usize
+}
+
+#[inline(always)]
+fn perlin_plain(
+    out: &mut [f32],
+    codes: &[u32; 65536],
+    f: f32,
+    ox: f32,
+    oy: f32,
+    x: impl Lane,
+    y: impl Lane,
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let ((fx, x), (fy, y)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+        *o = perlin_plane(codes[plain_index(fx, fy)], x, y);
+    }
+}
+
+#[inline(always)]
+fn perlin_plain_volume(
+    out: &mut [f32],
+    below: &[u32; 65536],
+    above: &[u32; 65536],
+    p: [f32; 4],
+    x: impl Lane,
+    y: impl Lane,
+) {
+    let [f, ox, oy, dz] = p;
+    for (i, o) in out.iter_mut().enumerate() {
+        let ((fx, x), (fy, y)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+        let k = plain_index(fx, fy);
+        *o = perlin_volume(below[k], above[k], x, y, dz);
+    }
+}
+
+#[inline(always)]
+fn perlin_tiled(
+    out: &mut [f32],
+    below: &CornerTable,
+    above: &CornerTable,
+    period: f32,
+    p: [f32; 4],
+    x: impl Lane,
+    y: impl Lane,
+) {
+    let [f, ox, oy, dz] = p;
+    let (c0, c1) = (&below.codes[..], &above.codes[..]);
+    // 32-bit indices keep the reads vectorizable as gathers.
+    let last = (c0.len().min(c1.len()) - 1) as u32;
+    let width = below.width;
+    let n = out.len();
+    // An index loop: this shape vectorizes where the iterator form did not.
+    #[allow(clippy::needless_range_loop)]
+    for i in 0..n {
+        let ((fx, sx), (fy, sy)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+        let (cx, cy) = (
+            cell_index(fx, Some(period)) as u32,
+            cell_index(fy, Some(period)) as u32,
+        );
+        let k = (cx + cy * width).min(last) as usize;
+        // SAFETY: k ≤ last, inside both tables.
+        let (a, b) = unsafe { (*c0.get_unchecked(k), *c1.get_unchecked(k)) };
+        out[i] = if dz == 0.0 {
+            perlin_plane(a, sx, sy)
+        } else {
+            perlin_volume(a, b, sx, sy, dz)
+        };
+    }
+}
+
+multiversion! {
+    /// Value noise; `offset` is the lattice offset.
+    #[allow(clippy::too_many_arguments)]
+    fn value_k(out: &mut [f32], interpolation: Interpolation, seed: u32, tile: bool, offset: [f32; 2], x: Arg<'_>, y: Arg<'_>, freq: Arg<'_>) {
+        let n = out.len();
+        let [ox, oy] = offset;
+        match interpolation {
+            Interpolation::Linear => lanes!(value_noise(out, linear, seed, tile, ox, oy); n; x, y, freq),
+            Interpolation::Cosine => lanes!(value_noise(out, cosine, seed, tile, ox, oy); n; x, y, freq),
+            Interpolation::Quintic => lanes!(value_noise(out, fade, seed, tile, ox, oy); n; x, y, freq),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn value_noise(
+    out: &mut [f32],
+    interp: impl Fn(f32) -> f32 + Copy,
+    seed: u32,
+    tile: bool,
+    ox: f32,
+    oy: f32,
+    x: impl Lane,
+    y: impl Lane,
+    freq: impl Lane,
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let (f, period) = frequency(freq.get(i), tile);
+        *o = value2(x.get(i) * f + ox, y.get(i) * f + oy, seed, period, interp);
+    }
+}
+
+multiversion! {
+    /// Linear ramps as a sum over segments, so the loop has no search: starting from the
+    /// first color, each segment adds its color step times how far t is through it (0
+    /// before, 1 after; a step at the segment's end for constant ramps and zero-width
+    /// segments).
+    fn ramp_k(dst: &mut [&mut [f32]], ramp: &Ramp, t: &[f32]) {
+        let [r, g, b, a] = dst else { unreachable!("a ramp writes four channels") };
+        let first = ramp.stops[0].1;
+        r.fill(first[0]);
+        g.fill(first[1]);
+        b.fill(first[2]);
+        a.fill(first[3]);
+        let n = t.len().min(r.len()).min(g.len()).min(b.len()).min(a.len());
+        for pair in ramp.stops.windows(2) {
+            let ((p0, c0), (p1, c1)) = (pair[0], pair[1]);
+            let d = [c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2], c1[3] - c0[3]];
+            let width = p1 - p0;
+            let hard = ramp.constant || width <= 0.0;
+            let inv = if hard { 0.0 } else { 1.0 / width };
+            for i in 0..n {
+                let w = if hard {
+                    if t[i] >= p1 { 1.0 } else { 0.0 }
+                } else {
+                    // max/min map NaN to 0, where clamp would keep it.
+                    #[allow(clippy::manual_clamp)]
+                    ((t[i] - p0) * inv).max(0.0).min(1.0)
+                };
+                r[i] += w * d[0];
+                g[i] += w * d[1];
+                b[i] += w * d[2];
+                a[i] += w * d[3];
+            }
+        }
+    }
+}
+
+/// One arm per variant, with the variant bound as a constant so that each arm's loop is
+/// specialized to it.
+macro_rules! each_variant {
+    ($value:expr, $enum:ident [$($variant:ident),*], |$v:ident| $body:expr) => {
+        match $value { $($enum::$variant => { const $v: $enum = $enum::$variant; $body })* }
+    };
+}
+
+multiversion! {
+    fn unary_k(out: &mut [f32], f: Unary, a: Arg<'_>) {
+        let n = out.len();
+        each_variant!(f, Unary [Abs, Invert, Clamp01, Sin, Fract, Smoothstep, CosDeg, SinDeg, Period, Round, SineWave, SawWave, TriangleWave, ToUnit, ToSigned],
+            |V| lanes!(map1(out, #[inline(always)] |a| scalar::unary(V, a)); n; a))
+    }
+}
+
+multiversion! {
+    fn binary_k(out: &mut [f32], f: Binary, a: Arg<'_>, b: Arg<'_>) {
+        let n = out.len();
+        each_variant!(f, Binary [Add, Subtract, Multiply, Divide, Min, Max, Power, Step],
+            |V| lanes!(map2(out, #[inline(always)] |a, b| scalar::binary(V, a, b)); n; a, b))
+    }
+}
+
+multiversion! {
+    fn blend_k(out: &mut [f32], mode: BlendMode, a: Arg<'_>, b: Arg<'_>) {
+        let n = out.len();
+        each_variant!(mode, BlendMode [Mix, Add, Multiply, Screen, Overlay, Darken, Lighten, Difference, Subtract],
+            |V| lanes!(map2(out, #[inline(always)] |a, b| scalar::blend(V, a, b)); n; a, b))
+    }
+}
+
+/// Three-operand arithmetic operations.
+#[derive(Clone, Copy)]
+enum Ternary {
+    MulAdd,
+    Lerp,
+    Ridge,
+    Luminance,
+}
+
+multiversion! {
+    fn ternary_k(out: &mut [f32], f: Ternary, a: Arg<'_>, b: Arg<'_>, c: Arg<'_>) {
+        let n = out.len();
+        match f {
+            Ternary::MulAdd => lanes!(map3(out, #[inline(always)] |a, b, c| a * b + c); n; a, b, c),
+            Ternary::Lerp => lanes!(map3(out, #[inline(always)] |a, b, t| a + (b - a) * t); n; a, b, c),
+            Ternary::Ridge => lanes!(map3(out, scalar::ridge); n; a, b, c),
+            Ternary::Luminance => lanes!(map3(out, #[inline(always)] |r, g, b| LUMA[0] * r + LUMA[1] * g + LUMA[2] * b); n; a, b, c),
+        }
+    }
+}
+
+multiversion! {
+    fn ring_k(out: &mut [f32], tile: bool, x: Arg<'_>, y: Arg<'_>, cx: Arg<'_>, cy: Arg<'_>) {
+        let n = out.len();
+        if tile {
+            lanes!(map4(out, #[inline(always)] |x, y, cx, cy| scalar::ring_distance(x, y, cx, cy, true)); n; x, y, cx, cy)
+        } else {
+            lanes!(map4(out, #[inline(always)] |x, y, cx, cy| scalar::ring_distance(x, y, cx, cy, false)); n; x, y, cx, cy)
+        }
+    }
+}
+
+multiversion! {
+    /// Levels with uniform settings [in_low, in_high, gamma, out_low, out_high].
+    fn levels_k(out: &mut [f32], p: [f32; 5], a: Arg<'_>) {
+        let n = out.len();
+        let [il, ih, g, ol, oh] = p;
+        lanes!(map1(out, #[inline(always)] |a| scalar::levels(a, il, ih, g, ol, oh)); n; a)
+    }
+}
+
+/// The frequency actually used and the lattice period: when tiling, the frequency is
+/// rounded to a whole number of cells (at least 1) and the lattice wraps there.
+#[inline(always)]
+fn frequency(freq: f32, tile: bool) -> (f32, Option<f32>) {
+    if tile {
+        let p = period_of(freq);
+        (p, Some(p))
+    } else {
+        (freq, None)
+    }
+}

@@ -76,10 +76,8 @@ pub fn render(
     let channels = program.output.channels.len();
     let len = usize::try_from(image_bytes(width, height, channels).unwrap_or(u64::MAX) / 4)
         .map_err(|_| Error::Render("image too large for this machine".to_owned()))?;
-    let mut data = Vec::new();
-    data.try_reserve_exact(len)
-        .map_err(|_| Error::Render(format!("not enough memory for a {width}x{height} image")))?;
-    data.resize(len, 0.0);
+    let mut data = zeroed(len)
+        .ok_or_else(|| Error::Render(format!("not enough memory for a {width}x{height} image")))?;
     let tile = options.tile.max(1);
     let target = &mut data[..];
     let mut job = move || render_into(program, width, tile, target, progress);
@@ -97,6 +95,21 @@ pub fn render(
         channels,
         data,
     })
+}
+
+/// A zeroed buffer from the allocator's zeroed pages: no single-threaded memset before
+/// the parallel render touches it. `None` when memory is short.
+fn zeroed(len: usize) -> Option<Vec<f32>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<f32>(len).ok()?;
+    // SAFETY: the layout is non-zero-sized; the pointer, when non-null, comes from the global
+    // allocator with f32's layout and `len` elements, all initialized (zero bits are 0.0).
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<f32>();
+        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, len, len))
+    }
 }
 
 fn render_into(
@@ -153,16 +166,17 @@ impl Workspace {
         height: usize,
     ) {
         let (w, h) = (width as f32, height as f32);
+        // One row of u per tile, copied to every row (the same bits as computing each).
+        let us = &mut self.slots[U_SLOT as usize];
+        for (c, u) in us[..cols].iter_mut().enumerate() {
+            *u = ((col0 + c) as f32 + 0.5) / w;
+        }
+        for r in 1..rows {
+            us.copy_within(..cols, r * cols);
+        }
+        let vs = &mut self.slots[V_SLOT as usize];
         for r in 0..rows {
-            let v = ((row0 + r) as f32 + 0.5) / h;
-            let range = r * cols..(r + 1) * cols;
-            for (c, u) in self.slots[U_SLOT as usize][range.clone()]
-                .iter_mut()
-                .enumerate()
-            {
-                *u = ((col0 + c) as f32 + 0.5) / w;
-            }
-            self.slots[V_SLOT as usize][range].fill(v);
+            vs[r * cols..(r + 1) * cols].fill(((row0 + r) as f32 + 0.5) / h);
         }
         run_instructions(&mut self.slots, program, cols * rows);
     }
@@ -176,22 +190,30 @@ impl Workspace {
         rows: usize,
         width: usize,
     ) {
-        let channels = program.output.channels.len();
-        for (ch, operand) in program.output.channels.iter().enumerate() {
-            for r in 0..rows {
-                let row =
-                    &mut band[(r * width + col0) * channels..(r * width + col0 + cols) * channels];
-                match *operand {
-                    Operand::Const(c) => row
-                        .iter_mut()
-                        .skip(ch)
-                        .step_by(channels)
-                        .for_each(|p| *p = c),
-                    Operand::Slot(s) => {
-                        let src = &self.slots[s as usize][r * cols..(r + 1) * cols];
-                        for (p, v) in row.iter_mut().skip(ch).step_by(channels).zip(src) {
-                            *p = *v;
-                        }
+        let channel = |ch: usize| -> Result<&[f32], f32> {
+            match program.output.channels[ch] {
+                Operand::Const(c) => Err(c),
+                Operand::Slot(s) => Ok(&self.slots[s as usize][..cols * rows]),
+            }
+        };
+        for r in 0..rows {
+            let start = r * width + col0;
+            match program.output.channels.len() {
+                1 => match channel(0) {
+                    Ok(src) => {
+                        band[start..start + cols].copy_from_slice(&src[r * cols..(r + 1) * cols])
+                    }
+                    Err(c) => band[start..start + cols].fill(c),
+                },
+                _ => {
+                    let row = &mut band[start * 4..(start + cols) * 4];
+                    let get = |ch: usize, i: usize| match channel(ch) {
+                        Ok(src) => src[r * cols + i],
+                        Err(c) => c,
+                    };
+                    // Pixel by pixel so each pixel's four channels are stored together.
+                    for (i, px) in row.chunks_exact_mut(4).enumerate() {
+                        px.copy_from_slice(&[get(0, i), get(1, i), get(2, i), get(3, i)]);
                     }
                 }
             }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::kernels::dispatch::multiversion;
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{
-    CornerTable, Permutation, cell_index, cosine, fade, linear, period_of, perlin_plane,
-    perlin_volume, perlin3, split, value2,
+    CornerTable, MAX_TABLE_PERIOD, Permutation, cell_index, cosine, fade, linear, period_of,
+    perlin_plane, perlin_volume, perlin3, split, value2,
 };
 use crate::kernels::scalar::{self, LUMA};
 use crate::program::{Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, Unary};
@@ -359,6 +359,9 @@ fn perlin_plain_volume(
     }
 }
 
+/// Cells in the largest tiled corner table.
+const MAX_CELLS: u32 = (MAX_TABLE_PERIOD * MAX_TABLE_PERIOD).next_power_of_two();
+
 #[inline(always)]
 fn perlin_tiled(
     out: &mut [f32],
@@ -371,26 +374,40 @@ fn perlin_tiled(
 ) {
     let [f, ox, oy, dz] = p;
     let (c0, c1) = (&below.codes[..], &above.codes[..]);
-    // 32-bit indices keep the reads vectorizable as gathers.
     let last = (c0.len().min(c1.len()) - 1) as u32;
     let width = below.width;
-    let n = out.len();
-    // An index loop: this shape vectorizes where the iterator form did not.
-    #[allow(clippy::needless_range_loop)]
-    for i in 0..n {
+    let cell = |i: usize| {
         let ((fx, sx), (fy, sy)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
         let (cx, cy) = (
             cell_index(fx, Some(period)) as u32,
             cell_index(fy, Some(period)) as u32,
         );
-        let k = (cx + cy * width).min(last) as usize;
-        // SAFETY: k ≤ last, inside both tables.
-        let (a, b) = unsafe { (*c0.get_unchecked(k), *c1.get_unchecked(k)) };
-        out[i] = if dz == 0.0 {
-            perlin_plane(a, sx, sy)
-        } else {
-            perlin_volume(a, b, sx, sy, dz)
-        };
+        // The mask (a no-op: tables hold at most 2¹⁸ cells) proves the index fits in 31
+        // bits, so the reads become 32-bit gathers.
+        (
+            ((cx + cy * width) & (MAX_CELLS - 1)).min(last) as usize,
+            sx,
+            sy,
+        )
+    };
+    // Separate index loops: this shape vectorizes, and the plane case must not pay for
+    // the volume's eight corners.
+    let n = out.len();
+    if dz == 0.0 {
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..n {
+            let (k, sx, sy) = cell(i);
+            // SAFETY: k ≤ last, inside the table.
+            out[i] = perlin_plane(unsafe { *c0.get_unchecked(k) }, sx, sy);
+        }
+    } else {
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..n {
+            let (k, sx, sy) = cell(i);
+            // SAFETY: k ≤ last, inside both tables.
+            let (a, b) = unsafe { (*c0.get_unchecked(k), *c1.get_unchecked(k)) };
+            out[i] = perlin_volume(a, b, sx, sy, dz);
+        }
     }
 }
 

@@ -102,8 +102,14 @@ pub fn split(c: f32) -> (f32, f32) {
 #[inline(always)]
 pub fn cell_index(f: f32, period: Option<f32>) -> i32 {
     let wrapped = match period {
-        // f − p·floor(f / p), kept in range against rounding of huge values.
-        Some(p) => (f - p * (f / p).floor()).max(0.0).min(p - 1.0),
+        // f − p·floor(f / p) with a reciprocal instead of a division; the quotient may be
+        // one off, which the two corrections undo exactly for |f| < 2²⁴.
+        Some(p) => {
+            let r = f - p * (f * (1.0 / p)).floor();
+            let r = if r >= p { r - p } else { r };
+            let r = if r < 0.0 { r + p } else { r };
+            r.max(0.0).min(p - 1.0)
+        }
         None => f,
     };
     // SAFETY: `wrapped` is a whole number within ±2³⁰, so it converts exactly.
@@ -211,7 +217,7 @@ pub struct CornerTable {
 }
 
 /// Largest tiling period with its own corner table (a table has period² entries).
-pub const MAX_TABLE_PERIOD: u32 = 256;
+pub const MAX_TABLE_PERIOD: u32 = 512;
 
 impl CornerTable {
     /// The table of plane `z` (0..256) of `perm`, wrapping every `period` cells when tiling

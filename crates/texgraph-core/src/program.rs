@@ -165,8 +165,9 @@ pub enum Op {
         /// Wrap with period max(1, round(freq)).
         tile: bool,
     },
-    /// Improved Perlin noise, signed, with uniform frequency and z, read from corner
-    /// tables (one per lattice plane) built at compile time.
+    /// Improved Perlin noise n with uniform frequency and z, read from corner tables (one
+    /// per lattice plane) built at compile time, written as scale·n + add (or
+    /// scale·|n| + add), so fractal octaves accumulate in the same pass.
     PerlinTable {
         /// Sample x.
         x: Operand,
@@ -180,6 +181,12 @@ pub enum Op {
         tables: [u32; 2],
         /// Position between the two planes, f32 bits; 0 reads only the first.
         dz: u32,
+        /// Factor on the noise, f32 bits.
+        scale: u32,
+        /// Added after scaling.
+        add: Operand,
+        /// Scale |n| instead of n.
+        abs: bool,
     },
     /// Value noise, signed, at (x·freq + ox, y·freq + oy).
     Value {
@@ -275,7 +282,7 @@ impl Op {
             Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
             Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],
             Op::Ridge { n, offset, weight } => vec![n, offset, weight],
-            Op::PerlinTable { x, y, .. } => vec![x, y],
+            Op::PerlinTable { x, y, add, .. } => vec![x, y, add],
             Op::RingDistance {
                 x,
                 y,

@@ -190,17 +190,23 @@ fn apply<'s>(
             offset,
             tables: [below, above],
             dz,
+            scale,
+            add,
+            abs,
         } => {
-            let (f, [ox, oy], dz) = (
+            let [ox, oy] = offset.map(f32::from_bits);
+            let p = [
                 f32::from_bits(freq),
-                offset.map(f32::from_bits),
+                ox,
+                oy,
                 f32::from_bits(dz),
-            );
+                f32::from_bits(scale),
+            ];
             let (below, above) = (
                 &*tables.corners[below as usize],
                 &*tables.corners[above as usize],
             );
-            perlin_table_k(dst[0], below, above, [f, ox, oy, dz], arg(x), arg(y));
+            perlin_table_k(dst[0], below, above, p, abs, arg(x), arg(y), arg(add));
         }
         Op::Perlin {
             x,
@@ -297,15 +303,33 @@ fn apply<'s>(
 }
 
 multiversion! {
-    /// Perlin noise from corner tables; `p` is [frequency, offset x, offset y, dz].
-    fn perlin_table_k(out: &mut [f32], below: &CornerTable, above: &CornerTable, p: [f32; 4], x: Arg<'_>, y: Arg<'_>) {
+    /// Perlin noise from corner tables, written as scale·n + add (|n| with `abs`);
+    /// `p` is [frequency, offset x, offset y, dz, scale].
+    #[allow(clippy::too_many_arguments)]
+    fn perlin_table_k(out: &mut [f32], below: &CornerTable, above: &CornerTable, p: [f32; 5], abs: bool, x: Arg<'_>, y: Arg<'_>, add: Arg<'_>) {
         let n = out.len();
-        let [f, ox, oy, dz] = p;
+        let [f, ox, oy, dz, scale] = p;
+        let layer = Finish { scale, abs };
         match (below.period, dz == 0.0) {
-            (None, true) => lanes!(perlin_plain(out, plain_codes(below), f, ox, oy); n; x, y),
-            (None, false) => lanes!(perlin_plain_volume(out, plain_codes(below), plain_codes(above), [f, ox, oy, dz]); n; x, y),
-            (Some(period), _) => lanes!(perlin_tiled(out, below, above, period, [f, ox, oy, dz]); n; x, y),
+            (None, true) => lanes!(perlin_plain(out, plain_codes(below), [f, ox, oy], layer); n; x, y, add),
+            (None, false) => lanes!(perlin_plain_volume(out, plain_codes(below), plain_codes(above), [f, ox, oy, dz], layer); n; x, y, add),
+            (Some(period), _) => lanes!(perlin_tiled(out, below, above, period, [f, ox, oy, dz], layer); n; x, y, add),
         }
+    }
+}
+
+/// The last step of a fused noise: scale·n + add, or scale·|n| + add.
+#[derive(Clone, Copy)]
+struct Finish {
+    scale: f32,
+    abs: bool,
+}
+
+impl Finish {
+    #[inline(always)]
+    fn apply(self, n: f32, add: f32) -> f32 {
+        let n = if self.abs { n.abs() } else { n };
+        self.scale * n + add
     }
 }
 
@@ -326,42 +350,63 @@ fn plain_index(fx: f32, fy: f32) -> usize {
     ((x & 255) | (y & 255) << 8) as usize
 }
 
+/// Samples per pass of the two-pass table loops.
+const CHUNK: usize = 256;
+
 #[inline(always)]
 fn perlin_plain(
     out: &mut [f32],
     codes: &[u32; 65536],
-    f: f32,
-    ox: f32,
-    oy: f32,
+    p: [f32; 3],
+    finish: Finish,
     x: impl Lane,
     y: impl Lane,
+    add: impl Lane,
 ) {
-    for (i, o) in out.iter_mut().enumerate() {
-        let ((fx, x), (fy, y)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
-        *o = perlin_plane(codes[plain_index(fx, fy)], x, y);
+    let [f, ox, oy] = p;
+    // Two passes per chunk: first only the table reads, so that many are in flight at
+    // once, then the arithmetic on codes read back from L1.
+    let mut cell = [0u32; CHUNK];
+    for (start, out) in (0..out.len()).step_by(CHUNK).zip(out.chunks_mut(CHUNK)) {
+        for (j, c) in cell[..out.len()].iter_mut().enumerate() {
+            let (fx, fy) = (
+                split(x.get(start + j) * f + ox).0,
+                split(y.get(start + j) * f + oy).0,
+            );
+            *c = codes[plain_index(fx, fy)];
+        }
+        for (j, o) in out.iter_mut().enumerate() {
+            let i = start + j;
+            let ((_, sx), (_, sy)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+            *o = finish.apply(perlin_plane(cell[j], sx, sy), add.get(i));
+        }
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn perlin_plain_volume(
     out: &mut [f32],
     below: &[u32; 65536],
     above: &[u32; 65536],
     p: [f32; 4],
+    finish: Finish,
     x: impl Lane,
     y: impl Lane,
+    add: impl Lane,
 ) {
     let [f, ox, oy, dz] = p;
     for (i, o) in out.iter_mut().enumerate() {
-        let ((fx, x), (fy, y)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+        let ((fx, sx), (fy, sy)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
         let k = plain_index(fx, fy);
-        *o = perlin_volume(below[k], above[k], x, y, dz);
+        *o = finish.apply(perlin_volume(below[k], above[k], sx, sy, dz), add.get(i));
     }
 }
 
 /// Cells in the largest tiled corner table.
 const MAX_CELLS: u32 = (MAX_TABLE_PERIOD * MAX_TABLE_PERIOD).next_power_of_two();
 
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn perlin_tiled(
     out: &mut [f32],
@@ -369,44 +414,53 @@ fn perlin_tiled(
     above: &CornerTable,
     period: f32,
     p: [f32; 4],
+    finish: Finish,
     x: impl Lane,
     y: impl Lane,
+    add: impl Lane,
 ) {
     let [f, ox, oy, dz] = p;
     let (c0, c1) = (&below.codes[..], &above.codes[..]);
     let last = (c0.len().min(c1.len()) - 1) as u32;
     let width = below.width;
     let cell = |i: usize| {
-        let ((fx, sx), (fy, sy)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+        let (fx, fy) = (split(x.get(i) * f + ox).0, split(y.get(i) * f + oy).0);
         let (cx, cy) = (
             cell_index(fx, Some(period)) as u32,
             cell_index(fy, Some(period)) as u32,
         );
         // The mask (a no-op: tables hold at most 2¹⁸ cells) proves the index fits in 31
         // bits, so the reads become 32-bit gathers.
-        (
-            ((cx + cy * width) & (MAX_CELLS - 1)).min(last) as usize,
-            sx,
-            sy,
-        )
+        ((cx + cy * width) & (MAX_CELLS - 1)).min(last) as usize
     };
-    // Separate index loops: this shape vectorizes, and the plane case must not pay for
-    // the volume's eight corners.
-    let n = out.len();
-    if dz == 0.0 {
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..n {
-            let (k, sx, sy) = cell(i);
-            // SAFETY: k ≤ last, inside the table.
-            out[i] = perlin_plane(unsafe { *c0.get_unchecked(k) }, sx, sy);
-        }
-    } else {
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..n {
-            let (k, sx, sy) = cell(i);
-            // SAFETY: k ≤ last, inside both tables.
-            let (a, b) = unsafe { (*c0.get_unchecked(k), *c1.get_unchecked(k)) };
-            out[i] = perlin_volume(a, b, sx, sy, dz);
+    let fraction = |i: usize| (split(x.get(i) * f + ox).1, split(y.get(i) * f + oy).1);
+    // Two passes per chunk as in `perlin_plain`; the plane case must not pay for the
+    // volume's eight corners.
+    let (mut lower, mut upper) = ([0u32; CHUNK], [0u32; CHUNK]);
+    for (start, out) in (0..out.len()).step_by(CHUNK).zip(out.chunks_mut(CHUNK)) {
+        let m = out.len();
+        if dz == 0.0 {
+            for (j, c) in lower[..m].iter_mut().enumerate() {
+                // SAFETY: `cell` stays within the table.
+                *c = unsafe { *c0.get_unchecked(cell(start + j)) };
+            }
+            for (j, o) in out.iter_mut().enumerate() {
+                let (sx, sy) = fraction(start + j);
+                *o = finish.apply(perlin_plane(lower[j], sx, sy), add.get(start + j));
+            }
+        } else {
+            for (j, (a, b)) in lower[..m].iter_mut().zip(&mut upper[..m]).enumerate() {
+                let k = cell(start + j);
+                // SAFETY: `cell` stays within both tables.
+                (*a, *b) = unsafe { (*c0.get_unchecked(k), *c1.get_unchecked(k)) };
+            }
+            for (j, o) in out.iter_mut().enumerate() {
+                let (sx, sy) = fraction(start + j);
+                *o = finish.apply(
+                    perlin_volume(lower[j], upper[j], sx, sy, dz),
+                    add.get(start + j),
+                );
+            }
         }
     }
 }

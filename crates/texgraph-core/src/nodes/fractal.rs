@@ -9,7 +9,7 @@ use crate::registry::{
     float,
 };
 
-use super::noise::{self, BASES};
+use super::noise::{self, BASES, Layer};
 
 /// Per-octave offsets that keep octaves from lining up at the origin. Octave 0 is not
 /// moved, so a one-octave fbm equals its basis noise.
@@ -161,37 +161,58 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
     let mut scale = Operand::Const(1.0);
     let mut weight = Operand::Const(1.0);
     for (octave, offset_xy) in OCTAVE_OFFSETS.iter().enumerate().take(octaves) {
-        let n = if has_source {
-            let s = if tile {
-                ctx.emit(Op::Unary(Unary::Period, scale))?
-            } else {
-                scale
-            };
-            let at = Frame {
-                x: ctx.emit(Op::MulAdd(frame.x, s, Operand::Const(offset_xy[0])))?,
-                y: ctx.emit(Op::MulAdd(frame.y, s, Operand::Const(offset_xy[1])))?,
-            };
-            let source = ctx.input_at("source", at)?.expect("connected");
-            let source = ctx.scalar(source)?;
-            ctx.emit(Op::Unary(Unary::ToSigned, source))?
-        } else {
+        // A Perlin octave of fbm or turbulence with a uniform amplitude adds itself to the
+        // sum in its own pass.
+        let fused = !has_source && perlin_basis && kind != Kind::Ridged;
+        if let (true, Some(amp)) = (fused, amplitude.as_const()) {
             let f = ctx.emit(Op::Binary(Binary::Multiply, freq, scale))?;
-            if perlin_basis {
-                noise::perlin(ctx, frame, Operand::Const(0.0), f, *offset_xy, seed)?
+            let layer = Layer {
+                scale: amp,
+                add: sum,
+                abs: kind == Kind::Turbulence,
+            };
+            sum = noise::perlin(ctx, frame, Operand::Const(0.0), f, *offset_xy, seed, layer)?;
+        } else {
+            let n = if has_source {
+                let s = if tile {
+                    ctx.emit(Op::Unary(Unary::Period, scale))?
+                } else {
+                    scale
+                };
+                let at = Frame {
+                    x: ctx.emit(Op::MulAdd(frame.x, s, Operand::Const(offset_xy[0])))?,
+                    y: ctx.emit(Op::MulAdd(frame.y, s, Operand::Const(offset_xy[1])))?,
+                };
+                let source = ctx.input_at("source", at)?.expect("connected");
+                let source = ctx.scalar(source)?;
+                ctx.emit(Op::Unary(Unary::ToSigned, source))?
             } else {
-                noise::value(ctx, frame, f, *offset_xy, seed, Interpolation::Quintic)?
-            }
-        };
-        let layer = match kind {
-            Kind::Fbm => n,
-            Kind::Turbulence => ctx.emit(Op::Unary(Unary::Abs, n))?,
-            Kind::Ridged => {
-                let s = ctx.emit(Op::Ridge { n, offset, weight })?;
-                weight = ctx.emit(Op::Unary(Unary::Clamp01, s))?;
-                s
-            }
-        };
-        sum = ctx.emit(Op::MulAdd(amplitude, layer, sum))?;
+                let f = ctx.emit(Op::Binary(Binary::Multiply, freq, scale))?;
+                if perlin_basis {
+                    noise::perlin(
+                        ctx,
+                        frame,
+                        Operand::Const(0.0),
+                        f,
+                        *offset_xy,
+                        seed,
+                        Layer::SIGNED,
+                    )?
+                } else {
+                    noise::value(ctx, frame, f, *offset_xy, seed, Interpolation::Quintic)?
+                }
+            };
+            let layer = match kind {
+                Kind::Fbm => n,
+                Kind::Turbulence => ctx.emit(Op::Unary(Unary::Abs, n))?,
+                Kind::Ridged => {
+                    let s = ctx.emit(Op::Ridge { n, offset, weight })?;
+                    weight = ctx.emit(Op::Unary(Unary::Clamp01, s))?;
+                    s
+                }
+            };
+            sum = ctx.emit(Op::MulAdd(amplitude, layer, sum))?;
+        }
         total = ctx.emit(Op::Binary(Binary::Add, total, amplitude))?;
         if octave + 1 < octaves {
             amplitude = ctx.emit(Op::Binary(Binary::Multiply, amplitude, gain))?;

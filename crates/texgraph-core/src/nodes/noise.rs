@@ -40,8 +40,15 @@ pub static PERLIN: NodeDescriptor = NodeDescriptor {
         let freq = ctx.float("frequency")?;
         let z = ctx.float("z")?;
         let seed = ctx.int("seed") as u32;
-        let n = perlin(ctx, ctx.frame(), z, freq, [0.0, 0.0], seed)?;
-        Ok(vec![Val::Scalar(ctx.emit(Op::Unary(Unary::ToUnit, n))?)])
+        Ok(vec![Val::Scalar(perlin(
+            ctx,
+            ctx.frame(),
+            z,
+            freq,
+            [0.0, 0.0],
+            seed,
+            Layer::UNIT,
+        )?)])
     },
 };
 
@@ -83,7 +90,34 @@ pub static VALUE: NodeDescriptor = NodeDescriptor {
     },
 };
 
-/// Signed Perlin noise at (x·freq + offset, y·freq + offset, z).
+/// How a noise's signed value n is written: scale·n + add, or scale·|n| + add.
+#[derive(Debug, Clone, Copy)]
+pub struct Layer {
+    /// Factor on the noise.
+    pub scale: f32,
+    /// Added after scaling.
+    pub add: Operand,
+    /// Use |n|.
+    pub abs: bool,
+}
+
+impl Layer {
+    /// n itself.
+    pub const SIGNED: Layer = Layer {
+        scale: 1.0,
+        add: Operand::Const(0.0),
+        abs: false,
+    };
+    /// 0.5·n + 0.5: a generator's output in [0, 1].
+    pub const UNIT: Layer = Layer {
+        scale: 0.5,
+        add: Operand::Const(0.5),
+        abs: false,
+    };
+}
+
+/// Perlin noise at (x·freq + offset, y·freq + offset, z), written as `layer` says.
+#[allow(clippy::too_many_arguments)]
 pub fn perlin(
     ctx: &mut NodeCtx<'_, '_>,
     frame: Frame,
@@ -91,6 +125,7 @@ pub fn perlin(
     freq: Operand,
     offset: [f32; 2],
     seed: u32,
+    layer: Layer,
 ) -> Result<Operand, GraphError> {
     let tile = ctx.tileable();
     let offset = offset.map(f32::to_bits);
@@ -109,18 +144,23 @@ pub fn perlin(
                 ctx.corner_table(seed, (z0 + 1) & 255, whole)
             };
             let freq = period.unwrap_or(freq).to_bits();
+            let (dz, scale) = (dz.to_bits(), layer.scale.to_bits());
+            let tables = [below, above];
             return ctx.emit(Op::PerlinTable {
                 x,
                 y,
                 freq,
                 offset,
-                tables: [below, above],
-                dz: dz.to_bits(),
+                tables,
+                dz,
+                scale,
+                add: layer.add,
+                abs: layer.abs,
             });
         }
     }
     let perm = ctx.permutation(seed);
-    ctx.emit(Op::Perlin {
+    let n = ctx.emit(Op::Perlin {
         x,
         y,
         z,
@@ -128,7 +168,14 @@ pub fn perlin(
         offset,
         perm,
         tile,
-    })
+    })?;
+    // The same arithmetic as the table path, as separate operations.
+    let n = if layer.abs {
+        ctx.emit(Op::Unary(Unary::Abs, n))?
+    } else {
+        n
+    };
+    ctx.emit(Op::MulAdd(Operand::Const(layer.scale), n, layer.add))
 }
 
 /// Signed value noise at (x·freq + offset, y·freq + offset).

@@ -31,4 +31,5 @@ pub use compile::{compile, output_names};
 pub use error::{Error, GraphError, Location, Result};
 pub use eval::{Image, RenderOptions, render};
 pub use graph::{Graph, Node, ParamValue, Settings};
+pub use program::Program;
 pub use validate::validate;

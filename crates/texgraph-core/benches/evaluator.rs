@@ -1,0 +1,248 @@
+//! Evaluator benchmarks: each noise kernel at low and high frequency, the fractals at 6
+//! octaves, every example graph, and the same fBm computed by noise-rs and fastnoise-lite,
+//! ending with a table of texgraph against both. Single thread throughout.
+//!
+//! `cargo bench -p texgraph-core` (add `-- fbm` to run only the baseline comparison).
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput};
+use texgraph_core::{Graph, Program, RenderOptions, compile, output_names, render};
+
+/// Side of the square grid the kernels and baselines are timed on.
+const SIDE: u32 = 512;
+/// Side of the example graph renders.
+const EXAMPLE_SIDE: u32 = 1024;
+
+fn single_node(node: &str, tileable: bool) -> Program {
+    let json = format!(
+        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": {tileable} }}, "nodes": [
+            {node},
+            {{ "id": "out", "type": "output", "inputs": {{ "color": "n" }} }} ] }}"#
+    );
+    compile(&Graph::from_json(&json).expect("valid graph"), None).expect("compiles")
+}
+
+fn render_once(program: &Program, side: u32) {
+    let options = RenderOptions {
+        threads: Some(1),
+        ..RenderOptions::default()
+    };
+    black_box(render(program, side, side, options, &|_| {}).expect("renders"));
+}
+
+/// (benchmark id, node JSON, tileable) of the kernel benchmarks.
+const KERNELS: &[(&str, &str, bool)] = &[
+    (
+        "perlin_f4",
+        r#"{ "id": "n", "type": "perlin", "params": { "frequency": 4 } }"#,
+        false,
+    ),
+    (
+        "perlin_f256",
+        r#"{ "id": "n", "type": "perlin", "params": { "frequency": 256 } }"#,
+        false,
+    ),
+    (
+        "perlin_3d_f4",
+        r#"{ "id": "n", "type": "perlin", "params": { "frequency": 4, "z": 0.37 } }"#,
+        false,
+    ),
+    (
+        "perlin_tiled_f8",
+        r#"{ "id": "n", "type": "perlin", "params": { "frequency": 8 } }"#,
+        true,
+    ),
+    (
+        "value_f4",
+        r#"{ "id": "n", "type": "value", "params": { "frequency": 4 } }"#,
+        false,
+    ),
+    (
+        "value_f256",
+        r#"{ "id": "n", "type": "value", "params": { "frequency": 256 } }"#,
+        false,
+    ),
+    (
+        "fbm6_f4",
+        r#"{ "id": "n", "type": "fbm", "params": { "octaves": 6, "frequency": 4 } }"#,
+        false,
+    ),
+    (
+        "fbm6_f64",
+        r#"{ "id": "n", "type": "fbm", "params": { "octaves": 6, "frequency": 64 } }"#,
+        false,
+    ),
+    (
+        "ridged6",
+        r#"{ "id": "n", "type": "ridged", "params": { "octaves": 6 } }"#,
+        false,
+    ),
+    (
+        "turbulence6",
+        r#"{ "id": "n", "type": "turbulence", "params": { "octaves": 6 } }"#,
+        false,
+    ),
+    (
+        "wave_sine",
+        r#"{ "id": "n", "type": "wave", "params": { "angle": 30 } }"#,
+        false,
+    ),
+];
+
+fn kernels(c: &mut Criterion) {
+    let mut group = c.benchmark_group("kernel");
+    group.throughput(Throughput::Elements(u64::from(SIDE * SIDE)));
+    for (name, node, tileable) in KERNELS {
+        let program = single_node(node, *tileable);
+        group.bench_function(*name, |b| b.iter(|| render_once(&program, SIDE)));
+    }
+    group.finish();
+}
+
+/// u or v of a grid index, as texgraph samples it.
+fn coord(i: u32) -> f32 {
+    (i as f32 + 0.5) / SIDE as f32
+}
+
+fn fbm_baselines(c: &mut Criterion) {
+    let mut group = c.benchmark_group("fbm");
+    group.throughput(Throughput::Elements(u64::from(SIDE * SIDE)));
+    let program = single_node(
+        r#"{ "id": "n", "type": "fbm", "params": { "octaves": 6, "frequency": 4, "lacunarity": 2, "gain": 0.5 } }"#,
+        false,
+    );
+    group.bench_function("texgraph", |b| b.iter(|| render_once(&program, SIDE)));
+
+    {
+        use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
+        let fbm = Fbm::<Perlin>::new(0)
+            .set_octaves(6)
+            .set_frequency(4.0)
+            .set_lacunarity(2.0)
+            .set_persistence(0.5);
+        let mut out = vec![0.0f64; (SIDE * SIDE) as usize];
+        group.bench_function("noise-rs", |b| {
+            b.iter(|| {
+                for (i, o) in out.iter_mut().enumerate() {
+                    let (col, row) = (i as u32 % SIDE, i as u32 / SIDE);
+                    *o = fbm.get([f64::from(coord(col)), f64::from(coord(row))]);
+                }
+                black_box(&out);
+            })
+        });
+    }
+
+    {
+        use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
+        let mut fbm = FastNoiseLite::new();
+        fbm.set_noise_type(Some(NoiseType::Perlin));
+        fbm.set_fractal_type(Some(FractalType::FBm));
+        fbm.set_fractal_octaves(Some(6));
+        fbm.set_fractal_lacunarity(Some(2.0));
+        fbm.set_fractal_gain(Some(0.5));
+        fbm.set_frequency(Some(4.0));
+        let mut out = vec![0.0f32; (SIDE * SIDE) as usize];
+        group.bench_function("fastnoise-lite", |b| {
+            b.iter(|| {
+                for (i, o) in out.iter_mut().enumerate() {
+                    let (col, row) = (i as u32 % SIDE, i as u32 / SIDE);
+                    *o = fbm.get_noise_2d(coord(col), coord(row));
+                }
+                black_box(&out);
+            })
+        });
+    }
+    group.finish();
+}
+
+fn graphs_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../graphs")
+}
+
+fn example_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(graphs_dir())
+        .expect("graphs/ exists")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let stem = path.file_stem()?.to_string_lossy().into_owned();
+            (path.extension()? == "json").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+fn examples(c: &mut Criterion) {
+    let mut group = c.benchmark_group("example");
+    group.throughput(Throughput::Elements(u64::from(EXAMPLE_SIDE * EXAMPLE_SIDE)));
+    for name in example_names() {
+        let graph = Graph::load(&graphs_dir().join(format!("{name}.json"))).expect("loads");
+        let first = output_names(&graph).remove(0);
+        let program = compile(&graph, Some(&first)).expect("compiles");
+        group.bench_function(&name, |b| b.iter(|| render_once(&program, EXAMPLE_SIDE)));
+    }
+    group.finish();
+}
+
+/// Criterion's median time of one benchmark in nanoseconds, from its saved estimates.
+fn median_ns(dir: &Path, id: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(dir.join(id).join("new/estimates.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json["median"]["point_estimate"].as_f64()
+}
+
+fn print_summary(dir: &Path) {
+    let per_sample =
+        |id: &str, samples: u32| median_ns(dir, id).map(|ns| ns / f64::from(samples * samples));
+    println!("\nns per sample, single thread (median of criterion's samples):");
+    println!("{:<22} {:>10}", "kernel", "texgraph");
+    for (name, _, _) in KERNELS {
+        if let Some(ns) = per_sample(&format!("kernel/{name}"), SIDE) {
+            println!("{name:<22} {ns:>10.2}");
+        }
+    }
+    if let Some(ours) = per_sample("fbm/texgraph", SIDE) {
+        println!("\nfBm, 6 octaves of 2D Perlin, {SIDE}x{SIDE}:");
+        println!(
+            "{:<16} {:>10} {:>14}",
+            "implementation", "ns/sample", "texgraph is"
+        );
+        println!("{:<16} {ours:>10.2} {:>14}", "texgraph", "");
+        for other in ["noise-rs", "fastnoise-lite"] {
+            if let Some(ns) = per_sample(&format!("fbm/{other}"), SIDE) {
+                println!("{other:<16} {ns:>10.2} {:>13.1}x", ns / ours);
+            }
+        }
+    }
+    let names = example_names();
+    if names
+        .iter()
+        .any(|n| median_ns(dir, &format!("example/{n}")).is_some())
+    {
+        println!("\nexample graphs at {EXAMPLE_SIDE}x{EXAMPLE_SIDE}:");
+        for name in names {
+            if let Some(ns) = median_ns(dir, &format!("example/{name}")) {
+                let per_pixel = ns / f64::from(EXAMPLE_SIDE * EXAMPLE_SIDE);
+                println!("{name:<16} {:>8.2} ms {per_pixel:>8.2} ns/pixel", ns / 1e6);
+            }
+        }
+    }
+}
+
+fn main() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/criterion");
+    let mut c = Criterion::default()
+        .output_directory(&dir)
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    kernels(&mut c);
+    fbm_baselines(&mut c);
+    examples(&mut c);
+    c.final_summary();
+    print_summary(&dir);
+}

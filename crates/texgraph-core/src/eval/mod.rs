@@ -5,6 +5,8 @@
 //! Every operation is a pure function of the sample, so the result is the same bits for
 //! any tile size and thread count.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod ops;
 
 pub use ops::Tables;

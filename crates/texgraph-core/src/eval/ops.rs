@@ -4,7 +4,10 @@
 
 use std::sync::Arc;
 
-use crate::kernels::dispatch::multiversion;
+use crate::kernels::dispatch::{Level, level, multiversion};
+
+#[cfg(target_arch = "x86_64")]
+use super::avx512;
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{
     CornerTable, MAX_TABLE_PERIOD, Permutation, cell_index, cosine, fade, linear, period_of,
@@ -206,6 +209,27 @@ fn apply<'s>(
                 &*tables.corners[below as usize],
                 &*tables.corners[above as usize],
             );
+            #[cfg(target_arch = "x86_64")]
+            if let (Level::Avx512, Arg::S(xs), Arg::S(ys)) = (level(), arg(x), arg(y)) {
+                let add = match arg(add) {
+                    Arg::C(c) => avx512::Add::Uniform(c),
+                    Arg::S(s) => avx512::Add::Slice(s),
+                };
+                let [freq, ox, oy, dz, scale] = p;
+                let args = avx512::PerlinTableArgs {
+                    below,
+                    above,
+                    freq,
+                    offset: [ox, oy],
+                    dz,
+                    scale,
+                    abs,
+                    max_cells: MAX_CELLS,
+                };
+                // SAFETY: level() reports AVX-512 only when the CPU has it.
+                unsafe { avx512::perlin_table(dst[0], xs, ys, add, &args) };
+                return;
+            }
             perlin_table_k(dst[0], below, above, p, abs, arg(x), arg(y), arg(add));
         }
         Op::Perlin {

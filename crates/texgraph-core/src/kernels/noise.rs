@@ -86,7 +86,7 @@ pub fn pack(c00: u32, c10: u32, c01: u32, c11: u32) -> u32 {
 
 /// Coordinates are clamped to ±2³⁰ before lattice math so that every path converts them to
 /// integers the same way (NaN becomes -2³⁰). Beyond 2²⁴ an f32 has no fraction left anyway.
-const COORD_LIMIT: f32 = 1_073_741_824.0;
+pub(crate) const COORD_LIMIT: f32 = 1_073_741_824.0;
 
 /// The lattice cell of coordinate `c`: (floor as f32, fraction in [0, 1)).
 #[inline(always)]
@@ -136,18 +136,64 @@ fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
 }
 
-/// Dot product of one of Perlin's 12 edge gradients (16 codes with repeats) with (x, y, z).
+/// Perlin's 12 edge gradients, indexed by the 4-bit code (16 entries, four repeated):
+/// code h selects u = (h < 8 ? x : y), v = (h < 4 ? y : h is 12 or 14 ? x : z), then
+/// flips u's sign when bit 0 is set and v's when bit 1 is set. Written as vectors so a
+/// gradient is three table reads (one in-register permute each with SIMD).
+pub const GRADIENTS: [[f32; 16]; 3] = [
+    [
+        1., -1., 1., -1., 1., -1., 1., -1., 0., 0., 0., 0., 1., 0., -1., 0.,
+    ],
+    [
+        1., 1., -1., -1., 0., 0., 0., 0., 1., -1., 1., -1., 1., -1., 1., -1.,
+    ],
+    [
+        0., 0., 0., 0., 1., 1., -1., -1., 1., 1., -1., -1., 0., 1., 0., -1.,
+    ],
+];
+
+/// The components of code `h`'s gradient (h < 16), as [`GRADIENTS`] holds them, computed
+/// with selects so that portable loops vectorize without table reads.
 #[inline(always)]
-fn grad(h: u32, x: f32, y: f32, z: f32) -> f32 {
-    let u = if h < 8 { x } else { y };
-    let v = if h < 4 {
-        y
-    } else if h == 12 || h == 14 {
-        x
+fn gradient(h: u32) -> [f32; 3] {
+    let sign = |negative: bool| if negative { -1.0 } else { 1.0 };
+    let (odd, bit1) = (h & 1 != 0, h & 2 != 0);
+    let gx = if h < 8 {
+        sign(odd)
+    } else if h == 12 {
+        1.0
+    } else if h == 14 {
+        -1.0
     } else {
-        z
+        0.0
     };
-    (if h & 1 == 0 { u } else { -u }) + (if h & 2 == 0 { v } else { -v })
+    let gy = if h < 4 || h >= 8 {
+        sign(if h < 4 { bit1 } else { odd })
+    } else {
+        0.0
+    };
+    let gz = if h < 4 || h == 12 || h == 14 {
+        0.0
+    } else if h < 12 {
+        sign(bit1)
+    } else {
+        sign(h == 15)
+    };
+    [gx, gy, gz]
+}
+
+/// Dot product of code `h`'s gradient with (x, y) in a lattice plane (z = 0).
+#[inline(always)]
+fn grad2(h: u32, x: f32, y: f32) -> f32 {
+    let [gx, gy, _] = gradient(h & 15);
+    gx * x + gy * y
+}
+
+/// Dot product of code `h`'s gradient with (x, y, z).
+#[inline(always)]
+fn grad3(h: u32, x: f32, y: f32, z: f32) -> f32 {
+    let [gx, gy, gz] = gradient(h & 15);
+    gx * x + gy * y + gz * z
 }
 
 /// Perlin noise inside one cell in a single lattice plane (integer z): the bilinear blend of
@@ -155,7 +201,7 @@ fn grad(h: u32, x: f32, y: f32, z: f32) -> f32 {
 #[inline(always)]
 pub fn perlin_plane(codes: u32, x: f32, y: f32) -> f32 {
     let (u, v) = (fade(x), fade(y));
-    let g = |shift: u32, x: f32, y: f32| grad((codes >> shift) & 15, x, y, 0.0);
+    let g = |shift: u32, x: f32, y: f32| grad2(codes >> shift, x, y);
     lerp(
         v,
         lerp(u, g(0, x, y), g(4, x - 1.0, y)),
@@ -168,7 +214,7 @@ pub fn perlin_plane(codes: u32, x: f32, y: f32) -> f32 {
 #[inline(always)]
 pub fn perlin_volume(codes0: u32, codes1: u32, x: f32, y: f32, z: f32) -> f32 {
     let (u, v, w) = (fade(x), fade(y), fade(z));
-    let g = |codes: u32, shift: u32, x: f32, y: f32, z: f32| grad((codes >> shift) & 15, x, y, z);
+    let g = |codes: u32, shift: u32, x: f32, y: f32, z: f32| grad3(codes >> shift, x, y, z);
     let (x1, y1, z1) = (x - 1.0, y - 1.0, z - 1.0);
     lerp(
         w,
@@ -300,4 +346,56 @@ pub fn cosine(t: f32) -> f32 {
 #[inline(always)]
 pub fn period_of(freq: f32) -> f32 {
     freq.round().max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Perlin's gradient selection as he wrote it.
+    fn reference_grad(h: u32, x: f32, y: f32, z: f32) -> f32 {
+        let u = if h < 8 { x } else { y };
+        let v = if h < 4 {
+            y
+        } else if h == 12 || h == 14 {
+            x
+        } else {
+            z
+        };
+        (if h & 1 == 0 { u } else { -u }) + (if h & 2 == 0 { v } else { -v })
+    }
+
+    #[test]
+    fn gradient_selects_match_the_table() {
+        for h in 0..16 {
+            assert_eq!(
+                gradient(h),
+                [0, 1, 2].map(|axis| GRADIENTS[axis][h as usize]),
+                "h={h}"
+            );
+        }
+    }
+
+    #[test]
+    fn gradient_table_is_perlins_selection() {
+        let values = [-1.5f32, -0.25, 0.0, 0.375, 0.75, 1.0];
+        for h in 0..16 {
+            for &x in &values {
+                for &y in &values {
+                    for &z in &values {
+                        assert_eq!(
+                            grad3(h, x, y, z),
+                            reference_grad(h, x, y, z),
+                            "h={h} ({x},{y},{z})"
+                        );
+                    }
+                    assert_eq!(
+                        grad2(h, x, y),
+                        reference_grad(h, x, y, 0.0),
+                        "h={h} ({x},{y})"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -218,15 +218,15 @@ pub fn check_reference(reference: &str, ids: &HashMap<&str, &Node>) -> Result<()
             source_desc.id
         ));
     }
-    if let Some(port) = port {
-        if source_desc.output(port).is_none() {
-            let outs: Vec<_> = source_desc.outputs.iter().map(|o| o.name).collect();
-            return Err(format!(
-                "node '{source_id}' ({}) has no output '{port}' (outputs: {})",
-                source_desc.id,
-                outs.join(", ")
-            ));
-        }
+    if let Some(port) = port
+        && source_desc.output(port).is_none()
+    {
+        let outs: Vec<_> = source_desc.outputs.iter().map(|o| o.name).collect();
+        return Err(format!(
+            "node '{source_id}' ({}) has no output '{port}' (outputs: {})",
+            source_desc.id,
+            outs.join(", ")
+        ));
     }
     Ok(())
 }

@@ -167,7 +167,7 @@ fn gradient(h: u32) -> [f32; 3] {
     } else {
         0.0
     };
-    let gy = if h < 4 || h >= 8 {
+    let gy = if !(4..8).contains(&h) {
         sign(if h < 4 { bit1 } else { odd })
     } else {
         0.0

@@ -43,7 +43,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         threads: args.threads,
         ..RenderOptions::default()
     };
-    println!(
+    crate::say!(
         "{}: {width}x{height}, {} operations, {} threads, load+compile {:.2} ms",
         args.graph.display(),
         program.instrs.len(),
@@ -60,7 +60,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         std::hint::black_box(&image);
         drop(image);
         times.push(seconds);
-        println!(
+        crate::say!(
             "rep {rep}: {:8.2} ms  {:8.1} Mpix/s  {:6.2} ns/pixel",
             seconds * 1e3,
             pixels / seconds / 1e6,
@@ -70,7 +70,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let fastest = times[0];
-    println!(
+    crate::say!(
         "median: {:.2} ms  {:.1} Mpix/s  {:.2} ns/pixel  (fastest {:.2} ms; setup + fastest {:.2} ms)",
         median * 1e3,
         pixels / median / 1e6,

@@ -31,7 +31,7 @@ pub fn load(path: &Path) -> anyhow::Result<Graph> {
 }
 
 /// `texgraph validate`: prints each problem of each file; exit code 1 if any.
-pub fn validate_files(paths: &[PathBuf]) -> ExitCode {
+pub fn validate_files(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     for path in paths {
         let problems = match load(path) {
@@ -42,7 +42,7 @@ pub fn validate_files(paths: &[PathBuf]) -> ExitCode {
                 .collect(),
         };
         if problems.is_empty() {
-            println!("ok: {}", path.display());
+            crate::say!("ok: {}", path.display());
         } else {
             failed = true;
             for line in problems.iter().flat_map(|p| p.lines()) {
@@ -50,9 +50,9 @@ pub fn validate_files(paths: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    if failed {
+    Ok(if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }

@@ -1,5 +1,14 @@
 //! `texgraph`: renders texgraph material graphs without a GUI.
 
+/// `println!` that returns write errors (a closed pipe) instead of panicking.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod args;
 mod bench;
 mod load;
@@ -42,20 +51,30 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Render(args) => render::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Validate { graphs } => Ok(load::validate_files(&graphs)),
-        Command::Nodes { markdown } => {
-            if markdown {
-                print!("{}", texgraph_core::docs::nodes_markdown());
-            } else {
-                print!("{}", texgraph_core::docs::nodes_text());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Validate { graphs } => load::validate_files(&graphs),
+        Command::Nodes { markdown } => nodes(markdown).map(|()| ExitCode::SUCCESS),
     };
     result.unwrap_or_else(|error| {
+        // A reader that stopped early (`texgraph nodes | head`) is not an error.
+        let closed = error
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
+        if closed {
+            return ExitCode::SUCCESS;
+        }
         for line in format!("{error:#}").lines() {
             eprintln!("error: {line}");
         }
         ExitCode::from(2)
     })
+}
+
+fn nodes(markdown: bool) -> anyhow::Result<()> {
+    let text = if markdown {
+        texgraph_core::docs::nodes_markdown()
+    } else {
+        texgraph_core::docs::nodes_text()
+    };
+    say!("{}", text.trim_end());
+    Ok(())
 }

@@ -131,7 +131,7 @@ fn render_one(
 
     write_image(&image, path, depth).map_err(|e| anyhow!("{e}"))?;
     let mpix = f64::from(width) * f64::from(height) / 1e6;
-    println!(
+    crate::say!(
         "wrote {}: {width}x{height} {} {}-bit, rendered in {:.3} s ({:.1} Mpix/s)",
         path.display(),
         if channels == 1 { "gray" } else { "rgba" },

@@ -395,3 +395,19 @@ fn every_instruction_set_renders_the_same_bytes() {
         assert!(bytes == first, "{graph} differs between instruction sets");
     }
 }
+
+#[test]
+fn a_closed_output_pipe_is_not_a_crash() {
+    let bin = assert_cmd::cargo::cargo_bin("texgraph");
+    let mut child = std::process::Command::new(bin)
+        .args(["nodes", "--markdown"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before anything is written
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}

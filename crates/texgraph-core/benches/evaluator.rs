@@ -158,6 +158,35 @@ fn fbm_baselines(c: &mut Criterion) {
     group.finish();
 }
 
+/// The same fBm at 2048² (the size of the published comparisons), texgraph and noise-rs.
+fn fbm_2048(c: &mut Criterion) {
+    const BIG: u32 = 2048;
+    let mut group = c.benchmark_group("fbm2048");
+    group.throughput(Throughput::Elements(u64::from(BIG * BIG)));
+    let program = single_node(
+        r#"{ "id": "n", "type": "fbm", "params": { "octaves": 6, "frequency": 4 } }"#,
+        false,
+    );
+    group.bench_function("texgraph", |b| b.iter(|| render_once(&program, BIG)));
+    use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
+    let fbm = Fbm::<Perlin>::new(0)
+        .set_octaves(6)
+        .set_frequency(4.0)
+        .set_lacunarity(2.0)
+        .set_persistence(0.5);
+    let mut out = vec![0.0f64; (BIG * BIG) as usize];
+    let at = |i: u32| f64::from((i as f32 + 0.5) / BIG as f32);
+    group.bench_function("noise-rs", |b| {
+        b.iter(|| {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = fbm.get([at(i as u32 % BIG), at(i as u32 / BIG)]);
+            }
+            black_box(&out);
+        })
+    });
+    group.finish();
+}
+
 fn graphs_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../graphs")
 }
@@ -217,6 +246,15 @@ fn print_summary(dir: &Path) {
             }
         }
     }
+    if let (Some(ours), Some(theirs)) = (
+        per_sample("fbm2048/texgraph", 2048),
+        per_sample("fbm2048/noise-rs", 2048),
+    ) {
+        println!(
+            "\nthe same fBm at 2048x2048: texgraph {ours:.2}, noise-rs {theirs:.2} ns/sample ({:.1}x)",
+            theirs / ours
+        );
+    }
     let names = example_names();
     if names
         .iter()
@@ -242,6 +280,7 @@ fn main() {
         .configure_from_args();
     kernels(&mut c);
     fbm_baselines(&mut c);
+    fbm_2048(&mut c);
     examples(&mut c);
     c.final_summary();
     print_summary(&dir);

@@ -180,7 +180,7 @@ impl Workspace {
         for r in 0..rows {
             vs[r * cols..(r + 1) * cols].fill(((row0 + r) as f32 + 0.5) / h);
         }
-        run_instructions(&mut self.slots, program, cols * rows);
+        run_instructions(&mut self.slots, program, cols * rows, cols);
     }
 
     fn write(
@@ -224,9 +224,9 @@ impl Workspace {
 }
 
 /// Runs every operation of `program` over the first `n` samples of the slots.
-fn run_instructions(slots: &mut [Vec<f32>], program: &Program, n: usize) {
+fn run_instructions(slots: &mut [Vec<f32>], program: &Program, n: usize, cols: usize) {
     let tables = Tables::of(program);
     for instr in &program.instrs {
-        ops::step(slots, &tables, instr, n);
+        ops::step(slots, &tables, instr, n, cols);
     }
 }

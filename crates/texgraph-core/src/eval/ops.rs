@@ -14,7 +14,9 @@ use crate::kernels::noise::{
     perlin_plane, perlin_volume, perlin3, split, value2,
 };
 use crate::kernels::scalar::{self, LUMA};
-use crate::program::{Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, Unary};
+use crate::program::{
+    Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, U_SLOT, Unary, V_SLOT,
+};
 
 /// The lookup tables operations refer to by index.
 #[derive(Clone, Copy)]
@@ -139,7 +141,13 @@ fn map4(
 }
 
 /// Runs `instr` over the first `n` samples of `slots`.
-pub(super) fn step(slots: &mut [Vec<f32>], tables: &Tables<'_>, instr: &Instr, n: usize) {
+pub(super) fn step(
+    slots: &mut [Vec<f32>],
+    tables: &Tables<'_>,
+    instr: &Instr,
+    n: usize,
+    cols: usize,
+) {
     let first = instr.dst as usize;
     let arity = instr.op.arity() as usize;
     // Destinations are moved out so that sources can be borrowed beside them; an
@@ -159,7 +167,7 @@ pub(super) fn step(slots: &mut [Vec<f32>], tables: &Tables<'_>, instr: &Instr, n
             let len = n.min(v.len());
             &mut v[..len]
         });
-        apply(&instr.op, tables, &arg, &mut dst[..arity]);
+        apply(&instr.op, tables, &arg, &mut dst[..arity], cols);
     }
     for (k, out) in outs.into_iter().enumerate().take(arity) {
         slots[first + k] = out;
@@ -174,15 +182,17 @@ pub(crate) fn apply_uniform(op: &Op, tables: &Tables<'_>) -> [f32; 4] {
     let arg = |o: Operand| Arg::C(o.as_const().expect("uniform operands"));
     let [a, b, c, d] = &mut out;
     let mut dst: [&mut [f32]; 4] = [a, b, c, d];
-    apply(op, tables, &arg, &mut dst[..arity]);
+    apply(op, tables, &arg, &mut dst[..arity], 1);
     out.map(|v| v[0])
 }
 
+/// Runs one operation over a tile whose rows of `cols` samples follow one another.
 fn apply<'s>(
     op: &Op,
     tables: &Tables<'_>,
     arg: &dyn Fn(Operand) -> Arg<'s>,
     dst: &mut [&mut [f32]],
+    cols: usize,
 ) {
     let n = dst[0].len();
     match *op {
@@ -226,8 +236,15 @@ fn apply<'s>(
                     abs,
                     max_cells: MAX_CELLS,
                 };
+                let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
                 // SAFETY: level() reports AVX-512 only when the CPU has it.
-                unsafe { avx512::perlin_table(dst[0], xs, ys, add, &args) };
+                unsafe {
+                    if image_frame {
+                        avx512::perlin_table_grid(dst[0], xs, ys, cols, add, &args);
+                    } else {
+                        avx512::perlin_table(dst[0], xs, ys, add, &args);
+                    }
+                }
                 return;
             }
             perlin_table_k(dst[0], below, above, p, abs, arg(x), arg(y), arg(add));

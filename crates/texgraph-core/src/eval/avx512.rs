@@ -360,7 +360,7 @@ pub(super) unsafe fn perlin_table_grid(
     a: &PerlinTableArgs<'_>,
 ) {
     let n = out.len();
-    assert!(cols > 0 && u.len() >= cols && v.len() >= n && n % cols == 0);
+    assert!(cols > 0 && u.len() >= cols && v.len() >= n && n.is_multiple_of(cols));
     if let Add::Slice(s) = add {
         assert!(s.len() >= n);
     }

@@ -29,7 +29,7 @@ pub mod validate;
 
 pub use compile::{compile, output_names};
 pub use error::{Error, GraphError, Location, Result};
-pub use eval::{Image, RenderOptions, render};
+pub use eval::{Image, RenderOptions, render, render_into};
 pub use graph::{Graph, Node, ParamValue, Settings};
 pub use program::Program;
 pub use validate::validate;

@@ -70,6 +70,26 @@ pub fn render(
     options: RenderOptions,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Image> {
+    let mut image = Image {
+        width,
+        height,
+        channels: program.output.channels.len(),
+        data: Vec::new(),
+    };
+    render_into(program, &mut image, width, height, options, progress)?;
+    Ok(image)
+}
+
+/// [`render`] into `image`, reusing its buffer when it is large enough (previews and
+/// repeated renders then skip allocating and first touching a new image).
+pub fn render_into(
+    program: &Program,
+    image: &mut Image,
+    width: u32,
+    height: u32,
+    options: RenderOptions,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<()> {
     if width == 0 || height == 0 {
         return Err(Error::Render(format!(
             "image size {width}x{height} is empty"
@@ -78,11 +98,16 @@ pub fn render(
     let channels = program.output.channels.len();
     let len = usize::try_from(image_bytes(width, height, channels).unwrap_or(u64::MAX) / 4)
         .map_err(|_| Error::Render("image too large for this machine".to_owned()))?;
-    let mut data = zeroed(len)
-        .ok_or_else(|| Error::Render(format!("not enough memory for a {width}x{height} image")))?;
+    if image.data.len() != len {
+        image.data = Vec::new();
+        image.data = zeroed(len).ok_or_else(|| {
+            Error::Render(format!("not enough memory for a {width}x{height} image"))
+        })?;
+    }
+    (image.width, image.height, image.channels) = (width, height, channels);
     let tile = options.tile.max(1);
-    let target = &mut data[..];
-    let mut job = move || render_into(program, width, tile, target, progress);
+    let target = &mut image.data[..];
+    let mut job = move || fill_bands(program, width, tile, target, progress);
     match options.threads {
         None => job(),
         Some(n) => rayon::ThreadPoolBuilder::new()
@@ -91,12 +116,7 @@ pub fn render(
             .map_err(|e| Error::Render(format!("cannot start {n} threads: {e}")))?
             .install(job),
     }
-    Ok(Image {
-        width,
-        height,
-        channels,
-        data,
-    })
+    Ok(())
 }
 
 /// A zeroed buffer from the allocator's zeroed pages: no single-threaded memset before
@@ -114,7 +134,7 @@ fn zeroed(len: usize) -> Option<Vec<f32>> {
     }
 }
 
-fn render_into(
+fn fill_bands(
     program: &Program,
     width: u32,
     tile: usize,
@@ -127,7 +147,7 @@ fn render_into(
     let rows_done = AtomicU32::new(0);
     let band_len = tile * width * channels;
     data.par_chunks_mut(band_len).enumerate().for_each_init(
-        || Workspace::new(program, tile * tile),
+        || Workspace::new(program, tile),
         |ws, (band, chunk)| {
             let row0 = band * tile;
             let rows = chunk.len() / (width * channels);
@@ -145,14 +165,26 @@ fn render_into(
 /// Per-thread tile buffers, allocated once and reused for every tile.
 struct Workspace {
     slots: Vec<Vec<f32>>,
+    /// One tile row of each output channel that is uniform, filled with its value.
+    uniform_rows: Vec<Vec<f32>>,
 }
 
 impl Workspace {
-    fn new(program: &Program, tile_len: usize) -> Self {
+    fn new(program: &Program, tile: usize) -> Self {
+        let uniform_rows = program
+            .output
+            .channels
+            .iter()
+            .map(|operand| match operand {
+                Operand::Const(c) => vec![*c; tile],
+                Operand::Slot(_) => Vec::new(),
+            })
+            .collect();
         Self {
             slots: (0..program.slot_count)
-                .map(|_| vec![0.0; tile_len])
+                .map(|_| vec![0.0; tile * tile])
                 .collect(),
+            uniform_rows,
         }
     }
 
@@ -192,32 +224,25 @@ impl Workspace {
         rows: usize,
         width: usize,
     ) {
-        let channel = |ch: usize| -> Result<&[f32], f32> {
-            match program.output.channels[ch] {
-                Operand::Const(c) => Err(c),
-                Operand::Slot(s) => Ok(&self.slots[s as usize][..cols * rows]),
+        // Uniform channels are spread into a row of their own once, so that every channel
+        // is a slice and the interleaving loop has no branches.
+        // Row r of output channel c: a uniform channel's single spread row serves every row.
+        let row = |c: usize, r: usize| -> &[f32] {
+            match program.output.channels[c] {
+                Operand::Const(_) => &self.uniform_rows[c][..cols],
+                Operand::Slot(s) => &self.slots[s as usize][r * cols..(r + 1) * cols],
             }
         };
         for r in 0..rows {
             let start = r * width + col0;
-            match program.output.channels.len() {
-                1 => match channel(0) {
-                    Ok(src) => {
-                        band[start..start + cols].copy_from_slice(&src[r * cols..(r + 1) * cols])
-                    }
-                    Err(c) => band[start..start + cols].fill(c),
-                },
-                _ => {
-                    let row = &mut band[start * 4..(start + cols) * 4];
-                    let get = |ch: usize, i: usize| match channel(ch) {
-                        Ok(src) => src[r * cols + i],
-                        Err(c) => c,
-                    };
-                    // Pixel by pixel so each pixel's four channels are stored together.
-                    for (i, px) in row.chunks_exact_mut(4).enumerate() {
-                        px.copy_from_slice(&[get(0, i), get(1, i), get(2, i), get(3, i)]);
-                    }
-                }
+            if program.output.channels.len() == 1 {
+                band[start..start + cols].copy_from_slice(row(0, r));
+                continue;
+            }
+            let [red, green, blue, alpha] = [0, 1, 2, 3].map(|c| row(c, r));
+            let pixels = &mut band[start * 4..(start + cols) * 4];
+            for (i, px) in pixels.chunks_exact_mut(4).enumerate() {
+                px.copy_from_slice(&[red[i], green[i], blue[i], alpha[i]]);
             }
         }
     }

@@ -86,10 +86,28 @@ fn table_and_direct_perlin_render_the_same_bits() {
 #[test]
 fn rendering_into_a_reused_image_matches_a_fresh_render() {
     let examples = common::examples();
-    let mut image = texgraph_core::Image { width: 0, height: 0, channels: 0, data: Vec::new() };
-    for (size, (stem, graph)) in [(40u32, &examples[0]), (72, &examples[1]), (72, &examples[2]), (16, &examples[3])] {
+    let mut image = texgraph_core::Image {
+        width: 0,
+        height: 0,
+        channels: 0,
+        data: Vec::new(),
+    };
+    for (size, (stem, graph)) in [
+        (40u32, &examples[0]),
+        (72, &examples[1]),
+        (72, &examples[2]),
+        (16, &examples[3]),
+    ] {
         let program = texgraph_core::compile(graph, None).unwrap();
-        texgraph_core::render_into(&program, &mut image, size, size, RenderOptions::default(), &|_| {}).unwrap();
+        texgraph_core::render_into(
+            &program,
+            &mut image,
+            size,
+            size,
+            RenderOptions::default(),
+            &|_| {},
+        )
+        .unwrap();
         let fresh = common::render_graph(graph, None, size, RenderOptions::default());
         assert_eq!(image, fresh, "{stem} at {size}");
     }

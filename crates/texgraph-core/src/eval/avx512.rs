@@ -9,7 +9,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::kernels::noise::{COORD_LIMIT, CornerTable, GRADIENTS, cell_index, fade, split};
+use crate::kernels::noise::{COORD_LIMIT, CornerTable, GRADIENTS, fade, split};
 
 /// Everything uniform about one table-driven Perlin operation.
 pub(super) struct PerlinTableArgs<'a> {
@@ -64,7 +64,7 @@ struct Setup<'a> {
     p: __m512,
     inv_p: __m512,
     p_minus_1: __m512,
-    width: __m512i,
+    stride: __m512i,
     zero: __m512,
 }
 
@@ -122,7 +122,7 @@ impl<'a> Setup<'a> {
             p,
             inv_p,
             p_minus_1,
-            width: _mm512_set1_epi32(a.below.width as i32),
+            stride: _mm512_set1_epi32(a.below.stride() as i32),
             zero: _mm512_setzero_ps(),
         }
     }
@@ -190,10 +190,12 @@ impl<'a> Setup<'a> {
         let floor = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(c);
         let frac = _mm512_sub_ps(c, floor);
         let cell = self.cell(floor);
-        let index = match self.a.below.period {
-            None => _mm512_slli_epi32::<8>(_mm512_and_si512(cell, self.byte)),
-            Some(_) => _mm512_mullo_epi32(cell, self.width),
+        let cell = if self.a.below.period.is_none() {
+            _mm512_and_si512(cell, self.byte)
+        } else {
+            cell
         };
+        let index = _mm512_mullo_epi32(cell, self.stride);
         Axis {
             frac,
             fade: self.fade(frac),
@@ -208,11 +210,7 @@ impl<'a> Setup<'a> {
     #[inline]
     fn y_row(&self, v: f32) -> Axis {
         let (floor, frac) = split(v * self.a.freq + self.a.offset[1]);
-        let cell = cell_index(floor, self.a.below.period) as u32;
-        let index = match self.a.below.period {
-            None => (cell & 255) << 8,
-            Some(_) => cell.wrapping_mul(self.a.below.width),
-        };
+        let index = self.a.below.cell(floor) * self.a.below.stride();
         Axis {
             frac: _mm512_set1_ps(frac),
             fade: _mm512_set1_ps(fade(frac)),
@@ -225,15 +223,13 @@ impl<'a> Setup<'a> {
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
     #[inline]
     fn noise(&self, x: Axis, y: Axis) -> __m512 {
+        let index = _mm512_add_epi32(x.index, y.index);
         let index = match self.a.below.period {
-            None => _mm512_or_si512(x.index, y.index),
-            Some(_) => _mm512_min_epu32(
-                _mm512_and_si512(_mm512_add_epi32(x.index, y.index), self.cell_mask),
-                self.last,
-            ),
+            None => index,
+            Some(_) => _mm512_min_epu32(_mm512_and_si512(index, self.cell_mask), self.last),
         };
-        // SAFETY: untiled indices are below 2¹⁶ (tables of 2¹⁶ entries); tiled ones are
-        // clamped to the shorter table's last entry.
+        // SAFETY: untiled indices are at most 255 + 255·stride, inside the table; tiled ones
+        // are clamped to the shorter table's last entry.
         let lower = unsafe { _mm512_i32gather_epi32::<4>(index, self.lower.as_ptr().cast()) };
         let nibbles = |c: __m512i| {
             [

@@ -10,8 +10,8 @@ use crate::kernels::dispatch::{Level, level, multiversion};
 use super::avx512;
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{
-    CornerTable, MAX_TABLE_PERIOD, Permutation, cell_index, cosine, fade, linear, period_of,
-    perlin_plane, perlin_volume, perlin3, split, value2,
+    CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, cosine, fade,
+    linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
 };
 use crate::kernels::scalar::{self, LUMA};
 use crate::program::{
@@ -374,21 +374,21 @@ impl Finish {
     }
 }
 
-/// The codes of an untiled table, whose 256×256 size the loops can rely on.
+/// The codes of an untiled table, whose fixed size the loops can rely on.
 #[inline(always)]
-fn plain_codes(table: &CornerTable) -> &[u32; 65536] {
+fn plain_codes(table: &CornerTable) -> &[u32; PLAIN_TABLE_LEN] {
     table
         .codes
         .as_slice()
         .try_into()
-        .expect("untiled corner tables have 256×256 cells")
+        .expect("untiled corner tables have 256 rows of 256 + ROW_PAD")
 }
 
 /// The untiled cell index: low 8 bits of each cell coordinate.
 #[inline(always)]
 fn plain_index(fx: f32, fy: f32) -> usize {
     let (x, y) = (cell_index(fx, None) as u32, cell_index(fy, None) as u32);
-    ((x & 255) | (y & 255) << 8) as usize
+    ((x & 255) + (y & 255) * (256 + ROW_PAD)) as usize
 }
 
 /// Samples per pass of the two-pass table loops.
@@ -397,7 +397,7 @@ const CHUNK: usize = 256;
 #[inline(always)]
 fn perlin_plain(
     out: &mut [f32],
-    codes: &[u32; 65536],
+    codes: &[u32; PLAIN_TABLE_LEN],
     p: [f32; 3],
     finish: Finish,
     x: impl Lane,
@@ -428,8 +428,8 @@ fn perlin_plain(
 #[inline(always)]
 fn perlin_plain_volume(
     out: &mut [f32],
-    below: &[u32; 65536],
-    above: &[u32; 65536],
+    below: &[u32; PLAIN_TABLE_LEN],
+    above: &[u32; PLAIN_TABLE_LEN],
     p: [f32; 4],
     finish: Finish,
     x: impl Lane,
@@ -445,7 +445,7 @@ fn perlin_plain_volume(
 }
 
 /// Cells in the largest tiled corner table.
-const MAX_CELLS: u32 = (MAX_TABLE_PERIOD * MAX_TABLE_PERIOD).next_power_of_two();
+const MAX_CELLS: u32 = ((MAX_TABLE_PERIOD + ROW_PAD) * MAX_TABLE_PERIOD).next_power_of_two();
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -463,7 +463,7 @@ fn perlin_tiled(
     let [f, ox, oy, dz] = p;
     let (c0, c1) = (&below.codes[..], &above.codes[..]);
     let last = (c0.len().min(c1.len()) - 1) as u32;
-    let width = below.width;
+    let stride = below.stride();
     let cell = |i: usize| {
         let (fx, fy) = (split(x.get(i) * f + ox).0, split(y.get(i) * f + oy).0);
         let (cx, cy) = (
@@ -472,7 +472,7 @@ fn perlin_tiled(
         );
         // The mask (a no-op: tables hold at most 2¹⁸ cells) proves the index fits in 31
         // bits, so the reads become 32-bit gathers.
-        ((cx + cy * width) & (MAX_CELLS - 1)).min(last) as usize
+        ((cx + cy * stride) & (MAX_CELLS - 1)).min(last) as usize
     };
     let fraction = |i: usize| (split(x.get(i) * f + ox).1, split(y.get(i) * f + oy).1);
     // Two passes per chunk as in `perlin_plain`; the plane case must not pay for the

@@ -252,9 +252,11 @@ pub fn perlin3(perm: &Permutation, x: f32, y: f32, z: f32, period: Option<f32>) 
 
 /// The packed corner codes of every cell of one lattice plane, so that evaluating Perlin
 /// noise takes one table read per sample (and plane) instead of twelve dependent ones.
+/// Each row of `width` cells is followed by [`ROW_PAD`] entries repeating the row's cells
+/// cyclically, so that any run of 16 neighbouring cells in a row is one contiguous read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CornerTable {
-    /// Packed codes, indexed by [`CornerTable::index`].
+    /// Packed codes, `width` rows of [`CornerTable::stride`] entries.
     pub codes: Vec<u32>,
     /// Cells per row: 256, or the period when tiling.
     pub width: u32,
@@ -262,8 +264,12 @@ pub struct CornerTable {
     pub period: Option<f32>,
 }
 
-/// Largest tiling period with its own corner table (a table has period² entries).
+/// Largest tiling period with its own corner table.
 pub const MAX_TABLE_PERIOD: u32 = 512;
+/// Entries after each table row that repeat its start.
+pub const ROW_PAD: u32 = 16;
+/// Entries in an untiled table (256 rows of 256 + [`ROW_PAD`]).
+pub const PLAIN_TABLE_LEN: usize = 256 * (256 + ROW_PAD as usize);
 
 impl CornerTable {
     /// The table of plane `z` (0..256) of `perm`, wrapping every `period` cells when tiling
@@ -271,10 +277,11 @@ impl CornerTable {
     pub fn new(perm: &Permutation, z: u32, period: Option<u32>) -> Self {
         let width = period.unwrap_or(256);
         assert!((1..=MAX_TABLE_PERIOD).contains(&width));
+        let stride = width + ROW_PAD;
         let next = |i: u32| if i + 1 == width { 0 } else { i + 1 };
-        let codes = (0..width * width)
+        let codes = (0..width * stride)
             .map(|i| {
-                let (x, y) = (i % width, i / width);
+                let (x, y) = ((i % stride) % width, i / stride);
                 perm.cell_codes(x, next(x), y, next(y), z)
             })
             .collect();
@@ -285,15 +292,24 @@ impl CornerTable {
         }
     }
 
+    /// Entries from one row to the next.
+    #[inline(always)]
+    pub fn stride(&self) -> u32 {
+        self.width + ROW_PAD
+    }
+
+    /// The cell column (or row) of a whole-number floor: wrapped by the period when
+    /// tiling, else its low 8 bits.
+    #[inline(always)]
+    pub fn cell(&self, floor: f32) -> u32 {
+        let i = cell_index(floor, self.period) as u32;
+        if self.period.is_some() { i } else { i & 255 }
+    }
+
     /// The table entry of the cell with floors (fx, fy).
     #[inline(always)]
     pub fn index(&self, fx: f32, fy: f32) -> usize {
-        let (x, y) = (cell_index(fx, self.period), cell_index(fy, self.period));
-        let i = if self.period.is_some() {
-            x as u32 + y as u32 * self.width
-        } else {
-            (x as u32 & 255) | (y as u32 & 255) << 8
-        };
+        let i = self.cell(fx) + self.cell(fy) * self.stride();
         // The min keeps the read in bounds whatever the input; it never binds.
         (i as usize).min(self.codes.len() - 1)
     }

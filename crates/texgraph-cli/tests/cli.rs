@@ -373,26 +373,49 @@ fn nodes_markdown_is_the_committed_reference() {
         .stdout(predicate::str::contains("perlin").and(predicate::str::contains("turbulence")));
 }
 
+/// Perlin above one cell per pixel (the kernels' gather fallback), tiled and not, in the
+/// image frame and through a warp, and between lattice planes.
+const HIGH_FREQUENCY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE }, "nodes": [
+    { "id": "fine", "type": "perlin", "params": { "frequency": 700, "z": 0.3 } },
+    { "id": "fbm", "type": "fbm", "params": { "frequency": 60, "octaves": 8 } },
+    { "id": "warped", "type": "warp", "params": { "strength": 0.05 }, "inputs": { "source": "fbm", "dx": "fine" } },
+    { "id": "mix", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "warped", "b": "fine" } },
+    { "id": "out", "type": "output", "inputs": { "color": "mix" } } ] }"#;
+
 #[test]
 fn every_instruction_set_renders_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
+    let mut graphs: Vec<PathBuf> = ["marble.json", "blend_mask.json", "fire.json"]
+        .map(example)
+        .to_vec();
+    for tile in ["false", "true"] {
+        graphs.push(write_graph(
+            dir.path(),
+            &format!("high_{tile}.json"),
+            &HIGH_FREQUENCY.replace("TILE", tile),
+        ));
+    }
     let mut files = Vec::new();
     for level in ["baseline", "avx2", "avx512"] {
-        for graph in ["marble.json", "blend_mask.json", "fire.json"] {
-            let out = format!("{level}_{graph}.exr");
+        for (g, graph) in graphs.iter().enumerate() {
+            let out = format!("{level}_{g}.exr");
             texgraph(dir.path())
                 .env("TEXGRAPH_SIMD", level)
                 .arg("render")
-                .arg(example(graph))
+                .arg(graph)
                 .args(["-o", &out, "--size", "80x48"])
                 .assert()
                 .success();
-            files.push((graph, std::fs::read(dir.path().join(&out)).unwrap()));
+            files.push((g, std::fs::read(dir.path().join(&out)).unwrap()));
         }
     }
-    for (graph, bytes) in &files[3..] {
-        let (_, first) = files.iter().find(|(g, _)| g == graph).unwrap();
-        assert!(bytes == first, "{graph} differs between instruction sets");
+    for (g, bytes) in &files[graphs.len()..] {
+        let (_, first) = files.iter().find(|(h, _)| h == g).unwrap();
+        assert!(
+            bytes == first,
+            "{} differs between instruction sets",
+            graphs[*g].display()
+        );
     }
 }
 

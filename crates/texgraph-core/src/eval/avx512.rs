@@ -72,6 +72,7 @@ struct Setup<'a> {
 /// index contribution.
 #[derive(Clone, Copy)]
 struct Axis {
+    floor: __m512,
     frac: __m512,
     fade: __m512,
     frac1: __m512,
@@ -174,6 +175,7 @@ impl<'a> Setup<'a> {
             cell
         };
         Axis {
+            floor,
             frac,
             fade: self.fade(frac),
             frac1: _mm512_sub_ps(frac, self.one),
@@ -197,6 +199,7 @@ impl<'a> Setup<'a> {
         };
         let index = _mm512_mullo_epi32(cell, self.stride);
         Axis {
+            floor,
             frac,
             fade: self.fade(frac),
             frac1: _mm512_sub_ps(frac, self.one),
@@ -212,6 +215,7 @@ impl<'a> Setup<'a> {
         let (floor, frac) = split(v * self.a.freq + self.a.offset[1]);
         let index = self.a.below.cell(floor) * self.a.below.stride();
         Axis {
+            floor: _mm512_set1_ps(floor),
             frac: _mm512_set1_ps(frac),
             fade: _mm512_set1_ps(fade(frac)),
             frac1: _mm512_set1_ps(frac - 1.0),
@@ -219,7 +223,8 @@ impl<'a> Setup<'a> {
         }
     }
 
-    /// Reads the corner codes of the cells and blends the gradients: the signed noise.
+    /// Reads the corner codes of the cells (below, and above when between planes) and
+    /// blends the gradients: the signed noise.
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
     #[inline]
     fn noise(&self, x: Axis, y: Axis) -> __m512 {
@@ -229,8 +234,20 @@ impl<'a> Setup<'a> {
             Some(_) => _mm512_min_epu32(_mm512_and_si512(index, self.cell_mask), self.last),
         };
         // SAFETY: untiled indices are at most 255 + 255·stride, inside the table; tiled ones
-        // are clamped to the shorter table's last entry.
+        // are clamped to the shorter table's last entry (both tables have the same size).
         let lower = unsafe { _mm512_i32gather_epi32::<4>(index, self.lower.as_ptr().cast()) };
+        let upper = if self.volume {
+            unsafe { _mm512_i32gather_epi32::<4>(index, self.upper.as_ptr().cast()) }
+        } else {
+            lower
+        };
+        self.blend(lower, upper, x, y)
+    }
+
+    /// The signed noise from the cells' corner codes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
+    #[inline]
+    fn blend(&self, lower: __m512i, upper: __m512i, x: Axis, y: Axis) -> __m512 {
         let nibbles = |c: __m512i| {
             [
                 c,
@@ -262,8 +279,6 @@ impl<'a> Setup<'a> {
                 self.lerp(u, grad2(h[2], x0, y1), grad2(h[3], x1, y1)),
             );
         }
-        // SAFETY: as for `lower`; both tables have the same size.
-        let upper = unsafe { _mm512_i32gather_epi32::<4>(index, self.upper.as_ptr().cast()) };
         let k = nibbles(upper);
         let (z0, z1) = (self.dz, self.dz1);
         let below = self.lerp(
@@ -365,8 +380,39 @@ pub(super) unsafe fn perlin_table_grid(
         let mask = lanes(cols - c);
         // SAFETY: `mask` covers only columns c..cols, within the first row of `u`.
         let x = s.x_axis(unsafe { _mm512_maskz_loadu_ps(mask, u.as_ptr().add(c)) });
+        // u grows along a row, so a block's cells are a run starting at its first column's
+        // cell. When the run is at most 16 cells long (fewer cells than pixels: any sane
+        // frequency), each row's codes are one 16-entry read at that cell (rows carry 16
+        // padding entries for this) and a permute by the lanes' offsets into the run.
+        let first = _mm512_permutexvar_ps(_mm512_setzero_si512(), x.floor);
+        let offset = _mm512_cvttps_epi32(_mm512_sub_ps(x.floor, first));
+        let run = _mm512_mask_reduce_max_epi32(mask, offset);
+        let window = _mm512_mask_reduce_min_epi32(mask, offset) >= 0 && run < 16;
+        let x_start = _mm512_cvtsi512_si32(x.index) as usize;
         for row in 0..n / cols {
-            let noise = s.noise(x, s.y_row(v[row * cols]));
+            let y = s.y_row(v[row * cols]);
+            let noise = if window {
+                let start = x_start + _mm512_cvtsi512_si32(y.index) as usize;
+                // SAFETY: start is a cell of the table and each row has 16 padding entries
+                // after its last cell, so start..start + 16 is inside both tables.
+                let (lower, upper) = unsafe {
+                    let lower = _mm512_loadu_si512(s.lower.as_ptr().add(start).cast());
+                    let upper = if s.volume {
+                        _mm512_loadu_si512(s.upper.as_ptr().add(start).cast())
+                    } else {
+                        lower
+                    };
+                    (lower, upper)
+                };
+                s.blend(
+                    _mm512_permutexvar_epi32(offset, lower),
+                    _mm512_permutexvar_epi32(offset, upper),
+                    x,
+                    y,
+                )
+            } else {
+                s.noise(x, y)
+            };
             s.store(out, row * cols + c, mask, noise, add);
         }
     }

@@ -160,43 +160,42 @@ impl<'a> Setup<'a> {
         _mm512_cvttps_epi32(_mm512_min_ps(_mm512_max_ps(r, self.zero), self.p_minus_1))
     }
 
-    /// The x part of each sample's cell: coordinate c scaled and offset by `o`.
+    /// Coordinate c scaled, offset by `o` and clamped, split into its floor, fraction and
+    /// cell (an untiled cell keeps its low 8 bits).
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
     #[inline]
-    fn x_axis(&self, c: __m512) -> Axis {
-        let c = _mm512_add_ps(_mm512_mul_ps(c, self.f), self.ox);
+    fn split(&self, c: __m512, o: __m512) -> (__m512, __m512, __m512i) {
+        let c = _mm512_add_ps(_mm512_mul_ps(c, self.f), o);
         let c = _mm512_min_ps(_mm512_max_ps(c, self.lo), self.hi);
         let floor = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(c);
-        let frac = _mm512_sub_ps(c, floor);
-        let cell = self.cell(floor);
-        let index = if self.a.below.period.is_none() {
-            _mm512_and_si512(cell, self.byte)
-        } else {
-            cell
-        };
-        Axis {
-            floor,
-            frac,
-            fade: self.fade(frac),
-            frac1: _mm512_sub_ps(frac, self.one),
-            index,
-        }
-    }
-
-    /// The y part of each sample's cell.
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
-    #[inline]
-    fn y_axis(&self, c: __m512) -> Axis {
-        let c = _mm512_add_ps(_mm512_mul_ps(c, self.f), self.oy);
-        let c = _mm512_min_ps(_mm512_max_ps(c, self.lo), self.hi);
-        let floor = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(c);
-        let frac = _mm512_sub_ps(c, floor);
         let cell = self.cell(floor);
         let cell = if self.a.below.period.is_none() {
             _mm512_and_si512(cell, self.byte)
         } else {
             cell
         };
+        (floor, _mm512_sub_ps(c, floor), cell)
+    }
+
+    /// The x part of each sample's cell: its column in the table.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
+    #[inline]
+    fn x_axis(&self, c: __m512) -> Axis {
+        let (floor, frac, cell) = self.split(c, self.ox);
+        Axis {
+            floor,
+            frac,
+            fade: self.fade(frac),
+            frac1: _mm512_sub_ps(frac, self.one),
+            index: cell,
+        }
+    }
+
+    /// The y part of each sample's cell: its row's first entry in the table.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
+    #[inline]
+    fn y_axis(&self, c: __m512) -> Axis {
+        let (floor, frac, cell) = self.split(c, self.oy);
         let index = _mm512_mullo_epi32(cell, self.stride);
         Axis {
             floor,

@@ -27,9 +27,9 @@ pub mod program;
 pub mod registry;
 pub mod validate;
 
-pub use compile::{compile, output_names};
+pub use compile::{compile, compile_node, output_names};
 pub use error::{Error, GraphError, Location, Result};
 pub use eval::{Image, RenderOptions, render, render_into};
 pub use graph::{Graph, Node, ParamValue, Settings};
 pub use program::Program;
-pub use validate::validate;
+pub use validate::{check_connection, validate};

@@ -239,7 +239,7 @@ fn check_cycles(graph: &Graph, ids: &HashMap<&str, &Node>, problems: &mut Vec<Gr
         if state.contains_key(start.id.as_str()) {
             continue;
         }
-        let mut stack: Vec<(&Node, Vec<&str>)> = vec![(start, upstream(start, ids))];
+        let mut stack: Vec<(&Node, Vec<&str>)> = vec![(start, direct_sources(start, ids))];
         state.insert(&start.id, 1);
         while let Some((node, pending)) = stack.last_mut() {
             let node: &Node = node;
@@ -262,7 +262,7 @@ fn check_cycles(graph: &Graph, ids: &HashMap<&str, &Node>, problems: &mut Vec<Gr
                     None => {
                         let next_node = ids[next];
                         state.insert(next, 1);
-                        stack.push((next_node, upstream(next_node, ids)));
+                        stack.push((next_node, direct_sources(next_node, ids)));
                     }
                 },
                 None => {
@@ -274,7 +274,8 @@ fn check_cycles(graph: &Graph, ids: &HashMap<&str, &Node>, problems: &mut Vec<Gr
     }
 }
 
-fn upstream<'g>(node: &'g Node, ids: &HashMap<&str, &'g Node>) -> Vec<&'g str> {
+/// The ids of the nodes `node`'s inputs refer to (existing ones only).
+fn direct_sources<'g>(node: &'g Node, ids: &HashMap<&str, &'g Node>) -> Vec<&'g str> {
     node.inputs
         .values()
         .map(|r| split_reference(r).0)
@@ -317,4 +318,41 @@ pub fn output_name(node: &Node) -> String {
             _ => unreachable!("the output node has a text param 'name'"),
         },
     }
+}
+
+/// Ids of `node` and of every node it depends on, through any input.
+pub fn upstream<'g>(graph: &'g Graph, node: &str) -> HashSet<&'g str> {
+    let ids: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<&str> = ids.get(node).map(|n| n.id.as_str()).into_iter().collect();
+    while let Some(id) = stack.pop() {
+        if seen.insert(id) {
+            if let Some(n) = ids.get(id) {
+                stack.extend(direct_sources(n, &ids));
+            }
+        }
+    }
+    seen
+}
+
+/// Whether connecting `from` (`"node"` or `"node.port"`) to input `port` of node `to` would
+/// be accepted: the input exists, the source output exists, and no cycle would form.
+/// Scalars and colors convert into each other, so any output fits any input. The editor
+/// asks this before every connection.
+pub fn check_connection(graph: &Graph, from: &str, to: &str, port: &str) -> Result<(), String> {
+    let target = graph.node(to).ok_or_else(|| format!("no node '{to}'"))?;
+    let desc = registry::lookup(&target.kind)
+        .ok_or_else(|| format!("node '{to}' has unknown type '{}'", target.kind))?;
+    if !desc.connectable_inputs().any(|(name, _)| name == port) {
+        return Err(format!("'{}' has no input '{port}'", desc.id));
+    }
+    let ids: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+    check_reference(from, &ids)?;
+    let source = split_reference(from).0;
+    if upstream(graph, source).contains(to) {
+        return Err(format!(
+            "connecting '{source}' to '{to}' would make a cycle"
+        ));
+    }
+    Ok(())
 }

@@ -77,15 +77,56 @@ pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
                 )
             })?,
     };
+    build(graph, target, 0, output_name(target))
+}
+
+/// Compiles one node's output (`port`, or its first output; an `output` node's input) as
+/// if it were the graph's output: what the editor shows in a node's thumbnail or a pinned
+/// preview. Only problems of this node and what feeds it stop it; the rest of the graph
+/// may be unfinished.
+pub fn compile_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Program> {
+    let Some(target) = graph.node(node) else {
+        return Err(Error::at(Location::node(node), "no such node"));
+    };
+    let upstream = crate::validate::upstream(graph, node);
+    let problems: Vec<_> = validate(graph)
+        .into_iter()
+        .filter(|p| match &p.location.node {
+            Some(id) => upstream.contains(id.as_str()),
+            None => p.location.field.as_deref() != Some("nodes"), // "no output node"
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(Error::Invalid(problems));
+    }
+    let desc = registry::lookup(&target.kind).expect("validated");
+    let slot = match port {
+        None => 0,
+        Some(p) => desc
+            .outputs
+            .iter()
+            .position(|o| o.name == p)
+            .ok_or_else(|| {
+                Error::at(
+                    Location::field(node, p),
+                    format!("'{}' has no output '{p}'", desc.id),
+                )
+            })?,
+    };
+    build(graph, target, slot, port.unwrap_or("out").to_owned())
+}
+
+/// Compiles output `slot` of `target` in the image frame.
+fn build(graph: &Graph, target: &Node, slot: usize, name: String) -> Result<Program> {
     let mut compiler = Compiler::new(graph);
     let index = compiler.index[target.id.as_str()];
     let values = compiler
         .node(index, Frame::IMAGE)
         .map_err(|e| Error::Invalid(vec![e]))?;
-    let channels = match values.first() {
+    let channels = match values.get(slot) {
         Some(Val::Scalar(s)) => vec![*s],
         Some(Val::Color(c)) => c.to_vec(),
-        None => unreachable!("an output node yields its input"),
+        None => unreachable!("validated output slot"),
     };
     Ok(Program {
         instrs: compiler.instrs,
@@ -94,7 +135,7 @@ pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
         ramps: compiler.ramps,
         tables: compiler.tables,
         output: ProgramOutput {
-            name: output_name(target),
+            name,
             node: target.id.clone(),
             channels,
         },

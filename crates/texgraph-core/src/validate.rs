@@ -326,10 +326,10 @@ pub fn upstream<'g>(graph: &'g Graph, node: &str) -> HashSet<&'g str> {
     let mut seen = HashSet::new();
     let mut stack: Vec<&str> = ids.get(node).map(|n| n.id.as_str()).into_iter().collect();
     while let Some(id) = stack.pop() {
-        if seen.insert(id) {
-            if let Some(n) = ids.get(id) {
-                stack.extend(direct_sources(n, &ids));
-            }
+        if seen.insert(id)
+            && let Some(n) = ids.get(id)
+        {
+            stack.extend(direct_sources(n, &ids));
         }
     }
     seen

@@ -53,7 +53,7 @@ pub static TRANSFORM: NodeDescriptor = NodeDescriptor {
     id: "transform",
     label: "Transform",
     category: Category::Coordinates,
-    doc: "Re-samples the source at p' = rotate(p ⊙ scale) + offset (rotation about the origin). \
+    doc: "Re-samples the source at p' = rotate(p·scale, per axis) + offset (rotation about the origin). \
           When tileable, scales are rounded to whole numbers; rotations other than multiples of \
           90° cannot tile.",
     inputs: &[SOURCE],

@@ -75,7 +75,7 @@ const SOURCE: &[InputPort] = &[InputPort {
     ty: PortType::Scalar,
     required: false,
     doc: "Optional pattern summed instead of the basis: octave i samples it at \
-          p·lacunarityⁱ plus a fixed offset (lacunarityⁱ rounded when tileable).",
+          p·lacunarity^i plus a fixed offset (lacunarity^i rounded when tileable).",
 }];
 
 /// `fbm`: fractional Brownian motion.
@@ -83,7 +83,7 @@ pub static FBM: NodeDescriptor = NodeDescriptor {
     id: "fbm",
     label: "fBm",
     category: Category::Fractal,
-    doc: "Fractional Brownian motion: Σ gainⁱ·nᵢ over octaves, divided by Σ gainⁱ, mapped to \
+    doc: "Fractional Brownian motion: Σ gain^i·n_i over octaves, divided by Σ gain^i, mapped to \
           0.5 + 0.5·sum. Soft natural detail: clouds, terrain, smoke.",
     inputs: SOURCE,
     outputs: SCALAR_OUT,
@@ -97,7 +97,7 @@ pub static RIDGED: NodeDescriptor = NodeDescriptor {
     label: "Ridged Multifractal",
     category: Category::Fractal,
     doc: "Ridged multifractal: per octave s = (offset − |n|)² times the previous octave's s \
-          (clamped to [0, 1], 1 for the first), summed with weights gainⁱ and divided by Σ gainⁱ. \
+          (clamped to [0, 1], 1 for the first), summed with weights gain^i and divided by Σ gain^i. \
           Sharp crests: mountain ridges, veins, lightning.",
     inputs: SOURCE,
     outputs: SCALAR_OUT,
@@ -124,7 +124,7 @@ pub static TURBULENCE: NodeDescriptor = NodeDescriptor {
     id: "turbulence",
     label: "Turbulence",
     category: Category::Fractal,
-    doc: "Turbulence: Σ gainⁱ·|nᵢ| divided by Σ gainⁱ (already in [0, 1]). Creased, billowy \
+    doc: "Turbulence: Σ gain^i·|n_i| divided by Σ gain^i (already in [0, 1]). Creased, billowy \
           detail; the classic marble distortion.",
     inputs: SOURCE,
     outputs: SCALAR_OUT,

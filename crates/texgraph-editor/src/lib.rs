@@ -1,0 +1,13 @@
+//! The texgraph editor: build materials visually on the core's graph, with live previews.
+//!
+//! The core's [`texgraph_core::Graph`] is the document. The node canvas (egui-snarl) holds
+//! only view state derived from it; every edit is a [`app::Command`] applied to the graph
+//! after drawing, which also feeds undo.
+
+pub mod app;
+pub mod canvas;
+pub mod document;
+pub mod history;
+pub mod inspector;
+pub mod preview;
+pub mod worker;

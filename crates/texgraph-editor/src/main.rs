@@ -1,0 +1,38 @@
+//! `texgraph-editor [GRAPH.json]`: opens the editor on a graph (graphs/marble.json when
+//! none is given and it exists, else an empty graph).
+
+use std::path::PathBuf;
+
+use eframe::egui;
+use texgraph_core::Graph;
+use texgraph_editor::app::EditorApp;
+
+fn main() -> eframe::Result {
+    let path = std::env::args_os().nth(1).map(PathBuf::from).or_else(|| {
+        let marble = PathBuf::from("graphs/marble.json");
+        marble.exists().then_some(marble)
+    });
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("texgraph")
+            .with_inner_size([1400.0, 860.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "texgraph",
+        options,
+        Box::new(move |cc| {
+            let app = match &path {
+                Some(path) => EditorApp::open(&cc.egui_ctx, path).unwrap_or_else(|message| {
+                    let mut app = EditorApp::new(&cc.egui_ctx, Graph::new(), None);
+                    app.status = format!("error: {message}");
+                    app
+                }),
+                None => EditorApp::new(&cc.egui_ctx, Graph::new(), None),
+            };
+            Ok(Box::new(app))
+        }),
+    )
+}

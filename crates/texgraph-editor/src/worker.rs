@@ -1,0 +1,257 @@
+//! Evaluation off the UI thread. The UI submits jobs (a preview, a node's thumbnail); a
+//! newer job for the same slot supersedes older ones still waiting, so dragging a slider
+//! never queues up stale renders. The worker wakes the UI when a result is ready.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use texgraph_core::{Graph, Image, RenderOptions, compile, compile_node, render};
+
+/// Where a result goes; one job per slot is worth doing at a time.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Slot {
+    /// The preview panel.
+    Preview,
+    /// The thumbnail of the node with this id.
+    Thumbnail(String),
+}
+
+/// What to evaluate: a node's output (or the graph's first output) at a size.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Where the result goes.
+    pub slot: Slot,
+    /// Increases with every edit; results carry it back so stale ones can be told apart.
+    pub generation: u64,
+    /// The graph as it was when the job was made.
+    pub graph: Arc<Graph>,
+    /// `Some((node, port))` for a node's output, `None` for the graph's first output.
+    pub node: Option<(String, Option<String>)>,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+/// A finished job.
+#[derive(Debug)]
+pub struct Rendered {
+    /// Where it goes.
+    pub slot: Slot,
+    /// The generation of the job.
+    pub generation: u64,
+    /// The image, or the core's error message.
+    pub result: Result<Image, String>,
+    /// Time spent compiling and evaluating.
+    pub elapsed: Duration,
+}
+
+/// The background evaluator.
+pub struct Worker {
+    jobs: Option<Sender<Job>>,
+    done: Receiver<Rendered>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Starts the worker thread; `wake` is called after each result (the UI's repaint
+    /// request).
+    pub fn new(wake: impl Fn() + Send + 'static) -> Self {
+        let (jobs, inbox) = channel::<Job>();
+        let (outbox, done) = channel();
+        let thread = std::thread::Builder::new()
+            .name("texgraph-preview".into())
+            .spawn(move || run(&inbox, &outbox, &wake))
+            .expect("the preview thread starts");
+        Self {
+            jobs: Some(jobs),
+            done,
+            thread: Some(thread),
+        }
+    }
+
+    /// Queues a job, superseding any waiting job for the same slot.
+    pub fn submit(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            // The thread only stops when the worker is dropped.
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// The results finished since the last call.
+    pub fn finished(&self) -> Vec<Rendered> {
+        self.done.try_iter().collect()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.jobs = None; // closes the queue, which ends the thread
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn run(inbox: &Receiver<Job>, outbox: &Sender<Rendered>, wake: &dyn Fn()) {
+    let mut waiting: BTreeMap<Slot, Job> = BTreeMap::new();
+    loop {
+        if waiting.is_empty() {
+            match inbox.recv() {
+                Ok(job) => keep_newest(&mut waiting, job),
+                Err(_) => return,
+            }
+        }
+        for job in inbox.try_iter() {
+            keep_newest(&mut waiting, job);
+        }
+        // The preview first (it sorts first), then thumbnails.
+        let Some((_, job)) = waiting.pop_first() else {
+            continue;
+        };
+        let rendered = evaluate(job);
+        if outbox.send(rendered).is_err() {
+            return;
+        }
+        wake();
+    }
+}
+
+fn keep_newest(waiting: &mut BTreeMap<Slot, Job>, job: Job) {
+    match waiting.get(&job.slot) {
+        Some(old) if old.generation > job.generation => {}
+        _ => {
+            waiting.insert(job.slot.clone(), job);
+        }
+    }
+}
+
+/// Compiles and renders one job on this thread (the worker is one of the two cores; the
+/// UI keeps the other).
+pub fn evaluate(job: Job) -> Rendered {
+    let start = Instant::now();
+    let program = match &job.node {
+        None => compile(&job.graph, None),
+        Some((node, port)) => compile_node(&job.graph, node, port.as_deref()),
+    };
+    let result = program
+        .and_then(|p| {
+            render(
+                &p,
+                job.width,
+                job.height,
+                RenderOptions {
+                    threads: Some(1),
+                    ..RenderOptions::default()
+                },
+                &|_| {},
+            )
+        })
+        .map_err(|e| e.to_string());
+    Rendered {
+        slot: job.slot,
+        generation: job.generation,
+        result,
+        elapsed: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(octaves: u32) -> Arc<Graph> {
+        let json = format!(
+            r#"{{ "format": "texgraph", "version": 1, "nodes": [
+                {{ "id": "n", "type": "fbm", "params": {{ "octaves": {octaves} }} }},
+                {{ "id": "out", "type": "output", "inputs": {{ "color": "n" }} }} ] }}"#
+        );
+        Arc::new(Graph::from_json(&json).unwrap())
+    }
+
+    fn wait_for(worker: &Worker, generation: u64) -> Vec<Rendered> {
+        let mut all = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !all.iter().any(|r: &Rendered| r.generation == generation) {
+            assert!(
+                Instant::now() < deadline,
+                "no result for generation {generation}"
+            );
+            all.extend(worker.finished());
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        all
+    }
+
+    #[test]
+    fn superseded_preview_jobs_are_dropped() {
+        let worker = Worker::new(|| {});
+        let job = |generation, size| Job {
+            slot: Slot::Preview,
+            generation,
+            graph: graph(16),
+            node: None,
+            width: size,
+            height: size,
+        };
+        // The first job keeps the worker busy (unless it sees all five at once) while four
+        // more arrive; only the newest of those is worth rendering.
+        worker.submit(job(1, 1024));
+        for generation in 2..=5 {
+            worker.submit(job(generation, 64));
+        }
+        let generations: Vec<u64> = wait_for(&worker, 5).iter().map(|r| r.generation).collect();
+        assert!(
+            generations == [1, 5] || generations == [5],
+            "{generations:?}"
+        );
+    }
+
+    #[test]
+    fn thumbnails_and_errors_come_back() {
+        let wakes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = wakes.clone();
+        let worker = Worker::new(move || {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        });
+        let g = graph(3);
+        worker.submit(Job {
+            slot: Slot::Thumbnail("n".into()),
+            generation: 1,
+            graph: g.clone(),
+            node: Some(("n".into(), None)),
+            width: 8,
+            height: 8,
+        });
+        worker.submit(Job {
+            slot: Slot::Thumbnail("x".into()),
+            generation: 2,
+            graph: g,
+            node: Some(("x".into(), None)),
+            width: 8,
+            height: 8,
+        });
+        // Both slots are rendered, `n` first (slots sort and `n` was queued first).
+        let results = wait_for(&worker, 2);
+        let thumb = results
+            .iter()
+            .find(|r| r.slot == Slot::Thumbnail("n".into()))
+            .unwrap();
+        assert_eq!(thumb.result.as_ref().unwrap().data.len(), 64);
+        let missing = results
+            .iter()
+            .find(|r| r.slot == Slot::Thumbnail("x".into()))
+            .unwrap();
+        assert!(
+            missing
+                .result
+                .as_ref()
+                .unwrap_err()
+                .contains("no such node")
+        );
+        assert!(wakes.load(std::sync::atomic::Ordering::SeqCst) >= 2);
+    }
+}

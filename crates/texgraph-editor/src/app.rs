@@ -64,6 +64,9 @@ pub enum Command {
     Remove(Vec<String>),
     /// Copy nodes (with their params and inputs) under new ids.
     Duplicate(Vec<String>),
+    /// Add the nodes of a graph (pasted JSON) under fresh ids, keeping their connections
+    /// among themselves.
+    Paste(String),
     /// Show a node in the inspector.
     Select(Option<String>),
     /// Set the graph's name.
@@ -269,6 +272,15 @@ impl EditorApp {
                     graph.nodes.push(copy);
                 }
             }
+            Command::Paste(text) => {
+                let pasted = match Graph::from_json(&text) {
+                    Ok(pasted) if !pasted.nodes.is_empty() => pasted,
+                    _ => return false, // not a texgraph graph: nothing to paste
+                };
+                self.history.record(graph, None);
+                let renamed = paste(graph, pasted);
+                self.selected = renamed.last().cloned();
+            }
             Command::Select(id) => {
                 self.selected = id;
                 self.history.seal();
@@ -430,6 +442,7 @@ impl EditorApp {
     fn shortcuts(&mut self, ui: &mut Ui) {
         let typing = ui.ctx().egui_wants_keyboard_input();
         let mut commands = Vec::new();
+        let mut copied = None;
         ui.input_mut(|i| {
             if i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y) {
                 commands.push(Command::Redo);
@@ -446,7 +459,17 @@ impl EditorApp {
             if i.consume_shortcut(&NEW) {
                 commands.push(Command::New);
             }
+            if !typing {
+                for event in &i.events {
+                    if let egui::Event::Paste(text) = event {
+                        commands.push(Command::Paste(text.clone()));
+                    }
+                }
+            }
             if let Some(id) = self.selected.clone().filter(|_| !typing) {
+                if i.events.iter().any(|e| matches!(e, egui::Event::Copy)) {
+                    copied = Some(copy_json(&self.graph, std::slice::from_ref(&id)));
+                }
                 if i.consume_shortcut(&DUPLICATE) {
                     commands.push(Command::Duplicate(vec![id.clone()]));
                 }
@@ -456,6 +479,10 @@ impl EditorApp {
             }
         });
         self.commands.extend(commands);
+        if let Some(json) = copied {
+            ui.ctx().copy_text(json);
+            self.status = "copied the node as graph JSON".into();
+        }
         // Space or Tab opens the palette where the pointer is.
         if !typing && ui.input(|i| i.key_pressed(Key::Space) || i.key_pressed(Key::Tab)) {
             let layer = egui::LayerId::new(egui::Order::Background, Id::new(CANVAS_ID));
@@ -532,6 +559,57 @@ impl EditorApp {
             file
         )
     }
+}
+
+/// The selected nodes as a graph file's JSON, with only the connections among them.
+pub fn copy_json(graph: &Graph, ids: &[String]) -> String {
+    let mut copied = Graph::new();
+    copied.nodes = graph
+        .nodes
+        .iter()
+        .filter(|n| ids.contains(&n.id))
+        .cloned()
+        .collect();
+    for node in &mut copied.nodes {
+        node.inputs.retain(|_, r| {
+            ids.iter()
+                .any(|id| texgraph_core::graph::split_reference(r).0 == id)
+        });
+    }
+    copied.to_json()
+}
+
+/// Adds `pasted`'s nodes to `graph` under fresh ids (references among them follow) and
+/// moved aside; returns the new ids.
+fn paste(graph: &mut Graph, pasted: Graph) -> Vec<String> {
+    let mut renames = HashMap::new();
+    for node in &pasted.nodes {
+        let id = fresh_id(graph, &node.kind);
+        // Reserve the id before choosing the next one.
+        graph.nodes.push(Node::new(id.clone(), node.kind.clone()));
+        renames.insert(node.id.clone(), id);
+    }
+    graph.nodes.truncate(graph.nodes.len() - pasted.nodes.len());
+    let mut added = Vec::new();
+    for mut node in pasted.nodes {
+        node.id = renames[&node.id].clone();
+        node.pos = [node.pos[0] + 60.0, node.pos[1] + 60.0];
+        node.inputs = node
+            .inputs
+            .into_iter()
+            .filter_map(|(port, reference)| {
+                let (source, out) = texgraph_core::graph::split_reference(&reference);
+                let source = renames.get(source)?;
+                Some((
+                    port,
+                    out.map_or_else(|| source.clone(), |o| format!("{source}.{o}")),
+                ))
+            })
+            .collect();
+        added.push(node.id.clone());
+        graph.nodes.push(node);
+    }
+    added
 }
 
 /// What a node's result depends on (its upstream nodes' types, params and inputs, and the
@@ -630,5 +708,32 @@ impl eframe::App for EditorApp {
             }
         }
         self.apply_commands();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_nodes_keep_their_connections_under_new_ids() {
+        let graph = Graph::from_json(
+            r#"{ "format": "texgraph", "version": 1, "nodes": [
+                { "id": "c", "type": "coords" },
+                { "id": "m", "type": "math", "inputs": { "a": "c.v", "b": "elsewhere" } },
+                { "id": "elsewhere", "type": "constant" } ] }"#,
+        )
+        .unwrap();
+        let json = copy_json(&graph, &["c".into(), "m".into()]);
+        let mut target = graph.clone();
+        let added = paste(&mut target, Graph::from_json(&json).unwrap());
+        assert_eq!(added, ["coords1", "math1"]);
+        let math = target.node("math1").unwrap();
+        assert_eq!(math.inputs.get("a").map(String::as_str), Some("coords1.v"));
+        assert!(
+            !math.inputs.contains_key("b"),
+            "a connection from outside the copy is dropped"
+        );
+        assert_eq!(target.nodes.len(), 5);
     }
 }

@@ -219,3 +219,43 @@ fn every_registry_text_has_glyphs_in_the_default_fonts() {
         }
     }
 }
+
+#[test]
+fn copy_and_paste_go_through_the_clipboard_as_graph_json() {
+    let mut h = harness(&marble_path());
+    h.state_mut().push(Command::Select(Some("veins".into())));
+    h.run_steps(2);
+    h.event(Event::Copy);
+    h.step();
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .expect("copied to the clipboard");
+    let as_file = Graph::from_json(&copied).expect("the clipboard holds a graph file");
+    assert_eq!(as_file.nodes.len(), 1);
+    assert!(
+        as_file.nodes[0].inputs.is_empty(),
+        "connections leaving the copy are dropped"
+    );
+    h.event(Event::Paste(copied));
+    h.run_steps(2);
+    let pasted = h
+        .state()
+        .graph
+        .node("wave1")
+        .expect("pasted under a fresh id")
+        .clone();
+    assert_eq!(pasted.params, h.state().graph.node("veins").unwrap().params);
+    assert_eq!(h.state().selected.as_deref(), Some("wave1"));
+    // Pasting text that is not a graph does nothing.
+    let before = h.state().graph.clone();
+    h.event(Event::Paste("hello".into()));
+    h.run_steps(2);
+    assert_eq!(h.state().graph, before);
+}

@@ -116,6 +116,8 @@ pub struct EditorApp {
     filter: String,
     palette_at: Option<Pos2>,
     commands: Vec<Command>,
+    /// The window title last sent (sending it every frame would keep the window redrawing).
+    shown_title: String,
 }
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -159,6 +161,7 @@ impl EditorApp {
             filter: String::new(),
             palette_at: None,
             commands: Vec::new(),
+            shown_title: String::new(),
         };
         app.changed();
         app
@@ -642,7 +645,10 @@ impl eframe::App for EditorApp {
         self.receive(ui.ctx());
         self.shortcuts(ui);
         let title = self.title();
-        ui.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        if title != self.shown_title {
+            ui.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.shown_title = title;
+        }
 
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         egui::Panel::bottom("status").show(ui, |ui| {

@@ -259,3 +259,20 @@ fn copy_and_paste_go_through_the_clipboard_as_graph_json() {
     h.run_steps(2);
     assert_eq!(h.state().graph, before);
 }
+
+#[test]
+fn an_idle_editor_stops_repainting() {
+    let mut h = harness(&marble_path());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !h.state().has_preview() {
+        assert!(Instant::now() < deadline, "no preview");
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    std::thread::sleep(Duration::from_millis(300)); // let the thumbnails finish
+    h.run_steps(2);
+    assert!(
+        h.try_run().is_ok(),
+        "the UI keeps asking for frames while nothing changes"
+    );
+}

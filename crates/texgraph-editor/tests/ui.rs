@@ -33,6 +33,16 @@ fn on_canvas(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
         * h.get_by_label(label).rect()
 }
 
+/// Steps the UI until the worker's first preview is showing.
+fn wait_for_preview(h: &mut Harness<'_, EditorApp>) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !h.state().has_preview() {
+        assert!(Instant::now() < deadline, "no preview");
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+}
+
 fn click_at(h: &mut Harness<'_, EditorApp>, pos: egui::Pos2, button: PointerButton) {
     h.hover_at(pos);
     for pressed in [true, false] {
@@ -173,12 +183,7 @@ fn save_then_open_round_trips_and_a_bad_file_keeps_the_graph() {
 #[test]
 fn the_preview_arrives_from_the_worker() {
     let mut h = harness(&marble_path());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !h.state().has_preview() {
-        assert!(Instant::now() < deadline, "no preview");
-        std::thread::sleep(Duration::from_millis(20));
-        h.run_steps(1);
-    }
+    wait_for_preview(&mut h);
 }
 
 #[test]
@@ -263,12 +268,7 @@ fn copy_and_paste_go_through_the_clipboard_as_graph_json() {
 #[test]
 fn an_idle_editor_stops_repainting() {
     let mut h = harness(&marble_path());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !h.state().has_preview() {
-        assert!(Instant::now() < deadline, "no preview");
-        std::thread::sleep(Duration::from_millis(20));
-        h.run_steps(1);
-    }
+    wait_for_preview(&mut h);
     std::thread::sleep(Duration::from_millis(300)); // let the thumbnails finish
     h.run_steps(2);
     assert!(

@@ -62,8 +62,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let mut times = Vec::with_capacity(args.reps);
     for rep in 1..=args.reps {
         let start = Instant::now();
-        render_into(&program, &mut image, width, height, options, &|_| {})
-            .map_err(|e| anyhow!("{e}"))?;
+        render_into(
+            &program,
+            &mut image,
+            width,
+            height,
+            options.clone(),
+            &|_| {},
+        )
+        .map_err(|e| anyhow!("{e}"))?;
         let seconds = start.elapsed().as_secs_f64();
         std::hint::black_box(&image);
         times.push(seconds);

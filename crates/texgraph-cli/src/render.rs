@@ -2,13 +2,13 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use texgraph_core::eval::image_bytes;
-use texgraph_core::export::{Depth, Format, write_image};
-use texgraph_core::{Graph, RenderOptions, compile, output_names, render};
+use texgraph_core::export::{
+    Depth, ExportSettings, Format, default_image_name, export_graph, output_paths,
+};
+use texgraph_core::{Error, Graph, RenderOptions};
 
 use crate::args::{apply_set, parse_size};
 use crate::load::{describe, load};
@@ -63,7 +63,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| default_output(&graph, &args.graph));
+        .unwrap_or_else(|| default_image_name(&graph, Some(&args.graph)));
     let format = Format::from_path(&out).map_err(|e| anyhow!("{e}"))?;
     let depth = match &args.depth {
         None => format.default_depth(),
@@ -78,18 +78,25 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     }
 
     let targets: Vec<(Option<String>, PathBuf)> = if args.all_outputs {
-        output_names(&graph)
+        output_paths(&graph, &out)
             .into_iter()
-            .map(|name| {
-                let path = suffixed(&out, &name);
-                (Some(name), path)
-            })
+            .map(|(name, path)| (Some(name), path))
             .collect()
     } else {
         vec![(args.output.clone(), out)]
     };
-    for (name, path) in targets {
-        render_one(args, &graph, name.as_deref(), &path, depth)?;
+    for (output, path) in targets {
+        let settings = ExportSettings {
+            width: args.size.0,
+            height: args.size.1,
+            depth,
+            output,
+            options: RenderOptions {
+                threads: args.threads,
+                ..RenderOptions::default()
+            },
+        };
+        render_one(args, &graph, &settings, &path)?;
     }
     Ok(())
 }
@@ -97,17 +104,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
 fn render_one(
     args: &RenderArgs,
     graph: &Graph,
-    output: Option<&str>,
+    settings: &ExportSettings,
     path: &Path,
-    depth: Depth,
 ) -> anyhow::Result<()> {
-    let program = compile(graph, output).map_err(|e| describe(&args.graph, &e))?;
-    let (width, height) = args.size;
-    let channels = program.output.channels.len();
-    check_memory(width, height, channels)?;
-
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(u64::from(height));
+        let bar = ProgressBar::new(u64::from(settings.height));
         bar.set_style(
             ProgressStyle::with_template("{spinner} rendering [{bar:40}] {pos}/{len} rows ({eta})")
                 .expect("valid template")
@@ -117,86 +118,24 @@ fn render_one(
     } else {
         ProgressBar::hidden()
     };
-    let start = Instant::now();
-    let options = RenderOptions {
-        threads: args.threads,
-        ..RenderOptions::default()
-    };
-    let image = render(&program, width, height, options, &|rows| {
+    let result = export_graph(graph, settings, path, &|rows| {
         bar.set_position(u64::from(rows))
-    })
-    .map_err(|e| anyhow!("{e}"))?;
-    let seconds = start.elapsed().as_secs_f64();
+    });
     bar.finish_and_clear();
-
-    write_image(&image, path, depth).map_err(|e| anyhow!("{e}"))?;
+    let done = result.map_err(|e| match e {
+        // Graph problems are named by file, node and field.
+        Error::Invalid(_) => describe(&args.graph, &e),
+        other => anyhow!("{other}"),
+    })?;
+    let (width, height, seconds) = (done.width, done.height, done.seconds);
     let mpix = f64::from(width) * f64::from(height) / 1e6;
     crate::say!(
         "wrote {}: {width}x{height} {} {}-bit, rendered in {:.3} s ({:.1} Mpix/s)",
-        path.display(),
-        if channels == 1 { "gray" } else { "rgba" },
-        depth.bits(),
+        done.path.display(),
+        if done.channels == 1 { "gray" } else { "rgba" },
+        done.depth.bits(),
         seconds,
         mpix / seconds.max(1e-9)
     );
     Ok(())
-}
-
-/// `<graph name>.png`, from the graph's `name` or else the file's stem.
-fn default_output(graph: &Graph, path: &Path) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-    let name = graph
-        .name
-        .clone()
-        .filter(|n| !n.trim().is_empty())
-        .or(stem)
-        .unwrap_or_else(|| "texture".into());
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    PathBuf::from(format!("{safe}.png"))
-}
-
-/// `dir/stem.ext` → `dir/stem_name.ext`.
-fn suffixed(path: &Path, name: &str) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let file = match path.extension() {
-        Some(ext) => format!("{stem}_{name}.{}", ext.to_string_lossy()),
-        None => format!("{stem}_{name}"),
-    };
-    path.with_file_name(file)
-}
-
-/// Refuses images whose buffers would not fit in the memory this machine has free.
-fn check_memory(width: u32, height: u32, channels: usize) -> anyhow::Result<()> {
-    // The float image plus, at most, an encoded copy of the same size.
-    let needed = image_bytes(width, height, channels).and_then(|b| b.checked_mul(2));
-    let available = available_memory();
-    match (needed, available) {
-        (None, _) => bail!("--size {width}x{height} is too large to address"),
-        (Some(n), Some(avail)) if n > avail => bail!(
-            "--size {width}x{height} needs about {:.1} GiB but only {:.1} GiB of memory is available",
-            n as f64 / f64::from(1u32 << 30),
-            avail as f64 / f64::from(1u32 << 30)
-        ),
-        _ => Ok(()),
-    }
-}
-
-/// MemAvailable from /proc/meminfo, where the system has one.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
 }

@@ -107,6 +107,9 @@ pub enum Error {
         /// What the encoder said.
         message: String,
     },
+    /// The render was cancelled through [`RenderOptions::cancel`](crate::RenderOptions::cancel).
+    #[error("cancelled")]
+    Cancelled,
 }
 
 impl Error {

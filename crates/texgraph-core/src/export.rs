@@ -3,15 +3,22 @@
 //! clamped to [0, 1] and rounded for the integer formats. Files are written to a
 //! temporary file beside the target and renamed into place, so a failed write never
 //! leaves a half-written or clobbered file.
+//!
+//! [`export_graph`] is the whole "graph to file" path (compile, check, render, write)
+//! shared by `texgraph render` and the editor, so both write the same bytes.
 
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use image::{ExtendedColorType, ImageEncoder};
 
+use crate::compile::{compile, output_names};
 use crate::error::{Error, Result};
-use crate::eval::Image;
+use crate::eval::{Image, RenderOptions, image_bytes, render};
+use crate::graph::Graph;
 
 /// File formats, chosen by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,13 +101,34 @@ impl Format {
 
 /// Writes `image` to `path` in the format of its extension at `depth`.
 pub fn write_image(image: &Image, path: &Path, depth: Depth) -> Result<()> {
+    let format = checked_format(path, depth)?;
+    write_encoded(image, path, format, depth, None)
+}
+
+/// The format of `path`, when it can hold `depth`.
+fn checked_format(path: &Path, depth: Depth) -> Result<Format> {
     let format = Format::from_path(path)?;
     if !format.supports(depth) {
         return Err(Error::Export {
             path: path.to_owned(),
-            message: format!("{format:?} files cannot hold {}-bit samples", depth.bits()),
+            message: format!(
+                "{format:?} files cannot hold {}-bit samples (PNG: 8 or 16, EXR: 32, TIFF: 8, 16 or 32)",
+                depth.bits()
+            ),
         });
     }
+    Ok(format)
+}
+
+/// Encodes and writes atomically; a `cancel` raised by the end of encoding leaves `path`
+/// untouched.
+fn write_encoded(
+    image: &Image,
+    path: &Path,
+    format: Format,
+    depth: Depth,
+    cancel: Option<&AtomicBool>,
+) -> Result<()> {
     write_atomically(path, |file| {
         let mut out = BufWriter::new(file);
         encode(image, format, depth, &mut out)
@@ -108,8 +136,153 @@ pub fn write_image(image: &Image, path: &Path, depth: Depth) -> Result<()> {
             .map_err(|message| Error::Export {
                 path: path.to_owned(),
                 message,
-            })
+            })?;
+        if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return Err(Error::Cancelled);
+        }
+        Ok(())
     })
+}
+
+/// What to export: size, depth, which output, how to render.
+#[derive(Debug, Clone)]
+pub struct ExportSettings {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Bits per channel; must suit the file format (see [`Format::supports`]).
+    pub depth: Depth,
+    /// The output node to render by name; `None` renders the first.
+    pub output: Option<String>,
+    /// Threads, tile size and cancellation of the render.
+    pub options: RenderOptions,
+}
+
+/// What was written.
+#[derive(Debug, Clone)]
+pub struct Exported {
+    /// The file written.
+    pub path: PathBuf,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// 1 (grayscale) or 4 (RGBA).
+    pub channels: usize,
+    /// Bits per channel written.
+    pub depth: Depth,
+    /// Seconds spent rendering (not compiling or encoding).
+    pub seconds: f64,
+}
+
+/// Compiles `graph` for `settings.output`, checks the image fits in available memory,
+/// renders it (progress = rows done), and writes it atomically to `path` (format from
+/// extension). Nothing is written when anything fails or the render is cancelled.
+///
+/// The extension and depth are checked first, then the graph and memory, all before
+/// rendering. Cancellation (through `settings.options.cancel`) returns
+/// [`Error::Cancelled`].
+pub fn export_graph(
+    graph: &Graph,
+    settings: &ExportSettings,
+    path: &Path,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Exported> {
+    let format = checked_format(path, settings.depth)?;
+    let program = compile(graph, settings.output.as_deref())?;
+    let (width, height) = (settings.width, settings.height);
+    let channels = program.output.channels.len();
+    check_memory(width, height, channels)?;
+    let start = Instant::now();
+    let image = render(&program, width, height, settings.options.clone(), progress)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let cancel = settings.options.cancel.as_deref();
+    write_encoded(&image, path, format, settings.depth, cancel)?;
+    Ok(Exported {
+        path: path.to_owned(),
+        width,
+        height,
+        channels,
+        depth: settings.depth,
+        seconds,
+    })
+}
+
+/// The files `texgraph render --all-outputs` writes: one per output name,
+/// `dir/stem.ext` -> `dir/stem_<name>.ext`.
+pub fn output_paths(graph: &Graph, base: &Path) -> Vec<(String, PathBuf)> {
+    output_names(graph)
+        .into_iter()
+        .map(|name| {
+            let path = suffixed(base, &name);
+            (name, path)
+        })
+        .collect()
+}
+
+/// The default image file name for a graph: `<graph name or file stem>.png`, unsafe
+/// characters replaced by `_` (`texture.png` when there is neither).
+pub fn default_image_name(graph: &Graph, graph_path: Option<&Path>) -> PathBuf {
+    let stem = graph_path
+        .and_then(Path::file_stem)
+        .map(|s| s.to_string_lossy().into_owned());
+    let name = graph
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .or(stem)
+        .unwrap_or_else(|| "texture".into());
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    PathBuf::from(format!("{safe}.png"))
+}
+
+/// `dir/stem.ext` → `dir/stem_name.ext`.
+fn suffixed(path: &Path, name: &str) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = match path.extension() {
+        Some(ext) => format!("{stem}_{name}.{}", ext.to_string_lossy()),
+        None => format!("{stem}_{name}"),
+    };
+    path.with_file_name(file)
+}
+
+/// Refuses images whose buffers would not fit in the memory this machine has free.
+fn check_memory(width: u32, height: u32, channels: usize) -> Result<()> {
+    // The float image plus, at most, an encoded copy of the same size.
+    let needed = image_bytes(width, height, channels).and_then(|b| b.checked_mul(2));
+    let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
+    match (needed, available_memory()) {
+        (None, _) => Err(Error::Render(format!(
+            "a {width}x{height} image is too large to address"
+        ))),
+        (Some(n), Some(avail)) if n > avail => Err(Error::Render(format!(
+            "a {width}x{height} image needs about {:.1} GiB but only {:.1} GiB of memory is available",
+            gib(n),
+            gib(avail)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// MemAvailable from /proc/meminfo, where the system has one.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// The bytes of `image` encoded as `format` at `depth`.

@@ -48,3 +48,24 @@ pub fn graph(json: &str) -> Graph {
 pub fn at(image: &Image, col: u32, row: u32, ch: usize) -> f32 {
     image.data[(row as usize * image.width as usize + col as usize) * image.channels + ch]
 }
+
+/// The example graph `graphs/<stem>.json`.
+pub fn example(stem: &str) -> Graph {
+    let path = graphs_dir().join(format!("{stem}.json"));
+    Graph::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The names of the entries of `dir`, sorted.
+pub fn dir_entries(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("readable dir")
+        .map(|e| {
+            e.expect("readable entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}

@@ -153,19 +153,22 @@ fn same_bits_for_any_thread_count_and_tile_size() {
             RenderOptions {
                 threads: Some(1),
                 tile: 64,
+                cancel: None,
             },
         );
         for options in [
             RenderOptions {
                 threads: Some(4),
                 tile: 64,
+                cancel: None,
             },
             RenderOptions {
                 threads: Some(2),
                 tile: 17,
+                cancel: None,
             },
         ] {
-            let other = common::render_graph(&graph, None, 160, options);
+            let other = common::render_graph(&graph, None, 160, options.clone());
             let same = one
                 .data
                 .iter()

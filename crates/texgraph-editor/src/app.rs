@@ -1,93 +1,34 @@
 //! The editor application. Drawing collects [`Command`]s; after the frame they are applied
 //! to the graph (recording undo steps), the canvas is re-derived from it, and the worker
-//! is asked for the renders the edit made stale.
+//! is asked for the renders the edit made stale. The document (graph, file, undo) is kept
+//! apart from runtime state (worker, textures, dialogs).
+
+mod commands;
+mod controls;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use eframe::egui::{
-    self, Id, Key, KeyboardShortcut, Modifiers, Pos2, TextureHandle, TextureOptions, Ui,
-};
+use eframe::egui::{self, Id, Key, Pos2, TextureHandle, TextureOptions, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
-use texgraph_core::{Graph, Node, ParamValue, validate};
+use texgraph_core::{Graph, validate};
 
+pub use self::commands::{Command, copy_json};
 use crate::canvas::{self, Canvas};
-use crate::document::{free_position, fresh_id, store_positions, to_snarl};
+use crate::document::to_snarl;
+use crate::export::{ExportDialog, ExportJob};
+use crate::files::{Answer, Files, Purpose, Then};
 use crate::history::History;
 use crate::inspector;
-use crate::preview::{Preview, to_color_image};
+use crate::preview::{Preview, PreviewAction, to_color_image};
 use crate::worker::{Job, Slot, Worker};
 
-/// Id of the node canvas widget.
+/// Id of the node canvas widget (framing all nodes starts a fresh view under a derived id).
 pub const CANVAS_ID: &str = "canvas";
 /// Side of the thumbnails rendered for nodes, in pixels.
 pub const THUMBNAIL_PIXELS: u32 = 64;
-
-/// One edit or action, collected while drawing and applied after.
-#[derive(Debug, Clone)]
-pub enum Command {
-    /// Set a param of a node.
-    SetParam {
-        /// Node id.
-        node: String,
-        /// Param name.
-        param: String,
-        /// New value.
-        value: ParamValue,
-    },
-    /// Connect output `from` (`"node"` or `"node.port"`) to input `port` of node `to`.
-    Connect {
-        /// Source reference.
-        from: String,
-        /// Target node id.
-        to: String,
-        /// Target input.
-        port: String,
-    },
-    /// Remove the connection into input `port` of node `to`.
-    Disconnect {
-        /// Target node id.
-        to: String,
-        /// Target input.
-        port: String,
-    },
-    /// Add a node of type `kind` at a canvas position (or beside the others).
-    AddNode {
-        /// Node type id.
-        kind: &'static str,
-        /// Canvas position.
-        pos: Option<Pos2>,
-    },
-    /// Delete nodes and every connection to them.
-    Remove(Vec<String>),
-    /// Copy nodes (with their params and inputs) under new ids.
-    Duplicate(Vec<String>),
-    /// Add the nodes of a graph (pasted JSON) under fresh ids, keeping their connections
-    /// among themselves.
-    Paste(String),
-    /// Show a node in the inspector.
-    Select(Option<String>),
-    /// Set the graph's name.
-    SetName(String),
-    /// Set the graph's tileable setting.
-    SetTileable(bool),
-    /// Set the graph's time.
-    SetTime(f32),
-    /// Undo the last edit.
-    Undo,
-    /// Redo the last undone edit.
-    Redo,
-    /// Start an empty graph.
-    New,
-    /// Load a graph file.
-    Open(PathBuf),
-    /// Save to a path (or the current file).
-    Save(Option<PathBuf>),
-    /// Show a message in the status bar.
-    Status(String),
-}
 
 /// The editor.
 pub struct EditorApp {
@@ -99,68 +40,81 @@ pub struct EditorApp {
     pub modified: bool,
     /// The node shown in the inspector.
     pub selected: Option<String>,
+    /// Nodes picked with Shift+click (the canvas's Shift+drag selection adds to these).
+    pub picked: Vec<String>,
     /// The status bar's message.
     pub status: String,
-    /// The path typed in the toolbar's file field.
-    pub path_field: String,
+    /// File dialogs, recent files and the unsaved-changes question.
+    pub files: Files,
+    /// The export dialog.
+    pub export: ExportDialog,
+    /// The preview panel.
+    pub preview: Preview,
     snarl: Snarl<String>,
     style: SnarlStyle,
+    /// Bumped by "frame all": the canvas starts a fresh view fitted to the nodes.
+    view: u64,
     history: History,
     worker: Worker,
     generation: u64,
-    preview: Preview,
     shown_generation: u64,
     thumbnails: HashMap<String, TextureHandle>,
     signatures: HashMap<String, String>,
+    /// Problems by node id: validation's, plus what the compiler said about a node.
     errors: HashMap<String, String>,
+    compile_errors: HashMap<String, String>,
     filter: String,
     palette_at: Option<Pos2>,
     commands: Vec<Command>,
+    /// Save As is needed (a save without a file), with the action to do after it.
+    ask_save_as: Option<Option<Then>>,
+    /// The action to carry out after the save in progress succeeds.
+    after_save: Option<Then>,
+    /// An action cleared to go ahead (its question answered).
+    then: Option<Then>,
+    /// Closing was confirmed; the next close request goes through.
+    closing: bool,
     /// The window title last sent (sending it every frame would keep the window redrawing).
     shown_title: String,
 }
 
-const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-const REDO: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
-const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
-const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
-const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
-
 impl EditorApp {
     /// An editor showing `graph` (from `path`, if it came from a file); `ctx` is woken when
-    /// renders finish.
+    /// renders finish. File dialogs are in-app until [`EditorApp::files`] says otherwise.
     pub fn new(ctx: &egui::Context, graph: Graph, path: Option<PathBuf>) -> Self {
         let wake = ctx.clone();
         let mut app = Self {
             snarl: to_snarl(&graph),
             graph,
-            path_field: path
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
             path,
             modified: false,
             selected: None,
+            picked: Vec::new(),
             status: String::new(),
+            files: Files::default(),
+            export: ExportDialog::default(),
+            preview: Preview::default(),
             style: SnarlStyle {
                 pin_placement: Some(PinPlacement::Edge),
                 bg_pattern: Some(BackgroundPattern::grid(egui::vec2(40.0, 40.0), 0.0)),
                 ..SnarlStyle::new()
             },
+            view: 0,
             history: History::default(),
             worker: Worker::new(move || wake.request_repaint()),
             generation: 0,
-            preview: Preview::default(),
             shown_generation: 0,
             thumbnails: HashMap::new(),
             signatures: HashMap::new(),
             errors: HashMap::new(),
+            compile_errors: HashMap::new(),
             filter: String::new(),
             palette_at: None,
             commands: Vec::new(),
+            ask_save_as: None,
+            after_save: None,
+            then: None,
+            closing: false,
             shown_title: String::new(),
         };
         app.changed();
@@ -183,205 +137,47 @@ impl EditorApp {
         self.commands.push(command);
     }
 
-    /// Applies the queued commands.
-    pub fn apply_commands(&mut self) {
-        store_positions(&mut self.graph, &self.snarl);
-        let mut edited = false;
-        for command in std::mem::take(&mut self.commands) {
-            edited |= self.apply(command);
-        }
-        if edited {
-            self.modified = true;
-            self.snarl = to_snarl(&self.graph);
-            self.changed();
+    /// The id of the canvas widget as currently shown.
+    pub fn canvas_id(&self) -> Id {
+        match self.view {
+            0 => Id::new(CANVAS_ID),
+            n => Id::new(CANVAS_ID).with(n),
         }
     }
 
-    /// Applies one command; true when it changed the graph.
-    fn apply(&mut self, command: Command) -> bool {
-        let graph = &mut self.graph;
-        match command {
-            Command::SetParam { node, param, value } => {
-                if graph.node(&node).is_none() {
-                    return false;
-                }
-                self.history.record(graph, Some(format!("{node}.{param}")));
-                graph
-                    .node_mut(&node)
-                    .expect("checked")
-                    .params
-                    .insert(param, value);
-            }
-            Command::Connect { from, to, port } => {
-                if let Err(message) = texgraph_core::check_connection(graph, &from, &to, &port) {
-                    self.status = format!("cannot connect: {message}");
-                    return false;
-                }
-                self.history.record(graph, None);
-                graph
-                    .node_mut(&to)
-                    .expect("checked")
-                    .inputs
-                    .insert(port, from);
-            }
-            Command::Disconnect { to, port } => {
-                if !graph
-                    .node(&to)
-                    .is_some_and(|n| n.inputs.contains_key(&port))
-                {
-                    return false;
-                }
-                self.history.record(graph, None);
-                graph.node_mut(&to).expect("checked").inputs.remove(&port);
-            }
-            Command::AddNode { kind, pos } => {
-                self.history.record(graph, None);
-                let id = fresh_id(graph, kind);
-                let pos = pos.unwrap_or_else(|| free_position(graph));
-                let mut node = Node::new(id.clone(), kind);
-                node.pos = [pos.x, pos.y];
-                graph.nodes.push(node);
-                self.selected = Some(id);
-            }
-            Command::Remove(ids) => {
-                if ids.iter().all(|id| graph.node(id).is_none()) {
-                    return false;
-                }
-                self.history.record(graph, None);
-                graph.nodes.retain(|n| !ids.contains(&n.id));
-                for node in &mut graph.nodes {
-                    node.inputs.retain(|_, r| {
-                        !ids.iter()
-                            .any(|id| texgraph_core::graph::split_reference(r).0 == id)
-                    });
-                }
-                if self.selected.as_ref().is_some_and(|s| ids.contains(s)) {
-                    self.selected = None;
-                }
-            }
-            Command::Duplicate(ids) => {
-                let copies: Vec<Node> = ids
-                    .iter()
-                    .filter_map(|id| graph.node(id).cloned())
-                    .collect();
-                if copies.is_empty() {
-                    return false;
-                }
-                self.history.record(graph, None);
-                for mut copy in copies {
-                    copy.id = fresh_id(graph, &copy.kind);
-                    copy.pos = [copy.pos[0] + 40.0, copy.pos[1] + 40.0];
-                    self.selected = Some(copy.id.clone());
-                    graph.nodes.push(copy);
-                }
-            }
-            Command::Paste(text) => {
-                let pasted = match Graph::from_json(&text) {
-                    Ok(pasted) if !pasted.nodes.is_empty() => pasted,
-                    _ => return false, // not a texgraph graph: nothing to paste
-                };
-                self.history.record(graph, None);
-                let renamed = paste(graph, pasted);
-                self.selected = renamed.last().cloned();
-            }
-            Command::Select(id) => {
-                self.selected = id;
-                self.history.seal();
-                return false;
-            }
-            Command::SetName(name) => {
-                self.history.record(graph, Some("settings.name".into()));
-                graph.name = Some(name).filter(|n| !n.is_empty());
-            }
-            Command::SetTileable(tileable) => {
-                self.history.record(graph, None);
-                graph.settings.tileable = tileable;
-            }
-            Command::SetTime(time) => {
-                self.history.record(graph, Some("settings.time".into()));
-                graph.settings.time = time;
-            }
-            Command::Undo | Command::Redo => {
-                let restored = match command {
-                    Command::Undo => self.history.undo(graph),
-                    _ => self.history.redo(graph),
-                };
-                let Some(restored) = restored else {
-                    return false;
-                };
-                *graph = restored;
-                if self
-                    .selected
-                    .as_ref()
-                    .is_some_and(|s| graph.node(s).is_none())
-                {
-                    self.selected = None;
-                }
-            }
-            Command::New => {
-                self.history.record(graph, None);
-                *graph = Graph::new();
-                self.path = None;
-                self.selected = None;
-            }
-            Command::Open(path) => match Graph::load(&path) {
-                Ok(loaded) => {
-                    self.history.record(graph, None);
-                    *graph = loaded;
-                    self.status = format!("opened {}", path.display());
-                    self.path_field = path.display().to_string();
-                    self.path = Some(path);
-                    self.selected = None;
-                    self.snarl = to_snarl(graph);
-                    self.changed();
-                    self.modified = false;
-                    return false;
-                }
-                Err(e) => {
-                    // The current graph stays as it is.
-                    self.status = format!("error: {}: {e}", path.display());
-                    return false;
-                }
-            },
-            Command::Save(path) => {
-                let Some(path) = path.or_else(|| self.path.clone()) else {
-                    self.status = "type a file name to save to".into();
-                    return false;
-                };
-                match graph.save(&path) {
-                    Ok(()) => {
-                        self.status = format!("saved {}", path.display());
-                        self.path_field = path.display().to_string();
-                        self.path = Some(path);
-                        self.modified = false;
-                    }
-                    Err(e) => self.status = format!("error: {e}"),
-                }
-                return false;
-            }
-            Command::Status(message) => {
-                self.status = message;
-                return false;
+    /// The nodes Delete, Duplicate and Copy act on: those picked (Shift+click on a title)
+    /// or selected on the canvas (Shift+drag a rectangle, Shift+click a node's body), else
+    /// the one in the inspector.
+    pub fn selection(&self, ctx: &egui::Context) -> Vec<String> {
+        let mut ids = self.picked.clone();
+        for node in egui_snarl::ui::get_selected_nodes(self.canvas_id(), ctx) {
+            if let Some(id) = self.snarl.get_node(node)
+                && !ids.contains(id)
+            {
+                ids.push(id.clone());
             }
         }
-        true
+        if ids.is_empty() {
+            self.selected.iter().cloned().collect()
+        } else {
+            ids
+        }
+    }
+
+    /// Any nodes' error messages, by node id.
+    pub fn errors(&self) -> &HashMap<String, String> {
+        &self.errors
     }
 
     /// After an edit: new errors, and renders for the preview and every node whose result
     /// may have changed.
     fn changed(&mut self) {
         self.generation += 1;
-        self.errors.clear();
-        for problem in validate(&self.graph) {
-            if let Some(node) = problem.location.node.clone() {
-                self.errors
-                    .entry(node)
-                    .or_insert_with(|| problem.to_string());
-            }
-        }
-        let graph = Arc::new(self.graph.clone());
-        self.request_preview(&graph);
         let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
+        self.compile_errors.retain(|id, _| ids.contains(id));
+        self.collect_errors();
+        let graph = Arc::new(self.graph.clone());
+        self.request_preview();
         self.thumbnails.retain(|id, _| ids.contains(id));
         self.signatures.retain(|id, _| ids.contains(id));
         for id in ids {
@@ -401,13 +197,35 @@ impl EditorApp {
         }
     }
 
-    fn request_preview(&mut self, graph: &Arc<Graph>) {
+    fn collect_errors(&mut self) {
+        self.errors = self.compile_errors.clone();
+        for problem in validate(&self.graph) {
+            if let Some(node) = problem.location.node.clone() {
+                self.errors.insert(node, problem.to_string());
+            }
+        }
+    }
+
+    /// Asks for the preview: the pinned node or the output, at the playback time if playing.
+    fn request_preview(&mut self) {
+        let mut graph = self.graph.clone();
+        if let Some(time) = self.preview.playing {
+            graph.settings.time = time;
+        }
+        if self
+            .preview
+            .pinned
+            .as_ref()
+            .is_some_and(|id| graph.node(id).is_none())
+        {
+            self.preview.pinned = None;
+        }
         let size = self.preview.size;
         self.worker.submit(Job {
             slot: Slot::Preview,
             generation: self.generation,
-            graph: graph.clone(),
-            node: None,
+            graph: Arc::new(graph),
+            node: self.preview.pinned.clone().map(|id| (id, None)),
             width: size,
             height: size,
         });
@@ -415,15 +233,17 @@ impl EditorApp {
 
     /// Takes the worker's finished renders.
     fn receive(&mut self, ctx: &egui::Context) {
+        let mut errors_changed = false;
         for done in self.worker.finished() {
             match (done.slot, done.result) {
                 (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
                     self.shown_generation = done.generation;
                     self.preview
-                        .show_image(ctx, &image, done.elapsed.as_secs_f64() * 1e3);
+                        .show_image(ctx, image, done.elapsed.as_secs_f64() * 1e3);
                 }
                 (Slot::Preview, Err(message)) => self.status = format!("preview: {message}"),
                 (Slot::Thumbnail(id), Ok(image)) => {
+                    errors_changed |= self.compile_errors.remove(&id).is_some();
                     let pixels = to_color_image(&image);
                     match self.thumbnails.get_mut(&id) {
                         Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
@@ -437,182 +257,147 @@ impl EditorApp {
                         }
                     }
                 }
+                // Only the node the compiler blames gets the red outline.
+                (Slot::Thumbnail(id), Err(message))
+                    if done.at_fault.contains(&id) && self.graph.node(&id).is_some() =>
+                {
+                    self.compile_errors.insert(id, message);
+                    errors_changed = true;
+                }
                 _ => {}
             }
         }
-    }
-
-    fn shortcuts(&mut self, ui: &mut Ui) {
-        let typing = ui.ctx().egui_wants_keyboard_input();
-        let mut commands = Vec::new();
-        let mut copied = None;
-        ui.input_mut(|i| {
-            if i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y) {
-                commands.push(Command::Redo);
-            }
-            if !typing && i.consume_shortcut(&UNDO) {
-                commands.push(Command::Undo);
-            }
-            if i.consume_shortcut(&SAVE) {
-                commands.push(Command::Save(None));
-            }
-            if i.consume_shortcut(&OPEN) && !self.path_field.is_empty() {
-                commands.push(Command::Open(PathBuf::from(&self.path_field)));
-            }
-            if i.consume_shortcut(&NEW) {
-                commands.push(Command::New);
-            }
-            if !typing {
-                for event in &i.events {
-                    if let egui::Event::Paste(text) = event {
-                        commands.push(Command::Paste(text.clone()));
-                    }
-                }
-            }
-            if let Some(id) = self.selected.clone().filter(|_| !typing) {
-                if i.events.iter().any(|e| matches!(e, egui::Event::Copy)) {
-                    copied = Some(copy_json(&self.graph, std::slice::from_ref(&id)));
-                }
-                if i.consume_shortcut(&DUPLICATE) {
-                    commands.push(Command::Duplicate(vec![id.clone()]));
-                }
-                if i.key_pressed(Key::Delete) {
-                    commands.push(Command::Remove(vec![id]));
-                }
-            }
-        });
-        self.commands.extend(commands);
-        if let Some(json) = copied {
-            ui.ctx().copy_text(json);
-            self.status = "copied the node as graph JSON".into();
-        }
-        // Space or Tab opens the palette where the pointer is.
-        if !typing && ui.input(|i| i.key_pressed(Key::Space) || i.key_pressed(Key::Tab)) {
-            let layer = egui::LayerId::new(egui::Order::Background, Id::new(CANVAS_ID));
-            let at = ui
-                .ctx()
-                .pointer_hover_pos()
-                .zip(ui.ctx().layer_transform_from_global(layer));
-            self.palette_at = Some(at.map_or(Pos2::ZERO, |(p, from_screen)| from_screen * p));
+        if errors_changed {
+            self.collect_errors();
         }
     }
 
-    fn toolbar(&mut self, ui: &mut Ui) {
-        ui.horizontal_wrapped(|ui| {
-            if ui.button("New").clicked() {
-                self.commands.push(Command::New);
+    /// Goes ahead with `then` unless it would drop unsaved changes, in which case the
+    /// person is asked first.
+    pub fn request(&mut self, then: Then) {
+        if self.modified {
+            self.files.prompt = Some(then);
+        } else {
+            self.then = Some(then);
+        }
+    }
+
+    /// Carries out an action that has been cleared.
+    fn carry_out(&mut self, ctx: &egui::Context, then: Then) {
+        match then {
+            Then::New => self.commands.push(Command::New),
+            Then::Open(path) => self.commands.push(Command::Open(path)),
+            Then::PickOpen => {
+                let start = self.path.clone();
+                self.files.choose(ctx, Purpose::Open, start.as_deref());
             }
-            ui.add(
-                egui::TextEdit::singleline(&mut self.path_field)
-                    .hint_text("graph file (.json)")
-                    .desired_width(220.0),
-            );
-            if ui.button("Open").clicked() {
-                self.commands
-                    .push(Command::Open(PathBuf::from(&self.path_field)));
+            Then::Quit => {
+                self.closing = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
-            if ui.button("Save").clicked() {
-                let path =
-                    Some(PathBuf::from(&self.path_field)).filter(|p| !p.as_os_str().is_empty());
-                self.commands.push(Command::Save(path));
-            }
-            ui.separator();
-            if ui.button("Undo").clicked() {
-                self.commands.push(Command::Undo);
-            }
-            if ui.button("Redo").clicked() {
-                self.commands.push(Command::Redo);
-            }
-            ui.separator();
-            let mut name = self.graph.name.clone().unwrap_or_default();
-            ui.label("name");
-            if ui
-                .add(egui::TextEdit::singleline(&mut name).desired_width(100.0))
-                .changed()
-            {
-                self.commands.push(Command::SetName(name));
-            }
-            let mut tileable = self.graph.settings.tileable;
-            if ui.checkbox(&mut tileable, "tileable").changed() {
-                self.commands.push(Command::SetTileable(tileable));
-            }
-            let mut time = self.graph.settings.time;
-            ui.label("time");
-            if ui
-                .add(egui::DragValue::new(&mut time).speed(0.02))
-                .changed()
-            {
-                self.commands.push(Command::SetTime(time));
-            }
-            if ui.button("Add node…").clicked() {
-                self.palette_at = Some(Pos2::ZERO);
-            }
+        }
+    }
+
+    /// Dialogs, dropped files, the close button, and what their answers set going.
+    fn file_flow(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        if ui.input(|i| i.viewport().close_requested()) && self.modified && !self.closing {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.files.prompt = Some(Then::Quit);
+        }
+        let dropped: Vec<PathBuf> = ui.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_owned())
+                .collect()
         });
+        if let Some(path) = dropped.into_iter().next() {
+            self.request(Then::Open(path));
+        }
+        let file = self.file_name();
+        if let Some((answer, then)) = self.files.show_prompt(ui, &file) {
+            match answer {
+                Answer::Save => {
+                    self.after_save = Some(then);
+                    self.commands.push(Command::Save(None));
+                }
+                Answer::Discard => self.then = Some(then),
+                Answer::Cancel => {}
+            }
+        }
+        if let Some(then) = self.ask_save_as.take() {
+            let start = self.path.clone();
+            self.files
+                .choose(&ctx, Purpose::SaveAs(then), start.as_deref());
+        }
+        if let Some((purpose, path)) = self.files.show(ui) {
+            match purpose {
+                Purpose::Open => self.commands.push(Command::Open(path)),
+                Purpose::SaveAs(then) => {
+                    self.after_save = then;
+                    self.commands.push(Command::Save(Some(path)));
+                }
+                Purpose::Export => self.export.path = path.display().to_string(),
+            }
+        }
+        if let Some(then) = self.then.take() {
+            self.carry_out(&ctx, then);
+        }
+        if self.export.show(ui, &self.graph, &mut self.files) {
+            let wake = ctx.clone();
+            let request = self.export.request();
+            self.export.message.clear();
+            self.export.job = Some(ExportJob::start(self.graph.clone(), request, move || {
+                wake.request_repaint()
+            }));
+        }
+    }
+
+    fn file_name(&self) -> String {
+        self.path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or("untitled".into(), |f| f.to_string_lossy().into_owned())
     }
 
     fn title(&self) -> String {
-        let file = self
-            .path
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map_or("untitled".into(), |f| f.to_string_lossy().into_owned());
         format!(
             "{}{} — texgraph",
             if self.modified { "● " } else { "" },
-            file
+            self.file_name()
         )
     }
-}
 
-/// The selected nodes as a graph file's JSON, with only the connections among them.
-pub fn copy_json(graph: &Graph, ids: &[String]) -> String {
-    let mut copied = Graph::new();
-    copied.nodes = graph
-        .nodes
-        .iter()
-        .filter(|n| ids.contains(&n.id))
-        .cloned()
-        .collect();
-    for node in &mut copied.nodes {
-        node.inputs.retain(|_, r| {
-            ids.iter()
-                .any(|id| texgraph_core::graph::split_reference(r).0 == id)
+    fn side_panel(&mut self, ui: &mut Ui) {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            if let Some(id) = self.selected.clone() {
+                inspector::show(ui, &self.graph, &id, &mut self.commands);
+                if self.preview.pinned.as_deref() != Some(&id)
+                    && ui.button("Show in preview").clicked()
+                {
+                    self.commands.push(Command::Pin(Some(id)));
+                }
+                ui.separator();
+            }
+            ui.heading("Preview");
+            let time = self
+                .graph
+                .nodes
+                .iter()
+                .any(|n| n.kind == "time")
+                .then_some(self.graph.settings.time);
+            for action in self.preview.show(ui, time) {
+                match action {
+                    PreviewAction::Render => {
+                        self.generation += 1;
+                        self.request_preview();
+                    }
+                    PreviewAction::SetTime(time) => self.commands.push(Command::SetTime(time)),
+                }
+            }
         });
     }
-    copied.to_json()
-}
-
-/// Adds `pasted`'s nodes to `graph` under fresh ids (references among them follow) and
-/// moved aside; returns the new ids.
-fn paste(graph: &mut Graph, pasted: Graph) -> Vec<String> {
-    let mut renames = HashMap::new();
-    for node in &pasted.nodes {
-        let id = fresh_id(graph, &node.kind);
-        // Reserve the id before choosing the next one.
-        graph.nodes.push(Node::new(id.clone(), node.kind.clone()));
-        renames.insert(node.id.clone(), id);
-    }
-    graph.nodes.truncate(graph.nodes.len() - pasted.nodes.len());
-    let mut added = Vec::new();
-    for mut node in pasted.nodes {
-        node.id = renames[&node.id].clone();
-        node.pos = [node.pos[0] + 60.0, node.pos[1] + 60.0];
-        node.inputs = node
-            .inputs
-            .into_iter()
-            .filter_map(|(port, reference)| {
-                let (source, out) = texgraph_core::graph::split_reference(&reference);
-                let source = renames.get(source)?;
-                Some((
-                    port,
-                    out.map_or_else(|| source.clone(), |o| format!("{source}.{o}")),
-                ))
-            })
-            .collect();
-        added.push(node.id.clone());
-        graph.nodes.push(node);
-    }
-    added
 }
 
 /// What a node's result depends on (its upstream nodes' types, params and inputs, and the
@@ -651,36 +436,12 @@ impl eframe::App for EditorApp {
         }
 
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
-        egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(format!("{} nodes", self.graph.nodes.len()));
-                ui.separator();
-                let error = self.status.starts_with("error") || self.status.starts_with("cannot");
-                let color = if error {
-                    egui::Color32::from_rgb(230, 90, 80)
-                } else {
-                    ui.visuals().text_color()
-                };
-                ui.colored_label(color, &self.status);
-            });
-        });
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::right("side")
             .resizable(true)
             .default_size(340.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    if let Some(id) = self.selected.clone() {
-                        inspector::show(ui, &self.graph, &id, &mut self.commands);
-                        ui.separator();
-                    }
-                    ui.heading("Preview");
-                    if self.preview.show(ui) {
-                        let graph = Arc::new(self.graph.clone());
-                        self.generation += 1;
-                        self.request_preview(&graph);
-                    }
-                });
-            });
+            .show(ui, |ui| self.side_panel(ui));
+        let canvas_id = self.canvas_id();
         egui::CentralPanel::default().show(ui, |ui| {
             let mut canvas = Canvas {
                 graph: &self.graph,
@@ -689,11 +450,14 @@ impl eframe::App for EditorApp {
                 thumbnails: &self.thumbnails,
                 filter: &mut self.filter,
                 selected: self.selected.as_deref(),
+                picked: &self.picked,
+                pinned: self.preview.pinned.as_deref(),
             };
-            SnarlWidget::new()
-                .id(Id::new(CANVAS_ID))
-                .style(self.style)
-                .show(&mut self.snarl, &mut canvas, ui);
+            SnarlWidget::new().id(canvas_id).style(self.style).show(
+                &mut self.snarl,
+                &mut canvas,
+                ui,
+            );
         });
         if let Some(at) = self.palette_at {
             let mut open = true;
@@ -713,33 +477,10 @@ impl eframe::App for EditorApp {
                 self.palette_at = None;
             }
         }
+        self.file_flow(ui);
         self.apply_commands();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pasted_nodes_keep_their_connections_under_new_ids() {
-        let graph = Graph::from_json(
-            r#"{ "format": "texgraph", "version": 1, "nodes": [
-                { "id": "c", "type": "coords" },
-                { "id": "m", "type": "math", "inputs": { "a": "c.v", "b": "elsewhere" } },
-                { "id": "elsewhere", "type": "constant" } ] }"#,
-        )
-        .unwrap();
-        let json = copy_json(&graph, &["c".into(), "m".into()]);
-        let mut target = graph.clone();
-        let added = paste(&mut target, Graph::from_json(&json).unwrap());
-        assert_eq!(added, ["coords1", "math1"]);
-        let math = target.node("math1").unwrap();
-        assert_eq!(math.inputs.get("a").map(String::as_str), Some("coords1.v"));
-        assert!(
-            !math.inputs.contains_key("b"),
-            "a connection from outside the copy is dropped"
-        );
-        assert_eq!(target.nodes.len(), 5);
+        if ui.input(|i| i.pointer.any_released()) {
+            self.history.seal(); // a drag (of nodes or a slider) ended: its edits are one step
+        }
     }
 }

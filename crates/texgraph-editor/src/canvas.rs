@@ -27,8 +27,12 @@ pub struct Canvas<'a> {
     pub thumbnails: &'a HashMap<String, TextureHandle>,
     /// The palette's search text.
     pub filter: &'a mut String,
-    /// The selected node.
+    /// The node in the inspector.
     pub selected: Option<&'a str>,
+    /// Nodes picked with Shift+click.
+    pub picked: &'a [String],
+    /// The node pinned to the preview.
+    pub pinned: Option<&'a str>,
 }
 
 fn pin_color(ty: PortType) -> Color32 {
@@ -128,7 +132,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         let id = snarl[node].as_str();
         if self.errors.contains_key(id) {
             default.stroke(Stroke::new(2.5, Color32::from_rgb(220, 50, 50)))
-        } else if self.selected == Some(id) {
+        } else if self.selected == Some(id) || self.picked.iter().any(|p| p == id) {
             default.stroke(Stroke::new(2.0, Color32::from_rgb(90, 160, 255)))
         } else {
             default
@@ -152,7 +156,11 @@ impl SnarlViewer<String> for Canvas<'_> {
                 .sense(Sense::click()),
         );
         if response.clicked() {
-            self.commands.push(Command::Select(Some(id.clone())));
+            self.commands.push(if ui.input(|i| i.modifiers.shift) {
+                Command::Pick(id.clone())
+            } else {
+                Command::Select(Some(id.clone()))
+            });
         }
         if let Some(message) = self.errors.get(&id) {
             response.on_hover_text(message.as_str());
@@ -255,6 +263,15 @@ impl SnarlViewer<String> for Canvas<'_> {
         snarl: &mut Snarl<String>,
     ) {
         let id = snarl[node].clone();
+        if self.pinned == Some(id.as_str()) {
+            if ui.button("Unpin from preview").clicked() {
+                self.commands.push(Command::Pin(None));
+                ui.close();
+            }
+        } else if ui.button("Show in preview").clicked() {
+            self.commands.push(Command::Pin(Some(id.clone())));
+            ui.close();
+        }
         if ui.button("Duplicate").clicked() {
             self.commands.push(Command::Duplicate(vec![id.clone()]));
             ui.close();

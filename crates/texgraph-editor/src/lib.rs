@@ -7,6 +7,8 @@
 pub mod app;
 pub mod canvas;
 pub mod document;
+pub mod export;
+pub mod files;
 pub mod history;
 pub mod inspector;
 pub mod preview;

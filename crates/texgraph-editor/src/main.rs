@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use eframe::egui;
 use texgraph_core::Graph;
 use texgraph_editor::app::EditorApp;
+use texgraph_editor::files::Files;
 
 fn main() -> eframe::Result {
     let path = std::env::args_os().nth(1).map(PathBuf::from).or_else(|| {
@@ -24,7 +25,7 @@ fn main() -> eframe::Result {
         "texgraph",
         options,
         Box::new(move |cc| {
-            let app = match &path {
+            let mut app = match &path {
                 Some(path) => EditorApp::open(&cc.egui_ctx, path).unwrap_or_else(|message| {
                     let mut app = EditorApp::new(&cc.egui_ctx, Graph::new(), None);
                     app.status = format!("error: {message}");
@@ -32,6 +33,10 @@ fn main() -> eframe::Result {
                 }),
                 None => EditorApp::new(&cc.egui_ctx, Graph::new(), None),
             };
+            app.files = Files::for_desktop();
+            if let Some(path) = app.path.clone() {
+                app.files.remember(&path);
+            }
             Ok(Box::new(app))
         }),
     )

@@ -1,10 +1,65 @@
-//! The preview panel: the graph's output (or a pinned node) as rendered by the worker.
+//! The preview panel: the graph's output (or a pinned node) as rendered by the worker, with
+//! zoom and pan, a 3×3 tiled view, the value under the cursor, a histogram, and time
+//! playback for animated graphs.
 
-use eframe::egui::{self, Color32, ColorImage, TextureHandle, TextureOptions, Ui};
+use std::sync::Arc;
+
+use eframe::egui::{
+    self, Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Ui, Vec2,
+    pos2, vec2,
+};
 use texgraph_core::Image;
 
 /// Preview sizes offered, in pixels.
-pub const SIZES: [u32; 4] = [128, 256, 512, 1024];
+pub const SIZES: [u32; 5] = [128, 256, 512, 1024, 2048];
+/// Bars in the histogram.
+const BINS: usize = 48;
+/// Seconds of animation the time slider spans.
+pub const TIME_RANGE: f32 = 10.0;
+
+/// Statistics of the shown image's first channel (gray, or red).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stats {
+    /// Smallest value.
+    pub min: f32,
+    /// Largest value.
+    pub max: f32,
+    /// Mean value.
+    pub mean: f32,
+    /// Counts of values in [0, 1] split into equal bins (values outside are clamped in).
+    pub bins: Vec<u32>,
+}
+
+impl Stats {
+    /// The statistics of `image`'s first channel.
+    pub fn of(image: &Image) -> Self {
+        let mut bins = vec![0u32; BINS];
+        let (mut min, mut max, mut sum) = (f32::MAX, f32::MIN, 0.0f64);
+        for &v in image.data.iter().step_by(image.channels.max(1)) {
+            min = min.min(v);
+            max = max.max(v);
+            sum += f64::from(v);
+            let bin = (v.clamp(0.0, 1.0) * BINS as f32) as usize;
+            bins[bin.min(BINS - 1)] += 1;
+        }
+        let count = (u64::from(image.width) * u64::from(image.height)).max(1) as f64;
+        Self {
+            min,
+            max,
+            mean: (sum / count) as f32,
+            bins,
+        }
+    }
+}
+
+/// What the person asked of the preview this frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PreviewAction {
+    /// Render again (size, pin or playback time changed).
+    Render,
+    /// Set the graph's time.
+    SetTime(f32),
+}
 
 /// The preview's settings and last result.
 pub struct Preview {
@@ -12,12 +67,22 @@ pub struct Preview {
     pub size: u32,
     /// Show 3×3 copies to check seams.
     pub tiled: bool,
-    /// The shown image.
+    /// The node shown instead of the graph's output.
+    pub pinned: Option<String>,
+    /// The shown image, as egui texture and as rendered values.
     pub texture: Option<TextureHandle>,
+    /// The rendered values of the shown image.
+    pub image: Option<Arc<Image>>,
     /// The last render's time in milliseconds.
     pub millis: f64,
-    /// min, max and mean of the shown image's first channel.
-    pub stats: Option<[f32; 3]>,
+    /// Statistics of the shown image.
+    pub stats: Option<Stats>,
+    /// Playback time while the animation plays.
+    pub playing: Option<f32>,
+    /// Magnification (1 = fit the panel).
+    zoom: f32,
+    /// The shown centre, in image widths from the top-left corner.
+    center: Vec2,
 }
 
 impl Default for Preview {
@@ -25,9 +90,14 @@ impl Default for Preview {
         Self {
             size: 256,
             tiled: false,
+            pinned: None,
             texture: None,
+            image: None,
             millis: 0.0,
             stats: None,
+            playing: None,
+            zoom: 1.0,
+            center: vec2(0.5, 0.5),
         }
     }
 }
@@ -49,8 +119,8 @@ pub fn to_color_image(image: &Image) -> ColorImage {
 
 impl Preview {
     /// Takes a finished render.
-    pub fn show_image(&mut self, ctx: &egui::Context, image: &Image, millis: f64) {
-        let pixels = to_color_image(image);
+    pub fn show_image(&mut self, ctx: &egui::Context, image: Image, millis: f64) {
+        let pixels = to_color_image(&image);
         match &mut self.texture {
             Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
             None => {
@@ -58,18 +128,26 @@ impl Preview {
             }
         }
         self.millis = millis;
-        let first = image.data.iter().step_by(image.channels);
-        let (min, max, sum) = first.fold((f32::MAX, f32::MIN, 0.0f64), |(lo, hi, s), v| {
-            (lo.min(*v), hi.max(*v), s + f64::from(*v))
-        });
-        let count = (image.width * image.height) as f64;
-        self.stats = Some([min, max, (sum / count) as f32]);
+        self.stats = Some(Stats::of(&image));
+        self.image = Some(Arc::new(image));
     }
 
-    /// Draws the controls and the image; true when the size changed (a new render is needed).
-    pub fn show(&mut self, ui: &mut Ui) -> bool {
-        let mut resized = false;
-        ui.horizontal(|ui| {
+    /// The span of the shown content in image widths (3 when tiled).
+    fn span(&self) -> f32 {
+        if self.tiled { 3.0 } else { 1.0 }
+    }
+
+    /// Back to the whole image, fitted.
+    pub fn reset_view(&mut self) {
+        self.zoom = 1.0;
+        self.center = Vec2::splat(self.span() / 2.0);
+    }
+
+    /// Draws the controls and the image. `time` is the graph's time when it has `time`
+    /// nodes.
+    pub fn show(&mut self, ui: &mut Ui, time: Option<f32>) -> Vec<PreviewAction> {
+        let mut actions = Vec::new();
+        ui.horizontal_wrapped(|ui| {
             egui::ComboBox::from_id_salt("preview_size")
                 .selected_text(format!("{0}×{0}", self.size))
                 .show_ui(ui, |ui| {
@@ -78,34 +156,237 @@ impl Preview {
                             .selectable_value(&mut self.size, size, format!("{size}×{size}"))
                             .clicked()
                         {
-                            resized = true;
+                            actions.push(PreviewAction::Render);
                         }
                     }
                 });
-            ui.checkbox(&mut self.tiled, "3×3 tiles");
+            if ui.checkbox(&mut self.tiled, "3×3 tiles").changed() {
+                self.reset_view();
+            }
+            if ui
+                .button("Fit")
+                .on_hover_text("zoom to the whole image (or double-click it)")
+                .clicked()
+            {
+                self.reset_view();
+            }
             ui.label(format!("{:.1} ms", self.millis));
         });
-        if let Some([min, max, mean]) = self.stats {
-            ui.label(format!("min {min:.3}  max {max:.3}  mean {mean:.3}"));
+        if let Some(id) = self.pinned.clone() {
+            ui.horizontal(|ui| {
+                ui.label(format!("showing node {id}"));
+                if ui.button("Unpin").clicked() {
+                    self.pinned = None;
+                    actions.push(PreviewAction::Render);
+                }
+            });
         }
-        if let Some(texture) = &self.texture {
-            let side = ui.available_width().min(ui.available_height()).max(64.0);
-            if self.tiled {
-                let cell = side / 3.0;
-                egui::Grid::new("tiles").spacing([0.0, 0.0]).show(ui, |ui| {
-                    for _ in 0..3 {
-                        for _ in 0..3 {
-                            ui.add(
-                                egui::Image::new(texture).fit_to_exact_size(egui::vec2(cell, cell)),
-                            );
-                        }
-                        ui.end_row();
-                    }
-                });
-            } else {
-                ui.add(egui::Image::new(texture).fit_to_exact_size(egui::vec2(side, side)));
+        if let Some(time) = time {
+            self.time_controls(ui, time, &mut actions);
+        }
+        self.image_view(ui);
+        if let Some(stats) = &self.stats {
+            ui.label(format!(
+                "min {:.3}  max {:.3}  mean {:.3}",
+                stats.min, stats.max, stats.mean
+            ));
+            histogram(ui, &stats.bins);
+        }
+        actions
+    }
+
+    fn time_controls(&mut self, ui: &mut Ui, time: f32, actions: &mut Vec<PreviewAction>) {
+        ui.horizontal(|ui| {
+            let playing = self.playing.is_some();
+            if ui
+                .button(if playing { "⏸ Stop" } else { "▶ Play" })
+                .clicked()
+            {
+                self.playing = if playing { None } else { Some(time) };
+                actions.push(PreviewAction::Render);
+            }
+            let mut shown = self.playing.unwrap_or(time);
+            let slider = ui.add_enabled(
+                !playing,
+                egui::Slider::new(&mut shown, 0.0..=TIME_RANGE)
+                    .text("time")
+                    .clamping(egui::SliderClamping::Never),
+            );
+            if slider.changed() {
+                actions.push(PreviewAction::SetTime(shown));
+            }
+        });
+        if let Some(t) = &mut self.playing {
+            let dt = ui.input(|i| i.stable_dt).min(0.1);
+            *t += dt;
+            if *t > TIME_RANGE {
+                *t -= TIME_RANGE;
+            }
+            actions.push(PreviewAction::Render);
+            ui.ctx().request_repaint();
+        }
+    }
+
+    fn image_view(&mut self, ui: &mut Ui) {
+        let Some(texture) = self.texture.as_ref().map(TextureHandle::id) else {
+            return;
+        };
+        let side = ui.available_width().clamp(64.0, 1024.0);
+        let (rect, response) = ui.allocate_exact_size(vec2(side, side), Sense::click_and_drag());
+        let span = self.span();
+        // Zoom about the pointer, pan by dragging, double-click to fit.
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0
+                && let Some(pointer) = response.hover_pos()
+            {
+                let before = self.content_at(rect, pointer);
+                self.zoom = (self.zoom * (scroll / 200.0).exp()).clamp(1.0, 64.0);
+                let after = self.content_at(rect, pointer);
+                self.center += before - after;
             }
         }
-        resized
+        if response.dragged() {
+            self.center -= response.drag_delta() / side * (span / self.zoom);
+        }
+        if response.double_clicked() {
+            self.reset_view();
+        }
+        let half = span / self.zoom / 2.0;
+        self.center = self
+            .center
+            .clamp(Vec2::splat(half), Vec2::splat(span - half));
+
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, Color32::from_gray(30));
+        let tiles = if self.tiled { 3 } else { 1 };
+        let uv = Rect::from_min_max(Pos2::ZERO, pos2(1.0, 1.0));
+        for row in 0..tiles {
+            for col in 0..tiles {
+                let min = self.screen_at(rect, vec2(col as f32, row as f32));
+                let max = self.screen_at(rect, vec2(col as f32 + 1.0, row as f32 + 1.0));
+                painter.image(texture, Rect::from_min_max(min, max), uv, Color32::WHITE);
+            }
+        }
+        if let Some(pointer) = response.hover_pos() {
+            let content = self.content_at(rect, pointer);
+            if let Some(text) = self.value_at(content) {
+                let at = rect.left_bottom() + vec2(4.0, -4.0);
+                let galley =
+                    painter.layout_no_wrap(text, egui::FontId::monospace(12.0), Color32::WHITE);
+                let back =
+                    Rect::from_min_size(at - vec2(0.0, galley.size().y), galley.size()).expand(3.0);
+                painter.rect_filled(back, 2.0, Color32::from_black_alpha(170));
+                painter.galley(back.min + vec2(3.0, 3.0), galley, Color32::WHITE);
+            }
+        }
+    }
+
+    /// Content coordinates (image widths) under a screen point.
+    fn content_at(&self, rect: Rect, screen: Pos2) -> Vec2 {
+        let width = self.span() / self.zoom;
+        self.center - Vec2::splat(width / 2.0) + (screen - rect.min) / rect.width() * width
+    }
+
+    /// The screen point showing content coordinates `content`.
+    fn screen_at(&self, rect: Rect, content: Vec2) -> Pos2 {
+        let width = self.span() / self.zoom;
+        rect.min + (content - self.center + Vec2::splat(width / 2.0)) / width * rect.width()
+    }
+
+    /// "x, y: value" for the pixel at content coordinates `content`.
+    fn value_at(&self, content: Vec2) -> Option<String> {
+        let image = self.image.as_ref()?;
+        if content.x < 0.0
+            || content.y < 0.0
+            || content.x >= self.span()
+            || content.y >= self.span()
+        {
+            return None;
+        }
+        let x = ((content.x.fract() * image.width as f32) as u32).min(image.width - 1);
+        let y = ((content.y.fract() * image.height as f32) as u32).min(image.height - 1);
+        let at = (y as usize * image.width as usize + x as usize) * image.channels;
+        let values = image.data.get(at..at + image.channels)?;
+        let shown: Vec<String> = values.iter().map(|v| format!("{v:.4}")).collect();
+        Some(format!("{x}, {y}: {}", shown.join(" ")))
+    }
+}
+
+/// The histogram as bars, tallest bar full height.
+fn histogram(ui: &mut Ui, bins: &[u32]) {
+    let width = ui.available_width().clamp(96.0, 400.0);
+    let (rect, _) = ui.allocate_exact_size(vec2(width, 40.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, Color32::from_gray(25));
+    let top = bins.iter().copied().max().unwrap_or(0).max(1) as f32;
+    let bar = rect.width() / bins.len() as f32;
+    for (i, &count) in bins.iter().enumerate() {
+        let height = count as f32 / top * rect.height();
+        let x = rect.left() + i as f32 * bar;
+        painter.rect_filled(
+            Rect::from_min_max(
+                pos2(x, rect.bottom() - height),
+                pos2(x + bar - 0.5, rect.bottom()),
+            ),
+            0.0,
+            Color32::from_gray(190),
+        );
+    }
+    painter.rect_stroke(
+        rect,
+        2.0,
+        Stroke::new(1.0, Color32::from_gray(70)),
+        egui::StrokeKind::Inside,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_count_every_pixel_and_clamp_outliers_into_the_end_bins() {
+        let image = Image {
+            width: 2,
+            height: 2,
+            channels: 1,
+            data: vec![-0.5, 0.0, 0.5, 2.0],
+        };
+        let stats = Stats::of(&image);
+        assert_eq!((stats.min, stats.max, stats.mean), (-0.5, 2.0, 0.5));
+        assert_eq!(stats.bins.iter().sum::<u32>(), 4);
+        assert_eq!(
+            (stats.bins[0], stats.bins[BINS / 2], stats.bins[BINS - 1]),
+            (2, 1, 1)
+        );
+    }
+
+    #[test]
+    fn the_value_under_the_cursor_wraps_in_the_tiled_view() {
+        let mut preview = Preview {
+            image: Some(Arc::new(Image {
+                width: 2,
+                height: 1,
+                channels: 1,
+                data: vec![0.25, 0.75],
+            })),
+            ..Preview::default()
+        };
+        assert_eq!(
+            preview.value_at(vec2(0.7, 0.5)).as_deref(),
+            Some("1, 0: 0.7500")
+        );
+        assert_eq!(preview.value_at(vec2(1.2, 0.5)), None);
+        preview.tiled = true;
+        assert_eq!(
+            preview.value_at(vec2(1.2, 2.5)).as_deref(),
+            Some("0, 0: 0.2500")
+        );
+        let rect = Rect::from_min_size(Pos2::ZERO, vec2(300.0, 300.0));
+        preview.reset_view();
+        let corner = preview.screen_at(rect, vec2(1.0, 1.0));
+        assert!((corner - pos2(100.0, 100.0)).length() < 1e-3);
+        assert!((preview.content_at(rect, corner) - vec2(1.0, 1.0)).length() < 1e-4);
     }
 }

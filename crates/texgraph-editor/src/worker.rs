@@ -45,6 +45,8 @@ pub struct Rendered {
     pub generation: u64,
     /// The image, or the core's error message.
     pub result: Result<Image, String>,
+    /// The nodes the error is about.
+    pub at_fault: Vec<String>,
     /// Time spent compiling and evaluating.
     pub elapsed: Duration,
 }
@@ -137,24 +139,31 @@ pub fn evaluate(job: Job) -> Rendered {
         None => compile(&job.graph, None),
         Some((node, port)) => compile_node(&job.graph, node, port.as_deref()),
     };
-    let result = program
-        .and_then(|p| {
-            render(
-                &p,
-                job.width,
-                job.height,
-                RenderOptions {
-                    threads: Some(1),
-                    ..RenderOptions::default()
-                },
-                &|_| {},
-            )
-        })
-        .map_err(|e| e.to_string());
+    let result = program.and_then(|p| {
+        render(
+            &p,
+            job.width,
+            job.height,
+            RenderOptions {
+                threads: Some(1),
+                ..RenderOptions::default()
+            },
+            &|_| {},
+        )
+    });
+    let at_fault = match &result {
+        Err(e) => e
+            .problems()
+            .iter()
+            .filter_map(|p| p.location.node.clone())
+            .collect(),
+        Ok(_) => Vec::new(),
+    };
     Rendered {
         slot: job.slot,
         generation: job.generation,
-        result,
+        result: result.map_err(|e| e.to_string()),
+        at_fault,
         elapsed: start.elapsed(),
     }
 }

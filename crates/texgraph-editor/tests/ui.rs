@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use eframe::egui::{self, Event, Id, Key, Modifiers, PointerButton, accesskit::Role};
+use eframe::egui::{self, Event, Key, Modifiers, PointerButton, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::{Graph, ParamValue};
-use texgraph_editor::app::{CANVAS_ID, Command, EditorApp};
+use texgraph_editor::app::{Command, EditorApp};
 
 fn marble_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs/marble.json")
@@ -26,7 +26,7 @@ fn harness(graph_path: &Path) -> Harness<'static, EditorApp> {
 
 /// Screen rectangle of a widget drawn on the (panned and zoomed) canvas.
 fn on_canvas(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
-    let layer = egui::LayerId::new(egui::Order::Background, Id::new(CANVAS_ID));
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
     h.ctx
         .layer_transform_to_global(layer)
         .expect("canvas drawn")
@@ -146,16 +146,28 @@ fn refused_connections_leave_the_graph_unchanged() {
     assert!(h.state().status.contains("cycle"), "{}", h.state().status);
 }
 
+/// Types `path` into the in-app file chooser (focused when it opens) and confirms.
+fn choose_file(h: &mut Harness<'_, EditorApp>, path: &Path) {
+    h.run_steps(2);
+    assert!(h.state().files.choosing(), "the file chooser is open");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(Event::Text(path.display().to_string()));
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+}
+
 #[test]
-fn save_then_open_round_trips_and_a_bad_file_keeps_the_graph() {
+fn save_as_then_open_round_trips_and_a_bad_file_keeps_the_graph() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(&marble_path());
     let saved = dir.path().join("copy.json");
-    h.state_mut().path_field = saved.display().to_string();
-    h.get_by_label("Save").click();
-    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
+    choose_file(&mut h, &saved);
     assert_eq!(Graph::load(&saved).unwrap(), h.state().graph);
     assert!(!h.state().modified);
+    assert_eq!(h.state().path.as_deref(), Some(saved.as_path()));
+    assert_eq!(h.state().files.recent.first(), Some(&saved));
 
     let bad = dir.path().join("bad.json");
     std::fs::write(
@@ -164,9 +176,8 @@ fn save_then_open_round_trips_and_a_bad_file_keeps_the_graph() {
     )
     .unwrap();
     let before = h.state().graph.clone();
-    h.state_mut().path_field = bad.display().to_string();
-    h.get_by_label("Open").click();
-    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    choose_file(&mut h, &bad);
     assert_eq!(h.state().graph, before);
     assert!(
         h.state().status.starts_with("error:") && h.state().status.contains("version"),
@@ -174,10 +185,242 @@ fn save_then_open_round_trips_and_a_bad_file_keeps_the_graph() {
         h.state().status
     );
 
-    h.state_mut().path_field = saved.display().to_string();
-    h.get_by_label("Open").click();
+    h.state_mut().push(Command::New);
     h.run_steps(2);
+    assert!(h.state().graph.nodes.is_empty());
+    h.get_by_label("Open…").click();
+    choose_file(&mut h, &saved);
     assert_eq!(h.state().graph, Graph::load(&saved).unwrap());
+}
+
+/// The question's Save button (the toolbar has one too; the question is drawn last).
+fn save_in_the_question(h: &Harness<'_, EditorApp>) {
+    h.get_all_by_label("Save")
+        .last()
+        .expect("a Save button")
+        .click();
+}
+
+#[test]
+fn unsaved_changes_are_asked_about_before_they_are_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("marble.json");
+    std::fs::copy(marble_path(), &path).unwrap();
+    let mut h = harness(&path);
+    h.state_mut().push(Command::SetParam {
+        node: "veins".into(),
+        param: "frequency".into(),
+        value: ParamValue::Number(7.0),
+    });
+    h.run_steps(2);
+    assert!(h.state().modified);
+    let edited = h.state().graph.clone();
+
+    // New asks first; Cancel keeps everything.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run_steps(2);
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert_eq!(h.state().graph, edited);
+    assert!(h.state().modified);
+
+    // Save writes the file, then the new graph starts.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run_steps(2);
+    save_in_the_question(&h);
+    h.run_steps(3);
+    assert_eq!(Graph::load(&path).unwrap(), edited);
+    assert!(h.state().graph.nodes.is_empty() && h.state().path.is_none());
+
+    // An untitled graph: "Save" asks for a name first, then opens the dropped file.
+    h.state_mut().push(Command::AddNode {
+        kind: "perlin",
+        pos: None,
+    });
+    h.run_steps(2);
+    let dropped = dir.path().join("dropped.json");
+    std::fs::copy(marble_path(), &dropped).unwrap();
+    h.state_mut()
+        .request(texgraph_editor::files::Then::Open(dropped.clone()));
+    h.run_steps(2);
+    save_in_the_question(&h);
+    let untitled = dir.path().join("untitled.json");
+    choose_file(&mut h, &untitled);
+    assert_eq!(Graph::load(&untitled).unwrap().nodes.len(), 1);
+    h.run_steps(2);
+    assert_eq!(h.state().path.as_deref(), Some(dropped.as_path()));
+    assert_eq!(h.state().graph, Graph::load(&dropped).unwrap());
+
+    // "Don't save" drops the edit.
+    h.state_mut().push(Command::Remove(vec!["veins".into()]));
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run_steps(2);
+    h.get_by_label("Don't save").click();
+    h.run_steps(3);
+    assert!(h.state().graph.nodes.is_empty());
+    assert_eq!(
+        Graph::load(&dropped).unwrap().nodes.len(),
+        edited.nodes.len()
+    );
+}
+
+/// Screen centre of the pin circle painted level with `label` on the canvas, on the side
+/// `left` of it (inputs sit left of their label, outputs right).
+fn pin_beside(h: &Harness<'_, EditorApp>, label: egui::Rect, left: bool) -> egui::Pos2 {
+    let mut best: Option<egui::Pos2> = None;
+    for clipped in &h.output().shapes {
+        let egui::Shape::Circle(circle) = &clipped.shape else {
+            continue;
+        };
+        let c = circle.center;
+        let level = (c.y - label.center().y).abs() < label.height();
+        let side = if left {
+            c.x < label.left()
+        } else {
+            c.x > label.right()
+        };
+        let near = |p: egui::Pos2| (p.x - label.center().x).abs();
+        if level && side && best.is_none_or(|b| near(c) < near(b)) {
+            best = Some(c);
+        }
+    }
+    best.expect("a pin is painted beside the label")
+}
+
+#[test]
+fn dragging_from_an_output_pin_to_an_input_pin_connects_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.json");
+    std::fs::write(
+        &path,
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+            { "id": "noise", "type": "perlin", "pos": [0, 0] },
+            { "id": "out", "type": "output", "pos": [520, 60] } ] }"#,
+    )
+    .unwrap();
+    let mut h = harness(&path);
+    h.run_steps(2);
+    let from = pin_beside(&h, on_canvas(&h, "out"), false);
+    let to = pin_beside(&h, on_canvas(&h, "color"), true);
+    h.hover_at(from);
+    h.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    // egui-snarl repaints while a wire is dragged: step a fixed number of frames.
+    for step in 1..=10 {
+        h.hover_at(from + (to - from) * (step as f32 / 10.0));
+        h.run_steps(1);
+    }
+    h.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(3);
+    let out = h.state().graph.node("out").unwrap().clone();
+    assert_eq!(out.inputs.get("color").map(String::as_str), Some("noise"));
+    // The same drag onto a port that already has this wire changes nothing further, and
+    // undo takes the connection away again.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(h.state().graph.node("out").unwrap().inputs.is_empty());
+}
+
+#[test]
+fn shift_click_selects_several_nodes_and_delete_removes_them() {
+    let mut h = harness(&marble_path());
+    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
+    h.run_steps(1);
+    for label in ["turb: Turbulence", "veins: Wave"] {
+        let title = on_canvas(&h, label);
+        h.hover_at(title.center());
+        for pressed in [true, false] {
+            h.event(Event::PointerButton {
+                pos: title.center(),
+                button: PointerButton::Primary,
+                pressed,
+                modifiers: Modifiers::SHIFT,
+            });
+        }
+        h.run_steps(2);
+    }
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(1);
+    let mut selected = h.state().selection(&h.ctx);
+    selected.sort();
+    assert_eq!(selected, ["turb", "veins"]);
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    let graph = &h.state().graph;
+    assert!(graph.node("turb").is_none() && graph.node("veins").is_none());
+    assert!(graph.node("sharpen").is_some());
+}
+
+#[test]
+fn moving_a_node_marks_the_graph_modified_and_undo_moves_it_back() {
+    let mut h = harness(&marble_path());
+    let before = h.state().graph.node("turb").unwrap().pos;
+    let title = on_canvas(&h, "turb: Turbulence");
+    let start = title.center();
+    h.hover_at(start);
+    h.event(Event::PointerButton {
+        pos: start,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    for step in 1..=6 {
+        h.hover_at(start + egui::vec2(20.0, 10.0) * step as f32);
+        h.run_steps(1);
+    }
+    let end = start + egui::vec2(120.0, 60.0);
+    h.event(Event::PointerButton {
+        pos: end,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    let after = h.state().graph.node("turb").unwrap().pos;
+    assert!(
+        after[0] > before[0] + 10.0 && after[1] > before[1] + 5.0,
+        "{before:?} → {after:?}"
+    );
+    assert!(h.state().modified);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().graph.node("turb").unwrap().pos,
+        before,
+        "one drag, one undo step"
+    );
+}
+
+#[test]
+fn a_node_pinned_to_the_preview_is_what_the_preview_shows() {
+    let mut h = harness(&marble_path());
+    wait_for_preview(&mut h);
+    h.state_mut().push(Command::Pin(Some("veins".into())));
+    h.run_steps(1);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    // The wave node is gray (one channel); the marble output is color.
+    while h
+        .state()
+        .preview
+        .image
+        .as_ref()
+        .is_none_or(|i| i.channels != 1)
+    {
+        assert!(Instant::now() < deadline, "the pinned node never showed");
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    assert!(h.get_by_label("showing node veins").rect().width() > 0.0);
 }
 
 #[test]

@@ -12,7 +12,8 @@ mod ops;
 pub use ops::Tables;
 pub(crate) use ops::apply_uniform;
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
@@ -37,12 +38,15 @@ pub struct Image {
 }
 
 /// How to render.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct RenderOptions {
     /// Worker threads; `None` uses rayon's global pool (one per core).
     pub threads: Option<usize>,
     /// Side of a tile in pixels (the result does not depend on it).
     pub tile: usize,
+    /// Cancellation: when set to true, the render stops at the next band (or tile
+    /// column) and returns [`Error::Cancelled`].
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for RenderOptions {
@@ -50,7 +54,17 @@ impl Default for RenderOptions {
         Self {
             threads: None,
             tile: TILE,
+            cancel: None,
         }
+    }
+}
+
+impl RenderOptions {
+    /// Whether cancellation has been asked for.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_deref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 }
 
@@ -62,7 +76,8 @@ pub fn image_bytes(width: u32, height: u32, channels: usize) -> Option<u64> {
 }
 
 /// Renders `program` at `width` × `height`. `progress` is called with the number of
-/// rows finished so far (from any worker thread).
+/// rows finished so far (from any worker thread). Returns [`Error::Cancelled`] when
+/// `options.cancel` is raised before the render ends.
 pub fn render(
     program: &Program,
     width: u32,
@@ -81,7 +96,8 @@ pub fn render(
 }
 
 /// [`render`] into `image`, reusing its buffer when it is large enough (previews and
-/// repeated renders then skip allocating and first touching a new image).
+/// repeated renders then skip allocating and first touching a new image). When cancelled,
+/// the image may hold a partial render.
 pub fn render_into(
     program: &Program,
     image: &mut Image,
@@ -98,6 +114,9 @@ pub fn render_into(
     let channels = program.output.channels.len();
     let len = usize::try_from(image_bytes(width, height, channels).unwrap_or(u64::MAX) / 4)
         .map_err(|_| Error::Render("image too large for this machine".to_owned()))?;
+    if options.cancelled() {
+        return Err(Error::Cancelled);
+    }
     if image.data.len() != len {
         image.data = Vec::new();
         image.data = zeroed(len).ok_or_else(|| {
@@ -107,7 +126,8 @@ pub fn render_into(
     (image.width, image.height, image.channels) = (width, height, channels);
     let tile = options.tile.max(1);
     let target = &mut image.data[..];
-    let mut job = move || fill_bands(program, width, tile, target, progress);
+    let cancel = options.cancel.as_deref();
+    let mut job = move || fill_bands(program, width, tile, target, cancel, progress);
     match options.threads {
         None => job(),
         Some(n) => rayon::ThreadPoolBuilder::new()
@@ -115,6 +135,9 @@ pub fn render_into(
             .build()
             .map_err(|e| Error::Render(format!("cannot start {n} threads: {e}")))?
             .install(job),
+    }
+    if options.cancelled() {
+        return Err(Error::Cancelled);
     }
     Ok(())
 }
@@ -160,13 +183,17 @@ fn advise_huge_pages(buffer: &[f32]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_buffer: &[f32]) {}
 
+/// Renders `data` in bands of `tile` rows, in parallel. Once `cancel` is raised, bands
+/// not yet started are skipped and a band under way stops at its next tile column.
 fn fill_bands(
     program: &Program,
     width: u32,
     tile: usize,
     data: &mut [f32],
+    cancel: Option<&AtomicBool>,
     progress: &(dyn Fn(u32) + Sync),
 ) {
+    let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
     let width = width as usize;
     let channels = program.output.channels.len();
     let height = data.len() / (width * channels);
@@ -178,6 +205,9 @@ fn fill_bands(
             let row0 = band * tile;
             let rows = chunk.len() / (width * channels);
             for col0 in (0..width).step_by(tile) {
+                if cancelled() {
+                    return;
+                }
                 let cols = tile.min(width - col0);
                 ws.run(program, col0, row0, cols, rows, width, height);
                 ws.write(program, chunk, col0, cols, rows, width);

@@ -1,0 +1,480 @@
+//! The export dialog and its background job. The job calls the same core function as
+//! `texgraph render` (`texgraph_core::export::export_graph`), so an export is
+//! byte-identical to the CLI's file for the same settings.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Instant;
+
+use eframe::egui::{self, Id, Ui};
+use texgraph_core::export::{
+    Depth, ExportSettings, Exported, default_image_name, export_graph, output_paths,
+};
+use texgraph_core::{Graph, RenderOptions, output_names};
+
+use crate::files::{Files, Purpose};
+
+/// Square sizes offered (custom sizes are typed).
+pub const SIZE_PRESETS: [u32; 6] = [256, 512, 1024, 2048, 4096, 8192];
+
+/// File format and depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageKind {
+    /// PNG, 8 bits per channel.
+    Png8,
+    /// PNG, 16 bits per channel.
+    Png16,
+    /// OpenEXR, 32-bit float.
+    Exr,
+}
+
+impl ImageKind {
+    const ALL: [ImageKind; 3] = [ImageKind::Png8, ImageKind::Png16, ImageKind::Exr];
+
+    fn label(self) -> &'static str {
+        match self {
+            ImageKind::Png8 => "PNG 8-bit",
+            ImageKind::Png16 => "PNG 16-bit",
+            ImageKind::Exr => "EXR 32-bit float",
+        }
+    }
+
+    /// The depth written.
+    pub fn depth(self) -> Depth {
+        match self {
+            ImageKind::Png8 => Depth::Eight,
+            ImageKind::Png16 => Depth::Sixteen,
+            ImageKind::Exr => Depth::Float,
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            ImageKind::Exr => "exr",
+            _ => "png",
+        }
+    }
+}
+
+/// What to export, as chosen in the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportRequest {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Format and depth.
+    pub kind: ImageKind,
+    /// `None`: the first output; `Some(name)`: that output.
+    pub output: Option<String>,
+    /// Every output, each to `<stem>_<name>.<ext>` (as `texgraph render --all-outputs`).
+    pub all_outputs: bool,
+    /// The image file (the stem, with `all_outputs`).
+    pub path: PathBuf,
+}
+
+/// An export running on its own thread.
+pub struct ExportJob {
+    rows: Arc<AtomicU32>,
+    total_rows: u32,
+    cancel: Arc<AtomicBool>,
+    result: Receiver<Result<Vec<Exported>, String>>,
+    started: Instant,
+}
+
+impl ExportJob {
+    /// Starts exporting `graph`; `wake` is called as rows finish and at the end.
+    pub fn start(
+        graph: Graph,
+        request: ExportRequest,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        let targets: Vec<(Option<String>, PathBuf)> = if request.all_outputs {
+            output_paths(&graph, &request.path)
+                .into_iter()
+                .map(|(name, path)| (Some(name), path))
+                .collect()
+        } else {
+            vec![(request.output.clone(), request.path.clone())]
+        };
+        let rows = Arc::new(AtomicU32::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let total_rows = request.height.saturating_mul(targets.len().max(1) as u32);
+        let (send, result) = channel();
+        let (job_rows, job_cancel) = (rows.clone(), cancel.clone());
+        std::thread::Builder::new()
+            .name("texgraph-export".into())
+            .spawn(move || {
+                let mut written = Vec::new();
+                let mut outcome = if targets.is_empty() {
+                    Err("the graph has no output node to export".to_owned())
+                } else {
+                    Ok(())
+                };
+                for (index, (output, path)) in targets.into_iter().enumerate() {
+                    if outcome.is_err() {
+                        break;
+                    }
+                    let settings = ExportSettings {
+                        width: request.width,
+                        height: request.height,
+                        depth: request.kind.depth(),
+                        output,
+                        options: RenderOptions {
+                            cancel: Some(job_cancel.clone()),
+                            ..RenderOptions::default()
+                        },
+                    };
+                    let before = request.height * index as u32;
+                    let progress = |done: u32| {
+                        job_rows.fetch_max(before + done, Ordering::Relaxed);
+                        wake();
+                    };
+                    match export_graph(&graph, &settings, &path, &progress) {
+                        Ok(done) => written.push(done),
+                        Err(e) => {
+                            outcome = Err(describe(&path, &e));
+                            break;
+                        }
+                    }
+                }
+                let _ = send.send(outcome.map(|()| written));
+                wake();
+            })
+            .expect("the export thread starts");
+        Self {
+            rows,
+            total_rows,
+            cancel,
+            result,
+            started: Instant::now(),
+        }
+    }
+
+    /// Done fraction, 0 to 1.
+    pub fn progress(&self) -> f32 {
+        self.rows.load(Ordering::Relaxed) as f32 / self.total_rows.max(1) as f32
+    }
+
+    /// Asks the job to stop; nothing more is written.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The outcome, once finished.
+    pub fn poll(&self) -> Option<Result<Vec<Exported>, String>> {
+        self.result.try_recv().ok()
+    }
+
+    /// Waits for the outcome.
+    pub fn wait(self) -> Result<Vec<Exported>, String> {
+        self.result
+            .recv()
+            .unwrap_or_else(|_| Err("the export stopped unexpectedly".to_owned()))
+    }
+}
+
+fn describe(path: &Path, error: &texgraph_core::Error) -> String {
+    match error {
+        texgraph_core::Error::Cancelled => "export cancelled; nothing was written".to_owned(),
+        texgraph_core::Error::Invalid(problems) => problems
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => format!("{}: {other}", path.display()),
+    }
+}
+
+/// The dialog's state.
+pub struct ExportDialog {
+    /// Whether the window is open.
+    pub open: bool,
+    /// Size preset, or `None` for the custom size below.
+    pub preset: Option<u32>,
+    /// Custom width.
+    pub width: u32,
+    /// Custom height.
+    pub height: u32,
+    /// Format and depth.
+    pub kind: ImageKind,
+    /// Output choice: `None` = every output, `Some(name)`.
+    pub output: Option<String>,
+    /// Destination path as typed.
+    pub path: String,
+    /// The running export.
+    pub job: Option<ExportJob>,
+    /// What the last export did.
+    pub message: String,
+}
+
+impl Default for ExportDialog {
+    fn default() -> Self {
+        Self {
+            open: false,
+            preset: Some(1024),
+            width: 1024,
+            height: 1024,
+            kind: ImageKind::Png8,
+            output: None,
+            path: String::new(),
+            job: None,
+            message: String::new(),
+        }
+    }
+}
+
+impl ExportDialog {
+    /// Opens the dialog, suggesting a file beside the graph named after it.
+    pub fn open_for(&mut self, graph: &Graph, graph_path: Option<&Path>) {
+        self.open = true;
+        let names = output_names(graph);
+        if self.output.as_ref().is_none_or(|o| !names.contains(o)) {
+            self.output = names.first().cloned();
+        }
+        if self.path.is_empty() {
+            let name = default_image_name(graph, graph_path).with_extension(self.kind.extension());
+            let folder = graph_path.and_then(Path::parent).unwrap_or(Path::new(""));
+            self.path = folder.join(name).display().to_string();
+        }
+    }
+
+    /// The request the dialog's fields make.
+    pub fn request(&self) -> ExportRequest {
+        let (width, height) = match self.preset {
+            Some(side) => (side, side),
+            None => (self.width, self.height),
+        };
+        ExportRequest {
+            width,
+            height,
+            kind: self.kind,
+            output: self.output.clone(),
+            all_outputs: self.output.is_none(),
+            path: PathBuf::from(&self.path),
+        }
+    }
+
+    /// Draws the dialog; true when Export was pressed.
+    pub fn show(&mut self, ui: &Ui, graph: &Graph, files: &mut Files) -> bool {
+        if !self.open {
+            return false;
+        }
+        if let Some(outcome) = self.job.as_ref().and_then(ExportJob::poll) {
+            let seconds = self
+                .job
+                .take()
+                .map_or(0.0, |j| j.started.elapsed().as_secs_f64());
+            self.message = match outcome {
+                Ok(written) => format!(
+                    "wrote {} in {seconds:.2} s",
+                    written
+                        .iter()
+                        .map(|w| w.path.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                Err(message) => format!("error: {message}"),
+            };
+        }
+        let mut start = false;
+        let mut open = self.open;
+        egui::Window::new("Export")
+            .id(Id::new("export_dialog"))
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ui.ctx(), |ui| {
+                let running = self.job.is_some();
+                ui.add_enabled_ui(!running, |ui| self.fields(ui, graph, files));
+                ui.separator();
+                match &self.job {
+                    Some(job) => {
+                        ui.add(egui::ProgressBar::new(job.progress()).show_percentage());
+                        if ui.button("Cancel").clicked() {
+                            job.cancel();
+                        }
+                    }
+                    None => {
+                        if ui.button("Export").clicked() {
+                            start = true;
+                        }
+                    }
+                }
+                if !self.message.is_empty() {
+                    ui.label(&self.message);
+                }
+            });
+        if !open {
+            if let Some(job) = &self.job {
+                job.cancel();
+            }
+            self.open = false;
+        }
+        start
+    }
+
+    fn fields(&mut self, ui: &mut Ui, graph: &Graph, files: &mut Files) {
+        egui::Grid::new("export_fields")
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label("size");
+                ui.horizontal(|ui| {
+                    let label = self
+                        .preset
+                        .map_or("custom".to_owned(), |s| format!("{s}×{s}"));
+                    egui::ComboBox::from_id_salt("export_size")
+                        .selected_text(label)
+                        .show_ui(ui, |ui| {
+                            for side in SIZE_PRESETS {
+                                ui.selectable_value(
+                                    &mut self.preset,
+                                    Some(side),
+                                    format!("{side}×{side}"),
+                                );
+                            }
+                            ui.selectable_value(&mut self.preset, None, "custom");
+                        });
+                    if self.preset.is_none() {
+                        ui.add(egui::DragValue::new(&mut self.width).range(1..=65536));
+                        ui.label("×");
+                        ui.add(egui::DragValue::new(&mut self.height).range(1..=65536));
+                    }
+                });
+                ui.end_row();
+
+                ui.label("format");
+                let before = self.kind;
+                egui::ComboBox::from_id_salt("export_format")
+                    .selected_text(self.kind.label())
+                    .show_ui(ui, |ui| {
+                        for kind in ImageKind::ALL {
+                            ui.selectable_value(&mut self.kind, kind, kind.label());
+                        }
+                    });
+                if self.kind != before && !self.path.is_empty() {
+                    self.path = Path::new(&self.path)
+                        .with_extension(self.kind.extension())
+                        .display()
+                        .to_string();
+                }
+                ui.end_row();
+
+                let names = output_names(graph);
+                ui.label("output");
+                egui::ComboBox::from_id_salt("export_output")
+                    .selected_text(self.output.clone().unwrap_or_else(|| "every output".into()))
+                    .show_ui(ui, |ui| {
+                        for name in &names {
+                            ui.selectable_value(&mut self.output, Some(name.clone()), name);
+                        }
+                        if names.len() > 1 {
+                            ui.selectable_value(&mut self.output, None, "every output");
+                        }
+                    });
+                ui.end_row();
+
+                ui.label("file");
+                ui.horizontal(|ui| {
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.path)
+                            .id(Id::new("export_path"))
+                            .desired_width(260.0),
+                    );
+                    if ui.button("Browse…").clicked() {
+                        let start = PathBuf::from(&self.path);
+                        files.choose(ui.ctx(), Purpose::Export, Some(&start));
+                    }
+                });
+                ui.end_row();
+            });
+        if self.output.is_none() {
+            let files: Vec<String> = output_paths(graph, Path::new(&self.path))
+                .into_iter()
+                .map(|(_, p)| p.display().to_string())
+                .collect();
+            ui.label(format!("writes {}", files.join(", ")));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heavy() -> Graph {
+        Graph::from_json(
+            r#"{ "format": "texgraph", "version": 1, "nodes": [
+                { "id": "n", "type": "fbm", "params": { "octaves": 16 } },
+                { "id": "out", "type": "output", "inputs": { "color": "n" } } ] }"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_cancelled_export_writes_nothing_and_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.png");
+        std::fs::write(&path, b"keep me").unwrap();
+        let job = ExportJob::start(
+            heavy(),
+            ExportRequest {
+                width: 4096,
+                height: 4096,
+                kind: ImageKind::Png16,
+                output: None,
+                all_outputs: false,
+                path: path.clone(),
+            },
+            || {},
+        );
+        job.cancel();
+        let message = job.wait().unwrap_err();
+        assert!(message.contains("cancelled"), "{message}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"keep me");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temp files left"
+        );
+    }
+
+    #[test]
+    fn a_graph_without_outputs_is_an_error_naming_the_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = ExportJob::start(
+            Graph::new(),
+            ExportRequest {
+                width: 8,
+                height: 8,
+                kind: ImageKind::Png8,
+                output: None,
+                all_outputs: true,
+                path: dir.path().join("x.png"),
+            },
+            || {},
+        );
+        assert!(job.wait().unwrap_err().contains("no output"));
+    }
+
+    #[test]
+    fn the_dialog_suggests_a_file_beside_the_graph_and_follows_the_format() {
+        let mut dialog = ExportDialog::default();
+        let graph = Graph::from_json(
+            r#"{ "format": "texgraph", "version": 1, "name": "my marble", "nodes": [
+                { "id": "out", "type": "output" } ] }"#,
+        )
+        .unwrap();
+        dialog.open_for(&graph, Some(Path::new("/work/graphs/m.json")));
+        assert_eq!(dialog.path, "/work/graphs/my_marble.png");
+        dialog.kind = ImageKind::Exr;
+        dialog.preset = None;
+        (dialog.width, dialog.height) = (300, 200);
+        let request = dialog.request();
+        assert_eq!((request.width, request.height), (300, 200));
+        assert_eq!(request.output, output_names(&graph).first().cloned());
+        assert!(!request.all_outputs);
+    }
+}

@@ -54,6 +54,8 @@ pub struct EditorApp {
     style: SnarlStyle,
     /// Bumped by "frame all": the canvas starts a fresh view fitted to the nodes.
     view: u64,
+    /// The fresh view is being set up this frame.
+    framing: bool,
     history: History,
     worker: Worker,
     generation: u64,
@@ -100,6 +102,7 @@ impl EditorApp {
                 ..SnarlStyle::new()
             },
             view: 0,
+            framing: true,
             history: History::default(),
             worker: Worker::new(move || wake.request_repaint()),
             generation: 0,
@@ -241,7 +244,10 @@ impl EditorApp {
                     self.preview
                         .show_image(ctx, image, done.elapsed.as_secs_f64() * 1e3);
                 }
-                (Slot::Preview, Err(message)) => self.status = format!("preview: {message}"),
+                (Slot::Preview, Err(message)) if done.generation >= self.shown_generation => {
+                    self.shown_generation = done.generation;
+                    self.preview.show_error(message);
+                }
                 (Slot::Thumbnail(id), Ok(image)) => {
                     errors_changed |= self.compile_errors.remove(&id).is_some();
                     let pixels = to_color_image(&image);
@@ -364,7 +370,7 @@ impl EditorApp {
     fn title(&self) -> String {
         format!(
             "{}{} — texgraph",
-            if self.modified { "● " } else { "" },
+            if self.modified { "*" } else { "" },
             self.file_name()
         )
     }
@@ -398,6 +404,31 @@ impl EditorApp {
             }
         });
     }
+}
+
+/// Corners of the node positions, or `None` for an empty graph.
+fn framing_bounds(graph: &Graph) -> Option<egui::Rect> {
+    let mut bounds = egui::Rect::NOTHING;
+    for node in &graph.nodes {
+        bounds.extend_with(egui::pos2(node.pos[0], node.pos[1]));
+    }
+    bounds.is_finite().then_some(bounds)
+}
+
+/// The rectangle in which egui-snarl's first view of nodes whose top-left corners span
+/// `corners` shows the whole nodes centred in `full`. Its first view puts the corners,
+/// widened by 100 points, in the middle at the largest scale that fits; here the scale and
+/// centre come from the node rectangles (a typical node size added) instead.
+fn fitting_rect(full: egui::Rect, corners: Option<egui::Rect>) -> egui::Rect {
+    const NODE: egui::Vec2 = egui::vec2(200.0, 170.0);
+    let Some(corners) = corners else {
+        return full;
+    };
+    let snarl_bounds = corners.expand(100.0);
+    let nodes = egui::Rect::from_min_max(corners.min, corners.max + NODE).expand(40.0);
+    let scale = (full.size() / nodes.size()).min_elem().clamp(0.2, 2.0);
+    let center = full.center() - (nodes.center() - snarl_bounds.center()) * scale;
+    egui::Rect::from_center_size(center, snarl_bounds.size() * scale)
 }
 
 /// What a node's result depends on (its upstream nodes' types, params and inputs, and the
@@ -442,6 +473,7 @@ impl eframe::App for EditorApp {
             .default_size(340.0)
             .show(ui, |ui| self.side_panel(ui));
         let canvas_id = self.canvas_id();
+        let framing = std::mem::take(&mut self.framing).then(|| framing_bounds(&self.graph));
         egui::CentralPanel::default().show(ui, |ui| {
             let mut canvas = Canvas {
                 graph: &self.graph,
@@ -453,11 +485,20 @@ impl eframe::App for EditorApp {
                 picked: &self.picked,
                 pinned: self.preview.pinned.as_deref(),
             };
-            SnarlWidget::new().id(canvas_id).style(self.style).show(
-                &mut self.snarl,
-                &mut canvas,
-                ui,
-            );
+            let widget = SnarlWidget::new().id(canvas_id).style(self.style);
+            match framing {
+                // A fresh view fits the rectangle it is first shown in: pick the one that
+                // makes it fit the nodes (egui-snarl frames node corners, not node sizes).
+                Some(bounds) => {
+                    let rect = fitting_rect(ui.available_rect_before_wrap(), bounds);
+                    ui.scope_builder(egui::UiBuilder::new().max_rect(rect), |ui| {
+                        widget.show(&mut self.snarl, &mut canvas, ui);
+                    });
+                }
+                None => {
+                    widget.show(&mut self.snarl, &mut canvas, ui);
+                }
+            }
         });
         if let Some(at) = self.palette_at {
             let mut open = true;

@@ -10,7 +10,7 @@ use texgraph_core::registry::{self, NODES, ParamKind, PortType};
 use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::app::Command;
-use crate::document::{input_name, input_ports, reference};
+use crate::document::{decimal, input_name, input_ports, reference};
 
 /// Side of a node's thumbnail on the canvas, in points.
 pub const THUMBNAIL: f32 = 72.0;
@@ -98,7 +98,7 @@ impl SnarlViewer<String> for Canvas<'_> {
                 self.commands.push(Command::SetParam {
                     node: id.clone(),
                     param: name.to_owned(),
-                    value: ParamValue::Number(f64::from(value)),
+                    value: ParamValue::Number(decimal(value)),
                 });
             }
         }

@@ -84,13 +84,19 @@ pub fn input_name(graph: &Graph, node: &str, input: usize) -> Option<&'static st
     input_ports(desc).get(input).map(|(name, _)| *name)
 }
 
-/// Copies canvas positions back into the graph.
+/// Copies canvas positions back into the graph, in whole canvas units (finer adds
+/// nothing on screen and only clutters the file).
 pub fn store_positions(graph: &mut Graph, snarl: &Snarl<String>) {
     for (_, pos, id) in snarl.nodes_pos_ids() {
         if let Some(node) = graph.node_mut(id) {
-            node.pos = [pos.x, pos.y];
+            node.pos = file_position(pos);
         }
     }
+}
+
+/// A canvas position as stored in the file.
+pub fn file_position(pos: Pos2) -> [f32; 2] {
+    [pos.x.round(), pos.y.round()]
 }
 
 /// The snarl node showing graph node `id`.
@@ -113,6 +119,12 @@ pub fn fresh_id(graph: &Graph, kind: &str) -> String {
 pub fn free_position(graph: &Graph) -> Pos2 {
     let x = graph.nodes.iter().map(|n| n.pos[0]).fold(0.0f32, f32::max);
     pos2(x + 220.0, 0.0)
+}
+
+/// The shortest decimal that reads back as `v` (what was typed, `0.6` rather than the
+/// f32's exact `0.6000000238418579`), for storing an edited value in the file.
+pub fn decimal(v: f32) -> f64 {
+    v.to_string().parse().unwrap_or(f64::from(v))
 }
 
 #[cfg(test)]

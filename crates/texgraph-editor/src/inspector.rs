@@ -8,6 +8,7 @@ use texgraph_core::registry::{self, ParamKind};
 use texgraph_core::{Graph, ParamValue};
 
 use crate::app::Command;
+use crate::document::decimal;
 
 /// Draws the inspector for node `id`.
 pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
@@ -58,7 +59,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 .changed()
                         };
                         if changed {
-                            set(param.name, ParamValue::Number(f64::from(v)));
+                            set(param.name, ParamValue::Number(decimal(v)));
                         }
                     }
                     ParamKind::Int { default, min, max } => {
@@ -72,7 +73,10 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 .labelled_by(label)
                                 .changed();
                             if param.name == "seed"
-                                && ui.button("🎲").on_hover_text("random seed").clicked()
+                                && ui
+                                    .button("random")
+                                    .on_hover_text("pick a different seed")
+                                    .clicked()
                             {
                                 v = random_seed(v, max);
                                 changed = true;
@@ -166,8 +170,9 @@ fn to_hex([r, g, b, a]: [u8; 4]) -> String {
     }
 }
 
-/// The ramp editor: the ramp drawn as a bar, then each stop's position and color, with
-/// add and delete. Returns the edited stops when something changed.
+/// The ramp editor: the ramp as a bar with a handle per stop (drag a handle to move the
+/// stop, click the bar to add one there), then each stop's position, color (picker and
+/// hex field) and delete button. Returns the edited stops when something changed.
 fn ramp_editor(
     ui: &mut Ui,
     salt: (&str, &str),
@@ -176,7 +181,9 @@ fn ramp_editor(
     let mut edited = stops.to_vec();
     let mut changed = false;
     ui.vertical(|ui| {
-        draw_ramp(ui, stops);
+        if let Some(bar) = ramp_bar(ui, salt, &mut edited) {
+            changed |= bar;
+        }
         let mut remove = None;
         for (i, stop) in edited.iter_mut().enumerate() {
             ui.horizontal(|ui| {
@@ -186,7 +193,7 @@ fn ramp_editor(
                         .add(egui::DragValue::new(&mut pos).speed(0.005).range(0.0..=1.0))
                         .changed()
                     {
-                        stop.pos = f64::from(pos);
+                        stop.pos = decimal(pos);
                         changed = true;
                     }
                     let mut rgba = to_bytes(&stop.color);
@@ -194,7 +201,11 @@ fn ramp_editor(
                         stop.color = to_hex(rgba);
                         changed = true;
                     }
-                    if ui.small_button("✕").on_hover_text("delete stop").clicked() {
+                    if let Some(hex) = hex_field(ui, &stop.color) {
+                        stop.color = hex;
+                        changed = true;
+                    }
+                    if ui.small_button("×").on_hover_text("delete stop").clicked() {
                         remove = Some(i);
                     }
                 });
@@ -205,33 +216,125 @@ fn ramp_editor(
             changed = true;
         }
         if ui.button("+ stop").clicked() {
-            let mid = GradientStop {
-                pos: 0.5,
-                color: "#808080".to_owned(),
-            };
-            edited.push(mid);
+            let color = sample_hex(&edited, 0.5);
+            add_stop(&mut edited, GradientStop { pos: 0.5, color });
             changed = true;
         }
     });
     changed.then_some(edited)
 }
 
-/// Paints the ramp as the renderer computes it.
-fn draw_ramp(ui: &mut Ui, stops: &[GradientStop]) {
+/// The ramp bar with its stop handles; `Some(true)` when a stop moved or was added.
+fn ramp_bar(ui: &mut Ui, salt: (&str, &str), stops: &mut Vec<GradientStop>) -> Option<bool> {
+    const WIDTH: f32 = 220.0;
+    let (bar, response) = ui.allocate_exact_size(egui::vec2(WIDTH, 18.0), egui::Sense::click());
+    draw_ramp(ui, bar, stops);
+    let (handles, _) = ui.allocate_exact_size(egui::vec2(WIDTH, 10.0), egui::Sense::hover());
+    let mut changed = false;
+    for (i, stop) in stops.iter_mut().enumerate() {
+        let x = bar.left() + bar.width() * stop.pos.clamp(0.0, 1.0) as f32;
+        let rect =
+            egui::Rect::from_center_size(egui::pos2(x, handles.center().y), egui::vec2(10.0, 10.0));
+        let handle = ui.interact(rect, ui.id().with((salt, "handle", i)), egui::Sense::drag());
+        if handle.dragged() {
+            let moved = stop.pos as f32 + handle.drag_delta().x / bar.width();
+            stop.pos = decimal(moved.clamp(0.0, 1.0));
+            changed = true;
+        }
+        let [r, g, b, _] = to_bytes(&stop.color);
+        let fill = Color32::from_rgb(r, g, b);
+        let stroke = if handle.hovered() || handle.dragged() {
+            egui::Stroke::new(2.0, Color32::WHITE)
+        } else {
+            egui::Stroke::new(1.0, Color32::from_gray(140))
+        };
+        let tip = egui::pos2(x, handles.top());
+        ui.painter().add(egui::Shape::convex_polygon(
+            vec![
+                tip,
+                egui::pos2(x + 5.0, handles.bottom()),
+                egui::pos2(x - 5.0, handles.bottom()),
+            ],
+            fill,
+            stroke,
+        ));
+    }
+    if response.clicked()
+        && let Some(pointer) = response.interact_pointer_pos()
+    {
+        let pos = ((pointer.x - bar.left()) / bar.width()).clamp(0.0, 1.0);
+        // Three decimals: a click is not more precise than that.
+        let pos = decimal((pos * 1000.0).round() / 1000.0);
+        let color = sample_hex(stops, pos as f32);
+        add_stop(stops, GradientStop { pos, color });
+        changed = true;
+    }
+    Some(changed)
+}
+
+/// Inserts `stop` after the stops at or below its position, so the list stays in ramp
+/// order as stops are added.
+fn add_stop(stops: &mut Vec<GradientStop>, stop: GradientStop) {
+    let at = stops.iter().take_while(|s| s.pos <= stop.pos).count();
+    stops.insert(at, stop);
+}
+
+/// A hex color field; the new color once a valid one is entered.
+fn hex_field(ui: &mut Ui, current: &str) -> Option<String> {
+    let id = ui.id().with("hex");
+    let mut text = ui
+        .data(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| current.to_owned());
+    let response = ui.add(
+        egui::TextEdit::singleline(&mut text)
+            .id(ui.id().with("hex_edit"))
+            .desired_width(64.0)
+            .font(egui::TextStyle::Monospace),
+    );
+    if response.has_focus() {
+        ui.data_mut(|d| d.insert_temp(id, text));
+        return None;
+    }
+    ui.data_mut(|d| d.remove::<String>(id));
+    let typed = text.trim();
+    (response.lost_focus() && typed != current && parse_hex_color(typed).is_some())
+        .then(|| typed.to_ascii_lowercase())
+}
+
+/// The ramp's color at `t`, as hex (for a new stop that does not change the look).
+fn sample_hex(stops: &[GradientStop], t: f32) -> String {
+    ramp_of(stops).map_or_else(
+        || "#808080".to_owned(),
+        |ramp| {
+            let [r, g, b, a] = ramp
+                .sample(t)
+                .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8);
+            to_hex([r, g, b, a])
+        },
+    )
+}
+
+fn ramp_of(stops: &[GradientStop]) -> Option<Ramp> {
     let mut sorted: Vec<(f32, [f32; 4])> = stops
         .iter()
         .filter_map(|s| Some((s.pos as f32, parse_hex_color(&s.color)?)))
         .collect();
     if sorted.is_empty() {
-        return;
+        return None;
     }
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let ramp = Ramp {
+    Some(Ramp {
         stops: sorted,
         constant: false,
+    })
+}
+
+/// Paints the ramp into `rect` as the renderer computes it.
+fn draw_ramp(ui: &Ui, rect: egui::Rect, stops: &[GradientStop]) {
+    let Some(ramp) = ramp_of(stops) else {
+        return;
     };
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(180.0, 14.0), egui::Sense::hover());
-    let steps = 90;
+    let steps = 110;
     for i in 0..steps {
         let t = (i as f32 + 0.5) / steps as f32;
         let [r, g, b, _] = ramp

@@ -79,6 +79,8 @@ pub struct Preview {
     pub stats: Option<Stats>,
     /// Playback time while the animation plays.
     pub playing: Option<f32>,
+    /// Why the last render failed (nothing is shown then).
+    pub error: Option<String>,
     /// Magnification (1 = fit the panel).
     zoom: f32,
     /// The shown centre, in image widths from the top-left corner.
@@ -96,6 +98,7 @@ impl Default for Preview {
             millis: 0.0,
             stats: None,
             playing: None,
+            error: None,
             zoom: 1.0,
             center: vec2(0.5, 0.5),
         }
@@ -130,6 +133,15 @@ impl Preview {
         self.millis = millis;
         self.stats = Some(Stats::of(&image));
         self.image = Some(Arc::new(image));
+        self.error = None;
+    }
+
+    /// Takes a failed render: the old image would show something the graph no longer makes.
+    pub fn show_error(&mut self, message: String) {
+        self.texture = None;
+        self.image = None;
+        self.stats = None;
+        self.error = Some(message);
     }
 
     /// The span of the shown content in image widths (3 when tiled).
@@ -184,6 +196,9 @@ impl Preview {
         if let Some(time) = time {
             self.time_controls(ui, time, &mut actions);
         }
+        if let Some(error) = &self.error {
+            ui.colored_label(Color32::from_rgb(230, 90, 80), error);
+        }
         self.image_view(ui);
         if let Some(stats) = &self.stats {
             ui.label(format!(
@@ -198,10 +213,7 @@ impl Preview {
     fn time_controls(&mut self, ui: &mut Ui, time: f32, actions: &mut Vec<PreviewAction>) {
         ui.horizontal(|ui| {
             let playing = self.playing.is_some();
-            if ui
-                .button(if playing { "⏸ Stop" } else { "▶ Play" })
-                .clicked()
-            {
+            if ui.button(if playing { "Stop" } else { "Play" }).clicked() {
                 self.playing = if playing { None } else { Some(time) };
                 actions.push(PreviewAction::Render);
             }

@@ -519,3 +519,108 @@ fn an_idle_editor_stops_repainting() {
         "the UI keeps asking for frames while nothing changes"
     );
 }
+
+#[test]
+fn the_export_dialog_writes_the_chosen_format_and_size_in_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("marble.json");
+    std::fs::copy(marble_path(), &path).unwrap();
+    let mut h = harness(&path);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().export.path,
+        dir.path().join("marble.png").display().to_string(),
+        "suggested beside the graph, named after it"
+    );
+    h.get_by_value("PNG 8-bit").click();
+    h.run_steps(2);
+    h.get_by_label("EXR 32-bit float").click();
+    h.run_steps(2);
+    h.get_by_value("1024×1024").click();
+    h.run_steps(2);
+    h.get_by_label("256×256").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(1);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.state().export.message.is_empty() {
+        assert!(Instant::now() < deadline, "the export never finished");
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    let message = &h.state().export.message;
+    assert!(message.starts_with("wrote"), "{message}");
+    let exr = dir.path().join("marble.exr");
+    let image = texgraph_core::export::read_exr(&exr).unwrap();
+    assert_eq!((image.width, image.height), (256, 256));
+}
+
+#[test]
+fn every_symbol_in_the_editor_code_has_a_glyph_in_the_default_fonts() {
+    let h = harness(&marble_path());
+    let font = egui::FontId::proportional(14.0);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![src.clone()];
+    let mut checked = 0;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Strings shown in the UI; comments may use any character.
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for c in line.chars().filter(|c| !c.is_ascii()) {
+                checked += 1;
+                assert!(
+                    h.ctx.fonts_mut(|f| f.has_glyphs(&font, &c.to_string())),
+                    "{}: no glyph for {c:?} in {line:?}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(checked > 10, "the scan found the UI's symbols");
+}
+
+#[test]
+fn the_ramp_editor_takes_typed_hex_colors_and_adds_stops_in_order() {
+    let mut h = harness(&marble_path());
+    h.state_mut().push(Command::Select(Some("stone".into())));
+    // The inspector's grid settles its column widths over the first frames.
+    h.run_steps(4);
+    let stops = |h: &Harness<'_, EditorApp>| match h
+        .state()
+        .graph
+        .node("stone")
+        .unwrap()
+        .params
+        .get("stops")
+    {
+        Some(ParamValue::Stops(stops)) => stops.clone(),
+        other => panic!("{other:?}"),
+    };
+    let before = stops(&h);
+    let hex = before[0].color.clone();
+    h.get_by(move |n| n.role() == Role::TextInput && n.value().as_deref() == Some(hex.as_str()))
+        .click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(Event::Text("#123456".into()));
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    assert_eq!(stops(&h)[0].color, "#123456");
+    assert_eq!(stops(&h)[1..], before[1..]);
+
+    h.get_by_label("+ stop").click();
+    h.run_steps(2);
+    let after = stops(&h);
+    assert_eq!(after.len(), before.len() + 1);
+    assert!(
+        after.windows(2).all(|w| w[0].pos <= w[1].pos),
+        "a new stop goes in ramp order: {after:?}"
+    );
+    assert!(after.iter().any(|s| s.pos == 0.5));
+}

@@ -8,7 +8,7 @@ use eframe::egui::Pos2;
 use texgraph_core::{Graph, Node, ParamValue};
 
 use super::EditorApp;
-use crate::document::{free_position, fresh_id, store_positions, to_snarl};
+use crate::document::{file_position, free_position, fresh_id, store_positions, to_snarl};
 
 /// One edit or action, collected while drawing and applied after.
 #[derive(Debug, Clone)]
@@ -267,6 +267,7 @@ impl EditorApp {
                     self.preview.playing = None;
                     self.snarl = to_snarl(graph);
                     self.changed();
+                    self.frame_all();
                     self.modified = false;
                     return false;
                 }
@@ -310,9 +311,11 @@ impl EditorApp {
 
 /// Whether a node on the canvas is somewhere other than the graph says.
 fn moved(graph: &Graph, snarl: &egui_snarl::Snarl<String>) -> bool {
-    snarl
-        .nodes_pos_ids()
-        .any(|(_, pos, id)| graph.node(id).is_some_and(|n| n.pos != [pos.x, pos.y]))
+    snarl.nodes_pos_ids().any(|(_, pos, id)| {
+        graph
+            .node(id)
+            .is_some_and(|n| file_position(Pos2::from(n.pos)) != file_position(pos))
+    })
 }
 
 /// The selected nodes as a graph file's JSON, with only the connections among them.

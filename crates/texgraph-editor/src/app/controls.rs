@@ -105,6 +105,7 @@ impl EditorApp {
     /// Fits the view to every node (a fresh canvas view starts fitted).
     pub fn frame_all(&mut self) {
         self.view += 1;
+        self.framing = true;
     }
 
     pub(super) fn toolbar(&mut self, ui: &mut Ui) {

@@ -66,7 +66,9 @@ pub struct EditorApp {
     errors: HashMap<String, String>,
     compile_errors: HashMap<String, String>,
     filter: String,
-    palette_at: Option<Pos2>,
+    /// The open palette: where the node goes on the canvas (`None`: beside the others)
+    /// and where the palette shows on screen.
+    palette_at: Option<(Option<Pos2>, Pos2)>,
     commands: Vec<Command>,
     /// Save As is needed (a save without a file), with the action to do after it.
     ask_save_as: Option<Option<Then>>,
@@ -76,6 +78,10 @@ pub struct EditorApp {
     then: Option<Then>,
     /// Closing was confirmed; the next close request goes through.
     closing: bool,
+    /// When each preview still on its way was asked for, by generation.
+    requested: std::collections::VecDeque<(u64, std::time::Instant)>,
+    /// `TEXGRAPH_TRACE` is set: frame times and preview latencies go to stderr.
+    trace: bool,
     /// The window title last sent (sending it every frame would keep the window redrawing).
     shown_title: String,
 }
@@ -119,6 +125,8 @@ impl EditorApp {
             then: None,
             closing: false,
             shown_title: String::new(),
+            requested: std::collections::VecDeque::new(),
+            trace: std::env::var_os("TEXGRAPH_TRACE").is_some(),
         };
         app.changed();
         app
@@ -224,6 +232,11 @@ impl EditorApp {
             self.preview.pinned = None;
         }
         let size = self.preview.size;
+        self.requested
+            .push_back((self.generation, std::time::Instant::now()));
+        if self.requested.len() > 64 {
+            self.requested.pop_front();
+        }
         self.worker.submit(Job {
             slot: Slot::Preview,
             generation: self.generation,
@@ -241,6 +254,20 @@ impl EditorApp {
             match (done.slot, done.result) {
                 (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
                     self.shown_generation = done.generation;
+                    let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
+                    self.preview.latency = asked.map(|(_, at)| at.elapsed());
+                    self.requested.retain(|(g, _)| *g > done.generation);
+                    if self.trace
+                        && let Some(latency) = self.preview.latency
+                    {
+                        eprintln!(
+                            "preview {}x{} render_ms {:.2} latency_ms {:.2}",
+                            image.width,
+                            image.height,
+                            done.elapsed.as_secs_f64() * 1e3,
+                            latency.as_secs_f64() * 1e3
+                        );
+                    }
                     self.preview
                         .show_image(ctx, image, done.elapsed.as_secs_f64() * 1e3);
                 }
@@ -457,7 +484,13 @@ fn signature(graph: &Graph, id: &str) -> String {
 }
 
 impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
+        if self.trace
+            && let Some(cpu) = frame.info().cpu_usage
+        {
+            let dt = ui.input(|i| i.unstable_dt);
+            eprintln!("frame cpu_ms {:.2} dt_ms {:.2}", cpu * 1e3, dt * 1e3);
+        }
         self.receive(ui.ctx());
         self.shortcuts(ui);
         let title = self.title();
@@ -500,17 +533,15 @@ impl eframe::App for EditorApp {
                 }
             }
         });
-        if let Some(at) = self.palette_at {
+        if let Some((at, screen)) = self.palette_at {
             let mut open = true;
             egui::Window::new("Add node")
                 .open(&mut open)
                 .collapsible(false)
+                .current_pos(screen)
                 .show(ui.ctx(), |ui| {
                     if let Some(kind) = canvas::palette(ui, &mut self.filter) {
-                        self.commands.push(Command::AddNode {
-                            kind,
-                            pos: Some(at),
-                        });
+                        self.commands.push(Command::AddNode { kind, pos: at });
                         self.palette_at = None;
                     }
                 });

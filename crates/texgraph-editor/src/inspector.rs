@@ -48,7 +48,11 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                         let changed = if max - min <= 4096.0 {
                             ui.add(
                                 egui::Slider::new(&mut v, min..=max)
-                                    .clamping(egui::SliderClamping::Always),
+                                    .clamping(egui::SliderClamping::Always)
+                                    // Frequencies span 0 to 1024: a linear slider
+                                    // would spend its whole length on the top end.
+                                    .logarithmic(wide_positive_range(min, max))
+                                    .smallest_positive(0.1),
                             )
                             .labelled_by(label)
                             .changed()
@@ -147,6 +151,12 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                 ui.end_row();
             }
         });
+}
+
+/// Whether a slider over `min..=max` reads better on a logarithmic scale: a range of
+/// non-negative values spanning more than two orders of magnitude.
+fn wide_positive_range(min: f32, max: f32) -> bool {
+    min >= 0.0 && max > 100.0 * min.max(1.0)
 }
 
 /// A different seed in 1..=max, mixed from the current one.

@@ -79,6 +79,8 @@ pub struct Preview {
     pub stats: Option<Stats>,
     /// Playback time while the animation plays.
     pub playing: Option<f32>,
+    /// From the edit to the preview showing it.
+    pub latency: Option<std::time::Duration>,
     /// Why the last render failed (nothing is shown then).
     pub error: Option<String>,
     /// Magnification (1 = fit the panel).
@@ -99,6 +101,7 @@ impl Default for Preview {
             stats: None,
             playing: None,
             error: None,
+            latency: None,
             zoom: 1.0,
             center: vec2(0.5, 0.5),
         }
@@ -182,7 +185,11 @@ impl Preview {
             {
                 self.reset_view();
             }
-            ui.label(format!("{:.1} ms", self.millis));
+            let shown = self
+                .latency
+                .map(|l| format!(", shown {:.0} ms after the edit", l.as_secs_f64() * 1e3))
+                .unwrap_or_default();
+            ui.label(format!("render {:.1} ms{shown}", self.millis));
         });
         if let Some(id) = self.pinned.clone() {
             ui.horizontal(|ui| {

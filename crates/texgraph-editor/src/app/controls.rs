@@ -94,11 +94,11 @@ impl EditorApp {
         if asked.palette {
             // The palette opens where the pointer is.
             let layer = egui::LayerId::new(egui::Order::Background, self.canvas_id());
-            let at = ui
-                .ctx()
-                .pointer_hover_pos()
-                .zip(ui.ctx().layer_transform_from_global(layer));
-            self.palette_at = Some(at.map_or(Pos2::ZERO, |(p, from_screen)| from_screen * p));
+            let pointer = ui.ctx().pointer_hover_pos();
+            let at = pointer
+                .zip(ui.ctx().layer_transform_from_global(layer))
+                .map(|(p, from_screen)| from_screen * p);
+            self.palette_at = Some((at, pointer.unwrap_or(Pos2::new(40.0, 40.0))));
         }
     }
 
@@ -152,12 +152,9 @@ impl EditorApp {
                 self.commands.push(Command::Redo);
             }
             ui.separator();
-            if ui
-                .button("Add node…")
-                .on_hover_text("Space or Tab")
-                .clicked()
-            {
-                self.palette_at = Some(Pos2::ZERO);
+            let add = ui.button("Add node…").on_hover_text("Space or Tab");
+            if add.clicked() {
+                self.palette_at = Some((None, add.rect.left_bottom()));
             }
             if ui.button("Frame all").on_hover_text("F").clicked() {
                 self.frame_all();

@@ -62,9 +62,11 @@ pub struct EditorApp {
     shown_generation: u64,
     thumbnails: HashMap<String, TextureHandle>,
     signatures: HashMap<String, String>,
-    /// Problems by node id: validation's, plus what the compiler said about a node.
+    /// Problems by node id: validation's, plus what the compiler said when compiling a
+    /// node for its thumbnail or the graph for the preview.
     errors: HashMap<String, String>,
-    compile_errors: HashMap<String, String>,
+    thumbnail_errors: HashMap<String, String>,
+    preview_errors: HashMap<String, String>,
     filter: String,
     /// The open palette: where the node goes on the canvas (`None`: beside the others)
     /// and where the palette shows on screen.
@@ -116,7 +118,8 @@ impl EditorApp {
             thumbnails: HashMap::new(),
             signatures: HashMap::new(),
             errors: HashMap::new(),
-            compile_errors: HashMap::new(),
+            thumbnail_errors: HashMap::new(),
+            preview_errors: HashMap::new(),
             filter: String::new(),
             palette_at: None,
             commands: Vec::new(),
@@ -185,7 +188,8 @@ impl EditorApp {
     fn changed(&mut self) {
         self.generation += 1;
         let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
-        self.compile_errors.retain(|id, _| ids.contains(id));
+        self.thumbnail_errors.retain(|id, _| ids.contains(id));
+        self.preview_errors.retain(|id, _| ids.contains(id));
         self.collect_errors();
         let graph = Arc::new(self.graph.clone());
         self.request_preview();
@@ -209,7 +213,8 @@ impl EditorApp {
     }
 
     fn collect_errors(&mut self) {
-        self.errors = self.compile_errors.clone();
+        self.errors = self.preview_errors.clone();
+        self.errors.extend(self.thumbnail_errors.clone());
         for problem in validate(&self.graph) {
             if let Some(node) = problem.location.node.clone() {
                 self.errors.insert(node, problem.to_string());
@@ -254,6 +259,8 @@ impl EditorApp {
             match (done.slot, done.result) {
                 (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
                     self.shown_generation = done.generation;
+                    errors_changed |= !self.preview_errors.is_empty();
+                    self.preview_errors.clear();
                     let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
                     self.preview.latency = asked.map(|(_, at)| at.elapsed());
                     self.requested.retain(|(g, _)| *g > done.generation);
@@ -274,9 +281,11 @@ impl EditorApp {
                 (Slot::Preview, Err(message)) if done.generation >= self.shown_generation => {
                     self.shown_generation = done.generation;
                     self.preview.show_error(message);
+                    self.preview_errors = done.at_fault.into_iter().collect();
+                    errors_changed = true;
                 }
                 (Slot::Thumbnail(id), Ok(image)) => {
-                    errors_changed |= self.compile_errors.remove(&id).is_some();
+                    errors_changed |= self.thumbnail_errors.remove(&id).is_some();
                     let pixels = to_color_image(&image);
                     match self.thumbnails.get_mut(&id) {
                         Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
@@ -291,11 +300,11 @@ impl EditorApp {
                     }
                 }
                 // Only the node the compiler blames gets the red outline.
-                (Slot::Thumbnail(id), Err(message))
-                    if done.at_fault.contains(&id) && self.graph.node(&id).is_some() =>
-                {
-                    self.compile_errors.insert(id, message);
-                    errors_changed = true;
+                (Slot::Thumbnail(id), Err(_)) if self.graph.node(&id).is_some() => {
+                    if let Some((_, message)) = done.at_fault.into_iter().find(|(n, _)| *n == id) {
+                        self.thumbnail_errors.insert(id, message);
+                        errors_changed = true;
+                    }
                 }
                 _ => {}
             }

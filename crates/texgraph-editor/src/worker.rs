@@ -45,8 +45,8 @@ pub struct Rendered {
     pub generation: u64,
     /// The image, or the core's error message.
     pub result: Result<Image, String>,
-    /// The nodes the error is about.
-    pub at_fault: Vec<String>,
+    /// The nodes the error is about, each with its problem.
+    pub at_fault: Vec<(String, String)>,
     /// Time spent compiling and evaluating.
     pub elapsed: Duration,
 }
@@ -155,7 +155,7 @@ pub fn evaluate(job: Job) -> Rendered {
         Err(e) => e
             .problems()
             .iter()
-            .filter_map(|p| p.location.node.clone())
+            .filter_map(|p| Some((p.location.node.clone()?, p.to_string())))
             .collect(),
         Ok(_) => Vec::new(),
     };

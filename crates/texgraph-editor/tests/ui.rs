@@ -624,3 +624,114 @@ fn the_ramp_editor_takes_typed_hex_colors_and_adds_stops_in_order() {
     );
     assert!(after.iter().any(|s| s.pos == 0.5));
 }
+
+#[test]
+fn a_node_the_compiler_rejects_is_outlined_with_its_message() {
+    // Validation accepts this chain; the compiler refuses inputs nested deeper than
+    // MAX_DEPTH and names the node where it stopped.
+    let depth = texgraph_core::compile::MAX_DEPTH + 2;
+    let mut nodes = vec![r#"{ "id": "n0", "type": "perlin" }"#.to_owned()];
+    for i in 1..=depth {
+        nodes.push(format!(
+            r#"{{ "id": "n{i}", "type": "levels", "inputs": {{ "input": "n{}" }}, "pos": [{}, 0] }}"#,
+            i - 1,
+            i * 220
+        ));
+    }
+    nodes.push(format!(
+        r#"{{ "id": "out", "type": "output", "inputs": {{ "color": "n{depth}" }} }}"#
+    ));
+    let json = format!(
+        r#"{{ "format": "texgraph", "version": 1, "nodes": [{}] }}"#,
+        nodes.join(",")
+    );
+    let graph = Graph::from_json(&json).unwrap();
+    assert!(texgraph_core::validate(&graph).is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.json");
+    graph.save(&path).unwrap();
+    let mut h = harness(&path);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.state().errors().is_empty() {
+        assert!(Instant::now() < deadline, "no error came back");
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    let errors = h.state().errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let (node, message) = errors.iter().next().unwrap();
+    assert!(
+        node.starts_with('n') && message.contains("nest"),
+        "{node}: {message}"
+    );
+    assert!(
+        h.state()
+            .preview
+            .error
+            .as_ref()
+            .is_some_and(|e| e.contains("nest"))
+    );
+}
+
+#[test]
+fn closing_with_unsaved_changes_asks_first() {
+    let mut h = harness(&marble_path());
+    let close = |h: &mut Harness<'_, EditorApp>| {
+        h.input_mut()
+            .viewports
+            .entry(egui::ViewportId::ROOT)
+            .or_default()
+            .events
+            .push(egui::ViewportEvent::Close);
+        h.run_steps(1);
+    };
+    let sent = |h: &Harness<'_, EditorApp>, wanted: &egui::ViewportCommand| {
+        h.output()
+            .viewport_output
+            .values()
+            .any(|v| v.commands.contains(wanted))
+    };
+    // Nothing to lose: the window may close (no cancel).
+    close(&mut h);
+    assert!(!sent(&h, &egui::ViewportCommand::CancelClose));
+    assert!(h.state().files.prompt.is_none());
+
+    h.state_mut().push(Command::SetName("changed".into()));
+    h.run_steps(2);
+    close(&mut h);
+    assert!(sent(&h, &egui::ViewportCommand::CancelClose));
+    assert_eq!(
+        h.state().files.prompt,
+        Some(texgraph_editor::files::Then::Quit)
+    );
+    h.run_steps(1);
+    h.get_by_label("Don't save").click();
+    h.run_steps(1);
+    assert!(sent(&h, &egui::ViewportCommand::Close));
+}
+
+/// A file dropped on the window.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn dropping_a_graph_file_on_the_window_opens_it() {
+    let mut h = harness(&marble_path());
+    let wood = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs/wood.json");
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(wood.clone())));
+    h.run_steps(3);
+    assert_eq!(h.state().graph, Graph::load(&wood).unwrap());
+    assert_eq!(h.state().path.as_deref(), Some(wood.as_path()));
+}

@@ -5,25 +5,26 @@
 
 mod commands;
 mod controls;
+mod file_flow;
+mod renders;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use eframe::egui::{self, Id, Key, Pos2, TextureHandle, TextureOptions, Ui};
+use eframe::egui::{self, Id, Key, Pos2, TextureHandle, Ui};
 use egui_snarl::Snarl;
 use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
-use texgraph_core::{Graph, validate};
+use texgraph_core::Graph;
 
 pub use self::commands::{Command, copy_json};
 use crate::canvas::{self, Canvas};
 use crate::document::to_snarl;
-use crate::export::{ExportDialog, ExportJob};
-use crate::files::{Answer, Files, Purpose, Then};
+use crate::export::ExportDialog;
+use crate::files::{Files, Then};
 use crate::history::History;
 use crate::inspector;
-use crate::preview::{Preview, PreviewAction, to_color_image};
-use crate::worker::{Job, Slot, Worker};
+use crate::preview::{Preview, PreviewAction};
+use crate::worker::Worker;
 
 /// Id of the node canvas widget (framing all nodes starts a fresh view under a derived id).
 pub const CANVAS_ID: &str = "canvas";
@@ -183,226 +184,6 @@ impl EditorApp {
         &self.errors
     }
 
-    /// After an edit: new errors, and renders for the preview and every node whose result
-    /// may have changed.
-    fn changed(&mut self) {
-        self.generation += 1;
-        let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
-        self.thumbnail_errors.retain(|id, _| ids.contains(id));
-        self.preview_errors.retain(|id, _| ids.contains(id));
-        self.collect_errors();
-        let graph = Arc::new(self.graph.clone());
-        self.request_preview();
-        self.thumbnails.retain(|id, _| ids.contains(id));
-        self.signatures.retain(|id, _| ids.contains(id));
-        for id in ids {
-            let signature = signature(&self.graph, &id);
-            if self.signatures.get(&id) == Some(&signature) {
-                continue; // nothing that feeds this node changed
-            }
-            self.signatures.insert(id.clone(), signature);
-            self.worker.submit(Job {
-                slot: Slot::Thumbnail(id.clone()),
-                generation: self.generation,
-                graph: graph.clone(),
-                node: Some((id, None)),
-                width: THUMBNAIL_PIXELS,
-                height: THUMBNAIL_PIXELS,
-            });
-        }
-    }
-
-    fn collect_errors(&mut self) {
-        self.errors = self.preview_errors.clone();
-        self.errors.extend(self.thumbnail_errors.clone());
-        for problem in validate(&self.graph) {
-            if let Some(node) = problem.location.node.clone() {
-                self.errors.insert(node, problem.to_string());
-            }
-        }
-    }
-
-    /// Asks for the preview: the pinned node or the output, at the playback time if playing.
-    fn request_preview(&mut self) {
-        let mut graph = self.graph.clone();
-        if let Some(time) = self.preview.playing {
-            graph.settings.time = time;
-        }
-        if self
-            .preview
-            .pinned
-            .as_ref()
-            .is_some_and(|id| graph.node(id).is_none())
-        {
-            self.preview.pinned = None;
-        }
-        let size = self.preview.size;
-        self.requested
-            .push_back((self.generation, std::time::Instant::now()));
-        if self.requested.len() > 64 {
-            self.requested.pop_front();
-        }
-        self.worker.submit(Job {
-            slot: Slot::Preview,
-            generation: self.generation,
-            graph: Arc::new(graph),
-            node: self.preview.pinned.clone().map(|id| (id, None)),
-            width: size,
-            height: size,
-        });
-    }
-
-    /// Takes the worker's finished renders.
-    fn receive(&mut self, ctx: &egui::Context) {
-        let mut errors_changed = false;
-        for done in self.worker.finished() {
-            match (done.slot, done.result) {
-                (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
-                    self.shown_generation = done.generation;
-                    errors_changed |= !self.preview_errors.is_empty();
-                    self.preview_errors.clear();
-                    let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
-                    self.preview.latency = asked.map(|(_, at)| at.elapsed());
-                    self.requested.retain(|(g, _)| *g > done.generation);
-                    if self.trace
-                        && let Some(latency) = self.preview.latency
-                    {
-                        eprintln!(
-                            "preview {}x{} render_ms {:.2} latency_ms {:.2}",
-                            image.width,
-                            image.height,
-                            done.elapsed.as_secs_f64() * 1e3,
-                            latency.as_secs_f64() * 1e3
-                        );
-                    }
-                    self.preview
-                        .show_image(ctx, image, done.elapsed.as_secs_f64() * 1e3);
-                }
-                (Slot::Preview, Err(message)) if done.generation >= self.shown_generation => {
-                    self.shown_generation = done.generation;
-                    self.preview.show_error(message);
-                    self.preview_errors = done.at_fault.into_iter().collect();
-                    errors_changed = true;
-                }
-                (Slot::Thumbnail(id), Ok(image)) => {
-                    errors_changed |= self.thumbnail_errors.remove(&id).is_some();
-                    let pixels = to_color_image(&image);
-                    match self.thumbnails.get_mut(&id) {
-                        Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
-                        None => {
-                            let texture = ctx.load_texture(
-                                format!("thumb-{id}"),
-                                pixels,
-                                TextureOptions::LINEAR,
-                            );
-                            self.thumbnails.insert(id, texture);
-                        }
-                    }
-                }
-                // Only the node the compiler blames gets the red outline.
-                (Slot::Thumbnail(id), Err(_)) if self.graph.node(&id).is_some() => {
-                    if let Some((_, message)) = done.at_fault.into_iter().find(|(n, _)| *n == id) {
-                        self.thumbnail_errors.insert(id, message);
-                        errors_changed = true;
-                    }
-                }
-                _ => {}
-            }
-        }
-        if errors_changed {
-            self.collect_errors();
-        }
-    }
-
-    /// Goes ahead with `then` unless it would drop unsaved changes, in which case the
-    /// person is asked first.
-    pub fn request(&mut self, then: Then) {
-        if self.modified {
-            self.files.prompt = Some(then);
-        } else {
-            self.then = Some(then);
-        }
-    }
-
-    /// Carries out an action that has been cleared.
-    fn carry_out(&mut self, ctx: &egui::Context, then: Then) {
-        match then {
-            Then::New => self.commands.push(Command::New),
-            Then::Open(path) => self.commands.push(Command::Open(path)),
-            Then::PickOpen => {
-                let start = self.path.clone();
-                self.files.choose(ctx, Purpose::Open, start.as_deref());
-            }
-            Then::Quit => {
-                self.closing = true;
-                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-            }
-        }
-    }
-
-    /// Dialogs, dropped files, the close button, and what their answers set going.
-    fn file_flow(&mut self, ui: &mut Ui) {
-        let ctx = ui.ctx().clone();
-        if ui.input(|i| i.viewport().close_requested()) && self.modified && !self.closing {
-            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.files.prompt = Some(Then::Quit);
-        }
-        let dropped: Vec<PathBuf> = ui.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_owned())
-                .collect()
-        });
-        if let Some(path) = dropped.into_iter().next() {
-            self.request(Then::Open(path));
-        }
-        let file = self.file_name();
-        if let Some((answer, then)) = self.files.show_prompt(ui, &file) {
-            match answer {
-                Answer::Save => {
-                    self.after_save = Some(then);
-                    self.commands.push(Command::Save(None));
-                }
-                Answer::Discard => self.then = Some(then),
-                Answer::Cancel => {}
-            }
-        }
-        if let Some(then) = self.ask_save_as.take() {
-            let start = self.path.clone();
-            self.files
-                .choose(&ctx, Purpose::SaveAs(then), start.as_deref());
-        }
-        if let Some((purpose, path)) = self.files.show(ui) {
-            match purpose {
-                Purpose::Open => self.commands.push(Command::Open(path)),
-                Purpose::SaveAs(then) => {
-                    self.after_save = then;
-                    self.commands.push(Command::Save(Some(path)));
-                }
-                Purpose::Export => self.export.path = path.display().to_string(),
-            }
-        }
-        if let Some(then) = self.then.take() {
-            self.carry_out(&ctx, then);
-        }
-        if self.export.show(ui, &self.graph, &mut self.files) {
-            let wake = ctx.clone();
-            let request = self.export.request();
-            self.export.message.clear();
-            self.export.job = Some(ExportJob::start(self.graph.clone(), request, move || {
-                wake.request_repaint()
-            }));
-        }
-    }
-
-    fn file_name(&self) -> String {
-        self.path
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map_or("untitled".into(), |f| f.to_string_lossy().into_owned())
-    }
-
     fn title(&self) -> String {
         format!(
             "{}{} — texgraph",
@@ -465,31 +246,6 @@ fn fitting_rect(full: egui::Rect, corners: Option<egui::Rect>) -> egui::Rect {
     let scale = (full.size() / nodes.size()).min_elem().clamp(0.2, 2.0);
     let center = full.center() - (nodes.center() - snarl_bounds.center()) * scale;
     egui::Rect::from_center_size(center, snarl_bounds.size() * scale)
-}
-
-/// What a node's result depends on (its upstream nodes' types, params and inputs, and the
-/// settings), so that a thumbnail is rendered again only when this changes.
-fn signature(graph: &Graph, id: &str) -> String {
-    let upstream = validate::upstream(graph, id);
-    let mut nodes: Vec<_> = graph
-        .nodes
-        .iter()
-        .filter(|n| upstream.contains(n.id.as_str()))
-        .map(|n| {
-            (
-                &n.id,
-                &n.kind,
-                serde_json::to_string(&n.params).unwrap_or_default(),
-                &n.inputs,
-            )
-        })
-        .collect();
-    nodes.sort_by(|a, b| a.0.cmp(b.0));
-    format!(
-        "{:?}{:?}",
-        nodes,
-        (graph.settings.tileable, graph.settings.time.to_bits())
-    )
 }
 
 impl eframe::App for EditorApp {

@@ -1,0 +1,101 @@
+//! File actions that need an answer first: the unsaved-changes question, the file
+//! choosers, dropped files, the window's close button, and the export dialog's start.
+
+use std::path::PathBuf;
+
+use eframe::egui::{self, Ui};
+
+use super::{Command, EditorApp};
+use crate::export::ExportJob;
+use crate::files::{Answer, Purpose, Then};
+
+impl EditorApp {
+    /// Goes ahead with `then` unless it would drop unsaved changes, in which case the
+    /// person is asked first.
+    pub fn request(&mut self, then: Then) {
+        if self.modified {
+            self.files.prompt = Some(then);
+        } else {
+            self.then = Some(then);
+        }
+    }
+
+    /// Carries out an action that has been cleared.
+    fn carry_out(&mut self, ctx: &egui::Context, then: Then) {
+        match then {
+            Then::New => self.commands.push(Command::New),
+            Then::Open(path) => self.commands.push(Command::Open(path)),
+            Then::PickOpen => {
+                let start = self.path.clone();
+                self.files.choose(ctx, Purpose::Open, start.as_deref());
+            }
+            Then::Quit => {
+                self.closing = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Dialogs, dropped files, the close button, and what their answers set going.
+    pub(super) fn file_flow(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        if ui.input(|i| i.viewport().close_requested()) && self.modified && !self.closing {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.files.prompt = Some(Then::Quit);
+        }
+        let dropped: Vec<PathBuf> = ui.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_owned())
+                .collect()
+        });
+        if let Some(path) = dropped.into_iter().next() {
+            self.request(Then::Open(path));
+        }
+        let file = self.file_name();
+        if let Some((answer, then)) = self.files.show_prompt(ui, &file) {
+            match answer {
+                Answer::Save => {
+                    self.after_save = Some(then);
+                    self.commands.push(Command::Save(None));
+                }
+                Answer::Discard => self.then = Some(then),
+                Answer::Cancel => {}
+            }
+        }
+        if let Some(then) = self.ask_save_as.take() {
+            let start = self.path.clone();
+            self.files
+                .choose(&ctx, Purpose::SaveAs(then), start.as_deref());
+        }
+        if let Some((purpose, path)) = self.files.show(ui) {
+            match purpose {
+                Purpose::Open => self.commands.push(Command::Open(path)),
+                Purpose::SaveAs(then) => {
+                    self.after_save = then;
+                    self.commands.push(Command::Save(Some(path)));
+                }
+                Purpose::Export => self.export.path = path.display().to_string(),
+            }
+        }
+        if let Some(then) = self.then.take() {
+            self.carry_out(&ctx, then);
+        }
+        if self.export.show(ui, &self.graph, &mut self.files) {
+            let wake = ctx.clone();
+            let request = self.export.request();
+            self.export.message.clear();
+            self.export.job = Some(ExportJob::start(self.graph.clone(), request, move || {
+                wake.request_repaint()
+            }));
+        }
+    }
+
+    pub(super) fn file_name(&self) -> String {
+        self.path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or("untitled".into(), |f| f.to_string_lossy().into_owned())
+    }
+}

@@ -1,0 +1,169 @@
+//! Keeping renders current: which thumbnails an edit made stale, the preview request, and
+//! what the worker sends back (images, and the errors that outline nodes).
+
+use std::sync::Arc;
+
+use eframe::egui::{self, TextureOptions};
+use texgraph_core::{Graph, validate};
+
+use super::{EditorApp, THUMBNAIL_PIXELS};
+use crate::preview::to_color_image;
+use crate::worker::{Job, Slot};
+
+impl EditorApp {
+    /// After an edit: new errors, and renders for the preview and every node whose result
+    /// may have changed.
+    pub(super) fn changed(&mut self) {
+        self.generation += 1;
+        let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
+        self.thumbnail_errors.retain(|id, _| ids.contains(id));
+        self.preview_errors.retain(|id, _| ids.contains(id));
+        self.collect_errors();
+        let graph = Arc::new(self.graph.clone());
+        self.request_preview();
+        self.thumbnails.retain(|id, _| ids.contains(id));
+        self.signatures.retain(|id, _| ids.contains(id));
+        for id in ids {
+            let signature = signature(&self.graph, &id);
+            if self.signatures.get(&id) == Some(&signature) {
+                continue; // nothing that feeds this node changed
+            }
+            self.signatures.insert(id.clone(), signature);
+            self.worker.submit(Job {
+                slot: Slot::Thumbnail(id.clone()),
+                generation: self.generation,
+                graph: graph.clone(),
+                node: Some((id, None)),
+                width: THUMBNAIL_PIXELS,
+                height: THUMBNAIL_PIXELS,
+            });
+        }
+    }
+
+    pub(super) fn collect_errors(&mut self) {
+        self.errors = self.preview_errors.clone();
+        self.errors.extend(self.thumbnail_errors.clone());
+        for problem in validate(&self.graph) {
+            if let Some(node) = problem.location.node.clone() {
+                self.errors.insert(node, problem.to_string());
+            }
+        }
+    }
+
+    /// Asks for the preview: the pinned node or the output, at the playback time if playing.
+    pub(super) fn request_preview(&mut self) {
+        let mut graph = self.graph.clone();
+        if let Some(time) = self.preview.playing {
+            graph.settings.time = time;
+        }
+        if self
+            .preview
+            .pinned
+            .as_ref()
+            .is_some_and(|id| graph.node(id).is_none())
+        {
+            self.preview.pinned = None;
+        }
+        let size = self.preview.size;
+        self.requested
+            .push_back((self.generation, std::time::Instant::now()));
+        if self.requested.len() > 64 {
+            self.requested.pop_front();
+        }
+        self.worker.submit(Job {
+            slot: Slot::Preview,
+            generation: self.generation,
+            graph: Arc::new(graph),
+            node: self.preview.pinned.clone().map(|id| (id, None)),
+            width: size,
+            height: size,
+        });
+    }
+
+    /// Takes the worker's finished renders.
+    pub(super) fn receive(&mut self, ctx: &egui::Context) {
+        let mut errors_changed = false;
+        for done in self.worker.finished() {
+            match (done.slot, done.result) {
+                (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
+                    self.shown_generation = done.generation;
+                    errors_changed |= !self.preview_errors.is_empty();
+                    self.preview_errors.clear();
+                    let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
+                    self.preview.latency = asked.map(|(_, at)| at.elapsed());
+                    self.requested.retain(|(g, _)| *g > done.generation);
+                    if self.trace
+                        && let Some(latency) = self.preview.latency
+                    {
+                        eprintln!(
+                            "preview {}x{} render_ms {:.2} latency_ms {:.2}",
+                            image.width,
+                            image.height,
+                            done.elapsed.as_secs_f64() * 1e3,
+                            latency.as_secs_f64() * 1e3
+                        );
+                    }
+                    self.preview
+                        .show_image(ctx, image, done.elapsed.as_secs_f64() * 1e3);
+                }
+                (Slot::Preview, Err(message)) if done.generation >= self.shown_generation => {
+                    self.shown_generation = done.generation;
+                    self.preview.show_error(message);
+                    self.preview_errors = done.at_fault.into_iter().collect();
+                    errors_changed = true;
+                }
+                (Slot::Thumbnail(id), Ok(image)) => {
+                    errors_changed |= self.thumbnail_errors.remove(&id).is_some();
+                    let pixels = to_color_image(&image);
+                    match self.thumbnails.get_mut(&id) {
+                        Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
+                        None => {
+                            let texture = ctx.load_texture(
+                                format!("thumb-{id}"),
+                                pixels,
+                                TextureOptions::LINEAR,
+                            );
+                            self.thumbnails.insert(id, texture);
+                        }
+                    }
+                }
+                // Only the node the compiler blames gets the red outline.
+                (Slot::Thumbnail(id), Err(_)) if self.graph.node(&id).is_some() => {
+                    if let Some((_, message)) = done.at_fault.into_iter().find(|(n, _)| *n == id) {
+                        self.thumbnail_errors.insert(id, message);
+                        errors_changed = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if errors_changed {
+            self.collect_errors();
+        }
+    }
+}
+
+/// What a node's result depends on (its upstream nodes' types, params and inputs, and the
+/// settings), so that a thumbnail is rendered again only when this changes.
+fn signature(graph: &Graph, id: &str) -> String {
+    let upstream = validate::upstream(graph, id);
+    let mut nodes: Vec<_> = graph
+        .nodes
+        .iter()
+        .filter(|n| upstream.contains(n.id.as_str()))
+        .map(|n| {
+            (
+                &n.id,
+                &n.kind,
+                serde_json::to_string(&n.params).unwrap_or_default(),
+                &n.inputs,
+            )
+        })
+        .collect();
+    nodes.sort_by(|a, b| a.0.cmp(b.0));
+    format!(
+        "{:?}{:?}",
+        nodes,
+        (graph.settings.tileable, graph.settings.time.to_bits())
+    )
+}

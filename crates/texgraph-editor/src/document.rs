@@ -52,6 +52,37 @@ pub fn to_snarl(graph: &Graph) -> Snarl<String> {
     snarl
 }
 
+/// Connections of the graph whose wire is gone from the canvas: egui-snarl's own Ctrl+drag
+/// from an input pin lifts wires without asking the viewer. Only connections the canvas
+/// draws count (a reference to a missing node has no wire to lose).
+pub fn lifted_wires(graph: &Graph, snarl: &Snarl<String>) -> Vec<(String, String)> {
+    let drawn: std::collections::HashSet<(&str, usize)> = snarl
+        .wires()
+        .filter_map(|(_, to)| Some((snarl.get_node(to.node)?.as_str(), to.input)))
+        .collect();
+    let ids: HashMap<&str, NodeId> = snarl
+        .node_ids()
+        .map(|(id, name)| (name.as_str(), id))
+        .collect();
+    let mut lifted = Vec::new();
+    for node in &graph.nodes {
+        let Some(desc) = registry::lookup(&node.kind) else {
+            continue;
+        };
+        for (input, (port, _)) in input_ports(desc).into_iter().enumerate() {
+            let Some(reference) = node.inputs.get(port) else {
+                continue;
+            };
+            let drawable =
+                ids.contains_key(node.id.as_str()) && out_pin(graph, &ids, reference).is_some();
+            if drawable && !drawn.contains(&(node.id.as_str(), input)) {
+                lifted.push((node.id.clone(), port.to_owned()));
+            }
+        }
+    }
+    lifted
+}
+
 /// The snarl output pin a graph reference (`"node"` or `"node.port"`) means.
 fn out_pin(graph: &Graph, ids: &HashMap<&str, NodeId>, reference: &str) -> Option<OutPinId> {
     let (source, port) = split_reference(reference);

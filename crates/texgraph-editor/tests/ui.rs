@@ -735,3 +735,55 @@ fn dropping_a_graph_file_on_the_window_opens_it() {
     assert_eq!(h.state().graph, Graph::load(&wood).unwrap());
     assert_eq!(h.state().path.as_deref(), Some(wood.as_path()));
 }
+
+#[test]
+fn a_wire_lifted_off_an_input_and_dropped_in_empty_space_is_disconnected() {
+    let mut h = harness(&marble_path());
+    h.run_steps(2);
+    let input = pin_beside(&h, on_canvas(&h, "color"), true);
+    // egui-snarl: Ctrl+drag from an input pin picks up its wire.
+    h.event(Event::ModifiersChanged(Modifiers::COMMAND));
+    h.hover_at(input);
+    h.run_steps(1);
+    h.event(Event::PointerButton {
+        pos: input,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::COMMAND,
+    });
+    let away = input + egui::vec2(-60.0, 160.0);
+    for step in 1..=8 {
+        h.hover_at(input + (away - input) * (step as f32 / 8.0));
+        h.run_steps(1);
+    }
+    assert!(
+        h.state()
+            .graph
+            .node("out")
+            .unwrap()
+            .inputs
+            .contains_key("color"),
+        "nothing changes while the wire is still held"
+    );
+    h.event(Event::PointerButton {
+        pos: away,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::COMMAND,
+    });
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(3);
+    assert!(h.state().graph.node("out").unwrap().inputs.is_empty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(
+        h.state()
+            .graph
+            .node("out")
+            .unwrap()
+            .inputs
+            .get("color")
+            .map(String::as_str),
+        Some("stone")
+    );
+}

@@ -8,7 +8,9 @@ use eframe::egui::Pos2;
 use texgraph_core::{Graph, Node, ParamValue};
 
 use super::EditorApp;
-use crate::document::{file_position, free_position, fresh_id, store_positions, to_snarl};
+use crate::document::{
+    file_position, free_position, fresh_id, lifted_wires, store_positions, to_snarl,
+};
 
 /// One edit or action, collected while drawing and applied after.
 #[derive(Debug, Clone)]
@@ -80,7 +82,13 @@ pub enum Command {
 
 impl EditorApp {
     /// Applies the queued commands.
-    pub fn apply_commands(&mut self) {
+    pub fn apply_commands(&mut self, pointer_down: bool) {
+        if !pointer_down {
+            // Wires lifted on the canvas itself (and not dropped on another pin) are gone.
+            for (to, port) in lifted_wires(&self.graph, &self.snarl) {
+                self.commands.insert(0, Command::Disconnect { to, port });
+            }
+        }
         if moved(&self.graph, &self.snarl) {
             // A drag moves nodes every frame: one undo step until the button is released.
             self.history.record(&self.graph, Some("move nodes".into()));

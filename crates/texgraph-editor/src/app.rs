@@ -315,7 +315,7 @@ impl eframe::App for EditorApp {
             }
         }
         self.file_flow(ui);
-        self.apply_commands(ui.input(|i| i.pointer.any_down()));
+        self.apply_commands(ui.input(|i| i.pointer.any_released()));
         if ui.input(|i| i.pointer.any_released()) {
             self.history.seal(); // a drag (of nodes or a slider) ended: its edits are one step
         }

@@ -30,24 +30,14 @@ pub fn to_snarl(graph: &Graph) -> Snarl<String> {
             )
         })
         .collect();
-    for node in &graph.nodes {
-        let Some(desc) = registry::lookup(&node.kind) else {
-            continue;
-        };
-        for (input, (port, _)) in input_ports(desc).into_iter().enumerate() {
-            let Some(reference) = node.inputs.get(port) else {
-                continue;
-            };
-            if let Some(from) = out_pin(graph, &ids, reference) {
-                snarl.connect(
-                    from,
-                    InPinId {
-                        node: ids[node.id.as_str()],
-                        input,
-                    },
-                );
-            }
-        }
+    for (node, input, _, from) in drawn_connections(graph, &ids) {
+        snarl.connect(
+            from,
+            InPinId {
+                node: ids[node],
+                input,
+            },
+        );
     }
     snarl
 }
@@ -64,23 +54,32 @@ pub fn lifted_wires(graph: &Graph, snarl: &Snarl<String>) -> Vec<(String, String
         .node_ids()
         .map(|(id, name)| (name.as_str(), id))
         .collect();
-    let mut lifted = Vec::new();
-    for node in &graph.nodes {
-        let Some(desc) = registry::lookup(&node.kind) else {
-            continue;
-        };
-        for (input, (port, _)) in input_ports(desc).into_iter().enumerate() {
-            let Some(reference) = node.inputs.get(port) else {
-                continue;
-            };
-            let drawable =
-                ids.contains_key(node.id.as_str()) && out_pin(graph, &ids, reference).is_some();
-            if drawable && !drawn.contains(&(node.id.as_str(), input)) {
-                lifted.push((node.id.clone(), port.to_owned()));
-            }
-        }
-    }
-    lifted
+    drawn_connections(graph, &ids)
+        .filter(|(node, input, _, _)| !drawn.contains(&(*node, *input)))
+        .map(|(node, _, port, _)| (node.to_owned(), port.to_owned()))
+        .collect()
+}
+
+/// The connections the canvas draws, as (target node id, input index, input name, source
+/// pin): inputs of known node types whose reference names a node on the canvas.
+fn drawn_connections<'g>(
+    graph: &'g Graph,
+    ids: &'g HashMap<&str, NodeId>,
+) -> impl Iterator<Item = (&'g str, usize, &'static str, OutPinId)> {
+    graph
+        .nodes
+        .iter()
+        .filter(|node| ids.contains_key(node.id.as_str()))
+        .filter_map(|node| Some((node, registry::lookup(&node.kind)?)))
+        .flat_map(move |(node, desc)| {
+            input_ports(desc)
+                .into_iter()
+                .enumerate()
+                .filter_map(move |(input, (port, _))| {
+                    let from = out_pin(graph, ids, node.inputs.get(port)?)?;
+                    Some((node.id.as_str(), input, port, from))
+                })
+        })
 }
 
 /// The snarl output pin a graph reference (`"node"` or `"node.port"`) means.

@@ -81,9 +81,10 @@ pub enum Command {
 }
 
 impl EditorApp {
-    /// Applies the queued commands.
-    pub fn apply_commands(&mut self, pointer_down: bool) {
-        if !pointer_down {
+    /// Applies the queued commands; `drag_ended` when a pointer button was released this
+    /// frame.
+    pub fn apply_commands(&mut self, drag_ended: bool) {
+        if drag_ended {
             // Wires lifted on the canvas itself (and not dropped on another pin) are gone.
             for (to, port) in lifted_wires(&self.graph, &self.snarl) {
                 self.commands.insert(0, Command::Disconnect { to, port });

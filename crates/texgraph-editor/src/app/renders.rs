@@ -20,7 +20,7 @@ impl EditorApp {
         self.preview_errors.retain(|id, _| ids.contains(id));
         self.collect_errors();
         let graph = Arc::new(self.graph.clone());
-        self.request_preview();
+        self.request_preview_of(graph.clone());
         self.thumbnails.retain(|id, _| ids.contains(id));
         self.signatures.retain(|id, _| ids.contains(id));
         for id in ids {
@@ -52,9 +52,13 @@ impl EditorApp {
 
     /// Asks for the preview: the pinned node or the output, at the playback time if playing.
     pub(super) fn request_preview(&mut self) {
-        let mut graph = self.graph.clone();
+        self.request_preview_of(Arc::new(self.graph.clone()));
+    }
+
+    /// [`Self::request_preview`] of `graph`, the current graph already shared.
+    fn request_preview_of(&mut self, mut graph: Arc<Graph>) {
         if let Some(time) = self.preview.playing {
-            graph.settings.time = time;
+            Arc::make_mut(&mut graph).settings.time = time;
         }
         if self
             .preview
@@ -73,7 +77,7 @@ impl EditorApp {
         self.worker.submit(Job {
             slot: Slot::Preview,
             generation: self.generation,
-            graph: Arc::new(graph),
+            graph,
             node: self.preview.pinned.clone().map(|id| (id, None)),
             width: size,
             height: size,

@@ -32,4 +32,4 @@ pub use error::{Error, GraphError, Location, Result};
 pub use eval::{Image, RenderOptions, render, render_into};
 pub use graph::{Graph, Node, ParamValue, Settings};
 pub use program::Program;
-pub use validate::{check_connection, validate};
+pub use validate::{Diagnostics, check_connection, diagnose, validate};

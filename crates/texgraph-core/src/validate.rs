@@ -1,5 +1,9 @@
 //! Checks a [`Graph`] against the node registry. Every problem found is reported, each
 //! naming the node and the field.
+//!
+//! Problems are errors, except one: a required input left unconnected in a node that no
+//! `output` node depends on is a warning. Such a half-built node is never compiled, so it
+//! does not stop the graph from rendering.
 
 use std::collections::{HashMap, HashSet};
 
@@ -8,9 +12,32 @@ use crate::graph::{FORMAT, Graph, Node, ParamValue, VERSION, split_reference};
 use crate::kernels::gradient::parse_hex_color;
 use crate::registry::{self, NodeDescriptor, ParamKind};
 
-/// Every problem of `graph`; empty when the graph can be compiled.
+/// What [`diagnose`] finds in a graph.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnostics {
+    /// Problems that stop the graph from compiling.
+    pub errors: Vec<GraphError>,
+    /// Problems that do not: required inputs left unconnected in nodes that no output
+    /// depends on.
+    pub warnings: Vec<GraphError>,
+}
+
+/// The message of a required input left unconnected in a node some output depends on.
+pub const MISSING_INPUT: &str = "required input is not connected";
+/// The message of a required input left unconnected in a node no output depends on.
+pub const MISSING_INPUT_UNUSED: &str =
+    "required input is not connected (no output uses this node, so it is not rendered)";
+
+/// Every error of `graph`; empty when the graph can be compiled. The errors of
+/// [`diagnose`].
 pub fn validate(graph: &Graph) -> Vec<GraphError> {
+    diagnose(graph).errors
+}
+
+/// Every problem of `graph`, split into errors and warnings (see [`Diagnostics`]).
+pub fn diagnose(graph: &Graph) -> Diagnostics {
     let mut problems = Vec::new();
+    let mut warnings = Vec::new();
     if graph.format != FORMAT {
         problems.push(GraphError::new(
             Location::graph_field("format"),
@@ -33,6 +60,7 @@ pub fn validate(graph: &Graph) -> Vec<GraphError> {
         ));
     }
 
+    let used = used_by_outputs(graph);
     let mut ids: HashMap<&str, &Node> = HashMap::new();
     for node in &graph.nodes {
         if node.id.is_empty() || node.id.contains('.') {
@@ -58,13 +86,28 @@ pub fn validate(graph: &Graph) -> Vec<GraphError> {
             Some(desc) => {
                 check_params(node, desc, &mut problems);
                 check_inputs(node, desc, &ids, &mut problems);
+                let missing = desc
+                    .inputs
+                    .iter()
+                    .filter(|p| p.required && !node.inputs.contains_key(p.name));
+                for port in missing {
+                    let at = Location::field(&node.id, port.name);
+                    if used.contains(node.id.as_str()) {
+                        problems.push(GraphError::new(at, MISSING_INPUT));
+                    } else {
+                        warnings.push(GraphError::new(at, MISSING_INPUT_UNUSED));
+                    }
+                }
             }
         }
     }
 
     check_cycles(graph, &ids, &mut problems);
     check_outputs(graph, &mut problems);
-    problems
+    Diagnostics {
+        errors: problems,
+        warnings,
+    }
 }
 
 fn check_params(node: &Node, desc: &NodeDescriptor, problems: &mut Vec<GraphError>) {
@@ -193,14 +236,6 @@ fn check_inputs(
             problems.push(GraphError::new(at, message));
         }
     }
-    for port in desc.inputs.iter().filter(|p| p.required) {
-        if !node.inputs.contains_key(port.name) {
-            problems.push(GraphError::new(
-                Location::field(&node.id, port.name),
-                "required input is not connected",
-            ));
-        }
-    }
 }
 
 /// Whether `reference` (`"node"` or `"node.port"`) names an existing output.
@@ -325,6 +360,27 @@ pub fn upstream<'g>(graph: &'g Graph, node: &str) -> HashSet<&'g str> {
     let ids: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     let mut seen = HashSet::new();
     let mut stack: Vec<&str> = ids.get(node).map(|n| n.id.as_str()).into_iter().collect();
+    while let Some(id) = stack.pop() {
+        if seen.insert(id)
+            && let Some(n) = ids.get(id)
+        {
+            stack.extend(direct_sources(n, &ids));
+        }
+    }
+    seen
+}
+
+/// Ids of every node some `output` node depends on, through any input, the output nodes
+/// included: what compiling the graph's outputs reaches.
+pub fn used_by_outputs(graph: &Graph) -> HashSet<&str> {
+    let ids: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<&str> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "output")
+        .map(|n| n.id.as_str())
+        .collect();
     while let Some(id) = stack.pop() {
         if seen.insert(id)
             && let Some(n) = ids.get(id)

@@ -1,7 +1,14 @@
 //! Every class of bad graph is refused with the node and field named.
 #![allow(missing_docs)]
 
-use texgraph_core::{Error, Graph, Location, validate};
+mod common;
+
+use texgraph_core::export::{Depth, ExportSettings, export_graph};
+use texgraph_core::validate::{MISSING_INPUT, MISSING_INPUT_UNUSED};
+use texgraph_core::{
+    Error, Graph, Location, RenderOptions, compile, compile_node, diagnose, registry, render,
+    validate,
+};
 
 /// A valid graph with `nodes` spliced in before the output, which reads node `n`.
 fn with_nodes(nodes: &str) -> String {
@@ -267,4 +274,224 @@ fn every_problem_is_reported() {
         r##"{ "id": "n", "type": "perlin", "params": { "frequency": -1, "z": "x", "what": 1 } }"##,
     ));
     assert_eq!(found.len(), 3, "{found:?}");
+}
+
+/// A complete chain into the output, plus `extra` nodes spliced in after it.
+fn output_chain_with(extra: &str) -> String {
+    let extra = if extra.is_empty() {
+        String::new()
+    } else {
+        format!(", {extra}")
+    };
+    format!(
+        r##"{{ "format": "texgraph", "version": 1, "nodes": [
+            {{ "id": "noise", "type": "perlin", "params": {{ "frequency": 6 }} }},
+            {{ "id": "tint", "type": "gradient", "inputs": {{ "input": "noise" }} }},
+            {{ "id": "out", "type": "output", "inputs": {{ "color": "tint" }} }}{extra} ] }}"##
+    )
+}
+
+/// A blend with only its mask connected: half built.
+const HALF_BUILT_BLEND: &str =
+    r##"{ "id": "mix", "type": "blend", "inputs": { "mask": "noise" } }"##;
+
+fn locations(problems: &[texgraph_core::GraphError]) -> Vec<(Option<&str>, Option<&str>, &str)> {
+    problems
+        .iter()
+        .map(|p| {
+            (
+                p.location.node.as_deref(),
+                p.location.field.as_deref(),
+                p.message.as_str(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn blend_requires_a_and_b() {
+    let required: Vec<_> = registry::lookup("blend")
+        .unwrap()
+        .inputs
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(required, ["a", "b"]);
+}
+
+#[test]
+fn an_unused_half_built_node_is_a_warning() {
+    let graph = common::graph(&output_chain_with(HALF_BUILT_BLEND));
+    assert_eq!(validate(&graph), vec![]);
+    let found = diagnose(&graph);
+    assert_eq!(found.errors, vec![]);
+    assert_eq!(
+        locations(&found.warnings),
+        [
+            (
+                Some("mix"),
+                Some("a"),
+                "required input is not connected (no output uses this node, so it is not rendered)"
+            ),
+            (Some("mix"), Some("b"), MISSING_INPUT_UNUSED),
+        ]
+    );
+    assert_eq!(
+        found.warnings[0].to_string(),
+        "node 'mix', field 'a': required input is not connected (no output uses this node, so it is not rendered)"
+    );
+}
+
+#[test]
+fn a_half_built_node_an_output_depends_on_is_an_error() {
+    // Feeding the output directly.
+    let json = output_chain_with(HALF_BUILT_BLEND).replace(
+        r#""inputs": { "color": "tint" }"#,
+        r#""inputs": { "color": "mix" }"#,
+    );
+    let found = diagnose(&common::graph(&json));
+    assert_eq!(found.warnings, vec![]);
+    assert_eq!(
+        locations(&found.errors),
+        [
+            (Some("mix"), Some("a"), "required input is not connected"),
+            (Some("mix"), Some("b"), MISSING_INPUT),
+        ]
+    );
+
+    // Through another node, into a second output.
+    let json = output_chain_with(&format!(
+        r##"{HALF_BUILT_BLEND},
+            {{ "id": "lv", "type": "levels", "inputs": {{ "input": "mix" }} }},
+            {{ "id": "h", "type": "output", "params": {{ "name": "height" }}, "inputs": {{ "color": "lv" }} }}"##
+    ));
+    let found = diagnose(&common::graph(&json));
+    assert_eq!(found.warnings, vec![]);
+    assert_eq!(
+        locations(&found.errors),
+        [
+            (Some("mix"), Some("a"), MISSING_INPUT),
+            (Some("mix"), Some("b"), MISSING_INPUT),
+        ]
+    );
+    assert!(compile(&common::graph(&json), Some("color")).is_err());
+}
+
+#[test]
+fn an_output_without_input_is_an_error() {
+    let json = output_chain_with(
+        r##"{ "id": "spare", "type": "output", "params": { "name": "spare" } }"##,
+    );
+    let found = diagnose(&common::graph(&json));
+    assert_eq!(found.warnings, vec![]);
+    assert_eq!(
+        locations(&found.errors),
+        [(Some("spare"), Some("color"), MISSING_INPUT)]
+    );
+}
+
+#[test]
+fn malformed_unused_nodes_are_still_errors() {
+    let cases = [
+        (
+            r##"{ "id": "x", "type": "perlin", "params": { "freq": 2 } }"##,
+            "freq",
+            "unknown param",
+        ),
+        (
+            r##"{ "id": "x", "type": "perlinn" }"##,
+            "type",
+            "unknown node type 'perlinn'",
+        ),
+        (
+            r##"{ "id": "x", "type": "perlin", "params": { "frequency": 5000 } }"##,
+            "frequency",
+            "out of range",
+        ),
+        (
+            r##"{ "id": "x", "type": "blend", "inputs": { "a": "ghost", "b": "noise" } }"##,
+            "a",
+            "refers to no node 'ghost'",
+        ),
+    ];
+    for (node, field, words) in cases {
+        let graph = common::graph(&output_chain_with(node));
+        let found = diagnose(&graph);
+        assert!(
+            found
+                .errors
+                .iter()
+                .any(|p| p.location == Location::field("x", field) && p.message.contains(words)),
+            "{node}: expected an error at x/{field} with '{words}', found {found:?}"
+        );
+        assert_eq!(found.warnings, vec![], "{node}");
+        assert_eq!(validate(&graph), found.errors, "{node}");
+        assert!(compile(&graph, None).is_err(), "{node}");
+    }
+}
+
+#[test]
+fn a_graph_with_warnings_only_renders_as_without_the_half_built_node() {
+    let with = common::graph(&output_chain_with(HALF_BUILT_BLEND));
+    let without = common::graph(&output_chain_with(""));
+    let draw = |graph: &Graph| {
+        let program = compile(graph, None).unwrap_or_else(|e| panic!("compile: {e}"));
+        render(&program, 32, 32, RenderOptions::default(), &|_| {}).expect("render")
+    };
+    let (a, b) = (draw(&with), draw(&without));
+    assert_eq!((a.width, a.height, a.channels), (32, 32, 4));
+    assert_eq!(
+        (a.width, a.height, a.channels),
+        (b.width, b.height, b.channels)
+    );
+    let bits = |image: &texgraph_core::Image| -> Vec<u32> {
+        image.data.iter().map(|v| v.to_bits()).collect()
+    };
+    assert_eq!(bits(&a), bits(&b));
+    assert!(a.data.iter().any(|v| *v != a.data[0]), "the image varies");
+}
+
+#[test]
+fn compile_node_refuses_the_half_built_node_and_what_it_feeds() {
+    let json = output_chain_with(&format!(
+        r##"{HALF_BUILT_BLEND}, {{ "id": "lv", "type": "levels", "inputs": {{ "input": "mix" }} }}"##
+    ));
+    let graph = common::graph(&json);
+    assert_eq!(validate(&graph), vec![]);
+    for id in ["mix", "lv"] {
+        let err = compile_node(&graph, id, None).expect_err(id);
+        assert_eq!(
+            locations(err.problems()),
+            [
+                (Some("mix"), Some("a"), MISSING_INPUT_UNUSED),
+                (Some("mix"), Some("b"), MISSING_INPUT_UNUSED),
+            ],
+            "{id}"
+        );
+        assert!(err.to_string().contains("node 'mix'"), "{err}");
+    }
+    // The complete nodes still preview.
+    for id in ["noise", "tint", "out"] {
+        compile_node(&graph, id, None).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+}
+
+#[test]
+fn export_writes_a_graph_with_warnings_only() {
+    let with = common::graph(&output_chain_with(HALF_BUILT_BLEND));
+    let without = common::graph(&output_chain_with(""));
+    let dir = tempfile::tempdir().unwrap();
+    let settings = ExportSettings {
+        width: 32,
+        height: 32,
+        depth: Depth::Eight,
+        output: None,
+        options: RenderOptions::default(),
+    };
+    let (a, b) = (dir.path().join("with.png"), dir.path().join("without.png"));
+    let done = export_graph(&with, &settings, &a, &|_| {}).expect("exported with warnings");
+    assert_eq!((done.width, done.height, done.channels), (32, 32, 4));
+    export_graph(&without, &settings, &b, &|_| {}).expect("exported");
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 }

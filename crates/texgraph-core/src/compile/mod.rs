@@ -17,7 +17,7 @@ use crate::kernels::gradient::{Ramp, parse_hex_color};
 use crate::kernels::noise::{CornerTable, Permutation};
 use crate::program::{Instr, Op, Operand, Program, ProgramOutput, Slot, U_SLOT, V_SLOT};
 use crate::registry::{self, NodeDescriptor, ParamKind};
-use crate::validate::{output_name, validate};
+use crate::validate::{Diagnostics, diagnose, output_name, validate};
 
 /// Limit on operations in one program; fractals of fractals multiply quickly.
 pub const MAX_INSTRUCTIONS: usize = 200_000;
@@ -57,7 +57,9 @@ impl Frame {
     };
 }
 
-/// Compiles the output called `output` (the first output node when `None`).
+/// Compiles the output called `output` (the first output node when `None`). Warnings do
+/// not stop it: the nodes they are about feed no output, and compiling walks back from
+/// the output only, so they are never reached.
 pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
     let problems = validate(graph);
     if !problems.is_empty() {
@@ -82,15 +84,18 @@ pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
 
 /// Compiles one node's output (`port`, or its first output; an `output` node's input) as
 /// if it were the graph's output: what the editor shows in a node's thumbnail or a pinned
-/// preview. Only problems of this node and what feeds it stop it; the rest of the graph
-/// may be unfinished.
+/// preview. Only problems of this node and what feeds it stop it, warnings included (a
+/// required input left unconnected is a warning when no output uses the node, but this
+/// node cannot be compiled without it); the rest of the graph may be unfinished.
 pub fn compile_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Program> {
     let Some(target) = graph.node(node) else {
         return Err(Error::at(Location::node(node), "no such node"));
     };
     let upstream = crate::validate::upstream(graph, node);
-    let problems: Vec<_> = validate(graph)
+    let Diagnostics { errors, warnings } = diagnose(graph);
+    let problems: Vec<_> = errors
         .into_iter()
+        .chain(warnings)
         .filter(|p| match &p.location.node {
             Some(id) => upstream.contains(id.as_str()),
             None => p.location.field.as_deref() != Some("nodes"), // "no output node"

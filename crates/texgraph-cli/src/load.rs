@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use texgraph_core::{Error, Graph, validate};
+use texgraph_core::{Error, Graph, GraphError, diagnose};
 
 /// Describes a core error about `path`, one problem per line.
 pub fn describe(path: &Path, error: &Error) -> anyhow::Error {
@@ -30,24 +30,42 @@ pub fn load(path: &Path) -> anyhow::Result<Graph> {
     })
 }
 
-/// `texgraph validate`: prints each problem of each file; exit code 1 if any.
+/// Prints each warning about `path` on stderr, as `warning: <file>: <problem>`.
+pub fn print_warnings(path: &Path, warnings: &[GraphError]) {
+    for warning in warnings {
+        eprintln!("warning: {}: {warning}", path.display());
+    }
+}
+
+/// `texgraph validate`: prints each problem of each file; exit code 1 if any file has
+/// errors (warnings alone do not fail it).
 pub fn validate_files(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     for path in paths {
-        let problems = match load(path) {
-            Err(e) => vec![format!("{e:#}")],
-            Ok(graph) => validate(&graph)
-                .iter()
-                .map(|p| format!("{}: {p}", path.display()))
-                .collect(),
+        let (errors, warnings) = match load(path) {
+            Err(e) => (vec![format!("{e:#}")], Vec::new()),
+            Ok(graph) => {
+                let found = diagnose(&graph);
+                let errors = found
+                    .errors
+                    .iter()
+                    .map(|p| format!("{}: {p}", path.display()))
+                    .collect();
+                (errors, found.warnings)
+            }
         };
-        if problems.is_empty() {
+        for line in errors.iter().flat_map(|p| p.lines()) {
+            eprintln!("error: {line}");
+        }
+        print_warnings(path, &warnings);
+        if !errors.is_empty() {
+            failed = true;
+        } else if warnings.is_empty() {
             crate::say!("ok: {}", path.display());
         } else {
-            failed = true;
-            for line in problems.iter().flat_map(|p| p.lines()) {
-                eprintln!("error: {line}");
-            }
+            let count = warnings.len();
+            let plural = if count == 1 { "" } else { "s" };
+            crate::say!("ok: {} ({count} warning{plural})", path.display());
         }
     }
     Ok(if failed {

@@ -8,10 +8,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::export::{
     Depth, ExportSettings, Format, default_image_name, export_graph, output_paths,
 };
-use texgraph_core::{Error, Graph, RenderOptions};
+use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
 use crate::args::{apply_set, parse_size};
-use crate::load::{describe, load};
+use crate::load::{describe, load, print_warnings};
 
 /// Arguments of `texgraph render`.
 #[derive(clap::Args)]
@@ -85,6 +85,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     } else {
         vec![(args.output.clone(), out)]
     };
+    // Errors stop the render below, named by file, node and field; warnings are about
+    // nodes no output uses, so the render goes on.
+    let found = diagnose(&graph);
+    if found.errors.is_empty() {
+        print_warnings(&args.graph, &found.warnings);
+    }
     for (output, path) in targets {
         let settings = ExportSettings {
             width: args.size.0,

@@ -358,6 +358,92 @@ fn validate_reports_every_problem() {
         );
 }
 
+/// PERLIN plus a blend nothing uses, with only its mask connected.
+const HALF_BUILT: &str = r#"{ "format": "texgraph", "version": 1, "nodes": [
+    { "id": "noise", "type": "perlin", "params": { "frequency": 6 } },
+    { "id": "mix", "type": "blend", "inputs": { "mask": "noise" } },
+    { "id": "out", "type": "output", "inputs": { "color": "noise" } } ] }"#;
+
+#[test]
+fn validate_passes_a_graph_with_warnings_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = write_graph(dir.path(), "half.json", HALF_BUILT);
+    let assert = texgraph(dir.path())
+        .arg("validate")
+        .arg(&graph)
+        .assert()
+        .success()
+        .stdout(format!("ok: {} (2 warnings)\n", graph.display()));
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let file = graph.display();
+    assert_eq!(
+        stderr,
+        format!(
+            "warning: {file}: node 'mix', field 'a': required input is not connected (no output uses this node, so it is not rendered)\n\
+             warning: {file}: node 'mix', field 'b': required input is not connected (no output uses this node, so it is not rendered)\n"
+        )
+    );
+}
+
+#[test]
+fn validate_fails_when_an_output_depends_on_a_half_built_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = write_graph(
+        dir.path(),
+        "used.json",
+        &HALF_BUILT.replace("\"color\": \"noise\"", "\"color\": \"mix\""),
+    );
+    texgraph(dir.path())
+        .arg("validate")
+        .arg(&graph)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            predicate::str::contains(
+                "error: ".to_owned()
+                    + &graph.display().to_string()
+                    + ": node 'mix', field 'a': required input is not connected\n",
+            )
+            .and(predicate::str::contains("field 'b'"))
+            .and(predicate::str::contains("warning").not()),
+        );
+}
+
+#[test]
+fn render_goes_on_past_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let half = write_graph(dir.path(), "half.json", HALF_BUILT);
+    let clean = write_graph(dir.path(), "clean.json", PERLIN);
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&half)
+        .args(["-o", "half.png", "--size", "32"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "warning: {}: node 'mix', field 'a': required input is not connected",
+            half.display()
+        )))
+        .stdout(predicate::str::contains("wrote"));
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&clean)
+        .args(["-o", "clean.png", "--size", "32"])
+        .assert()
+        .success()
+        .stderr("");
+    let written = std::fs::read(dir.path().join("half.png")).unwrap();
+    assert_eq!(
+        written,
+        std::fs::read(dir.path().join("clean.png")).unwrap()
+    );
+    assert_eq!(
+        image::load_from_memory(&written).unwrap().color(),
+        image::ColorType::L8
+    );
+}
+
 #[test]
 fn nodes_markdown_is_the_committed_reference() {
     let committed = std::fs::read_to_string(repo().join("docs/nodes.md")).unwrap();

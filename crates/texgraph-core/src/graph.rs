@@ -1,8 +1,8 @@
 //! The graph document: exactly what a `.json` file holds and what the editor edits.
 //!
-//! Loading checks the file's header (`format`, `version`) and the shape of each node;
-//! everything that needs the node catalogue (types, params, ports, cycles) is checked by
-//! [`crate::validate`].
+//! Loading checks the file's header (`format`, `version`) and the shape of each node and
+//! comment; everything that needs the node catalogue (types, params, ports, cycles) and
+//! the values of comments are checked by [`crate::validate`].
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -16,7 +16,8 @@ pub const FORMAT: &str = "texgraph";
 /// The graph file format version this build reads and writes.
 pub const VERSION: u32 = 1;
 
-/// A material graph: settings plus a list of nodes that refer to each other by id.
+/// A material graph: settings plus a list of nodes that refer to each other by id, and
+/// the comments drawn around them in the editor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Graph {
@@ -32,6 +33,9 @@ pub struct Graph {
     pub settings: Settings,
     /// The nodes, in file order (evaluation order comes from the connections).
     pub nodes: Vec<Node>,
+    /// Notes and frames drawn on the editor canvas; they do not affect rendering.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<Comment>,
 }
 
 /// Graph-wide settings.
@@ -84,6 +88,46 @@ impl Node {
             inputs: BTreeMap::new(),
             pos: [0.0, 0.0],
         }
+    }
+}
+
+/// A note or frame on the editor canvas: a colored rectangle with a text, drawn behind
+/// the nodes. The editor moves the nodes whose position lies inside it along with it.
+/// Comments never affect rendering.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Comment {
+    /// The note's text (may be empty: a plain frame).
+    #[serde(default)]
+    pub text: String,
+    /// Top-left corner on the canvas, in the same units as node positions.
+    pub pos: [f32; 2],
+    /// Width and height on the canvas.
+    pub size: [f32; 2],
+    /// Fill color, `#rrggbb` or `#rrggbbaa`.
+    #[serde(default = "Comment::default_color")]
+    pub color: String,
+}
+
+impl Comment {
+    /// Longest text, in characters.
+    pub const MAX_TEXT_CHARS: usize = 10_000;
+    /// Largest width or height.
+    pub const MAX_SIZE: f32 = 100_000.0;
+
+    /// An empty frame at `pos` of `size`, in the default color.
+    pub fn new(pos: [f32; 2], size: [f32; 2]) -> Self {
+        Self {
+            text: String::new(),
+            pos,
+            size,
+            color: Self::default_color(),
+        }
+    }
+
+    /// The color of a comment that names none: a muted slate blue.
+    pub fn default_color() -> String {
+        "#4a5a6a".to_owned()
     }
 }
 
@@ -140,6 +184,7 @@ impl Graph {
             name: None,
             settings: Settings::default(),
             nodes: Vec::new(),
+            comments: Vec::new(),
         }
     }
 
@@ -206,10 +251,29 @@ impl Graph {
             None => return Err(Error::at(Location::graph_field("nodes"), "missing")),
         };
         top.insert("nodes".to_owned(), serde_json::Value::Array(Vec::new()));
+        let comments = match top.remove("comments") {
+            None => Vec::new(),
+            Some(serde_json::Value::Array(comments)) => comments,
+            Some(_) => {
+                return Err(Error::at(
+                    Location::graph_field("comments"),
+                    "must be an array",
+                ));
+            }
+        };
         let mut graph: Graph = serde_json::from_value(serde_json::Value::Object(top))
             .map_err(|e| Error::at(Location::default(), e.to_string()))?;
 
         let mut problems = Vec::new();
+        for (index, raw) in comments.into_iter().enumerate() {
+            match serde_json::from_value::<Comment>(raw) {
+                Ok(comment) => graph.comments.push(comment),
+                Err(e) => problems.push(GraphError::new(
+                    Location::graph_field(&format!("comments[{index}]")),
+                    e.to_string(),
+                )),
+            }
+        }
         for (index, raw) in nodes.into_iter().enumerate() {
             let label = raw
                 .get("id")

@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::error::{GraphError, Location};
-use crate::graph::{FORMAT, Graph, Node, ParamValue, VERSION, split_reference};
+use crate::graph::{Comment, FORMAT, Graph, Node, ParamValue, VERSION, split_reference};
 use crate::kernels::gradient::parse_hex_color;
 use crate::registry::{self, NodeDescriptor, ParamKind};
 
@@ -60,6 +60,8 @@ pub fn diagnose(graph: &Graph) -> Diagnostics {
         ));
     }
 
+    check_comments(graph, &mut problems);
+
     let used = used_by_outputs(graph);
     let mut ids: HashMap<&str, &Node> = HashMap::new();
     for node in &graph.nodes {
@@ -107,6 +109,43 @@ pub fn diagnose(graph: &Graph) -> Diagnostics {
     Diagnostics {
         errors: problems,
         warnings,
+    }
+}
+
+/// The canvas comments: a color the editor can draw, a finite position and a size it can
+/// lay out, a text of reasonable length.
+fn check_comments(graph: &Graph, problems: &mut Vec<GraphError>) {
+    for (i, comment) in graph.comments.iter().enumerate() {
+        let at = |field: &str| Location::graph_field(&format!("comments[{i}].{field}"));
+        if let Err(message) = check_color(&comment.color) {
+            problems.push(GraphError::new(at("color"), message));
+        }
+        if !comment.pos.iter().all(|v| v.is_finite()) {
+            problems.push(GraphError::new(at("pos"), "must be finite"));
+        }
+        if !comment
+            .size
+            .iter()
+            .all(|v| *v > 0.0 && *v <= Comment::MAX_SIZE)
+        {
+            problems.push(GraphError::new(
+                at("size"),
+                format!(
+                    "width and height must be above 0 and at most {}",
+                    Comment::MAX_SIZE
+                ),
+            ));
+        }
+        let chars = comment.text.chars().count();
+        if chars > Comment::MAX_TEXT_CHARS {
+            problems.push(GraphError::new(
+                at("text"),
+                format!(
+                    "{chars} characters; a comment holds at most {}",
+                    Comment::MAX_TEXT_CHARS
+                ),
+            ));
+        }
     }
 }
 

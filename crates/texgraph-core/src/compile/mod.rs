@@ -98,7 +98,13 @@ pub fn compile_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Pro
         .chain(warnings)
         .filter(|p| match &p.location.node {
             Some(id) => upstream.contains(id.as_str()),
-            None => p.location.field.as_deref() != Some("nodes"), // "no output node"
+            // Header and settings problems count; "no output node" and the canvas
+            // comments do not.
+            None => p
+                .location
+                .field
+                .as_deref()
+                .is_none_or(|f| f != "nodes" && !f.starts_with("comments")),
         })
         .collect();
     if !problems.is_empty() {

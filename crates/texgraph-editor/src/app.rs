@@ -17,17 +17,22 @@ use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
 use texgraph_core::Graph;
 
 pub use self::commands::{Command, copy_json};
-use crate::canvas::{self, Canvas};
-use crate::document::to_snarl;
+use crate::canvas::{self, Canvas, PaletteState, ViewRequest};
+use crate::document::{arrange, needs_arranging, to_snarl};
 use crate::export::ExportDialog;
 use crate::files::{Files, Then};
 use crate::history::History;
 use crate::inspector;
 use crate::preview::{Preview, PreviewAction};
+use crate::settings::Settings;
 use crate::worker::Worker;
 
-/// Id of the node canvas widget (framing all nodes starts a fresh view under a derived id).
+/// Id of the node canvas widget.
 pub const CANVAS_ID: &str = "canvas";
+/// The hint an empty canvas shows.
+pub const EMPTY_HINT: &str = "Right-click, Space or Tab to add a node";
+/// Seconds a status message stays.
+pub const STATUS_SECONDS: f64 = 8.0;
 /// Side of the thumbnails rendered for nodes, in pixels.
 pub const THUMBNAIL_PIXELS: u32 = 64;
 
@@ -51,12 +56,20 @@ pub struct EditorApp {
     pub export: ExportDialog,
     /// The preview panel.
     pub preview: Preview,
+    /// Settings kept between runs (the UI scale).
+    pub settings: Settings,
     snarl: Snarl<String>,
     style: SnarlStyle,
-    /// Bumped by "frame all": the canvas starts a fresh view fitted to the nodes.
-    view: u64,
-    /// The fresh view is being set up this frame.
+    /// View changes for the canvas this frame (frame all, wheel zoom).
+    view: ViewRequest,
+    /// Frame all nodes on the next frame.
     framing: bool,
+    /// The settings' UI scale has been applied to the window.
+    scaled: bool,
+    /// The node being renamed and the id typed so far.
+    renaming: Option<(String, String)>,
+    /// The status message shown and when it was first shown (egui time).
+    status_shown: (String, f64),
     history: History,
     worker: Worker,
     generation: u64,
@@ -66,9 +79,11 @@ pub struct EditorApp {
     /// Problems by node id: validation's, plus what the compiler said when compiling a
     /// node for its thumbnail or the graph for the preview.
     errors: HashMap<String, String>,
+    /// Validation's warnings by node id (unfinished nodes no output uses).
+    warnings: HashMap<String, String>,
     thumbnail_errors: HashMap<String, String>,
     preview_errors: HashMap<String, String>,
-    filter: String,
+    palette: PaletteState,
     /// The open palette: where the node goes on the canvas (`None`: beside the others)
     /// and where the palette shows on screen.
     palette_at: Option<(Option<Pos2>, Pos2)>,
@@ -92,8 +107,18 @@ pub struct EditorApp {
 impl EditorApp {
     /// An editor showing `graph` (from `path`, if it came from a file); `ctx` is woken when
     /// renders finish. File dialogs are in-app until [`EditorApp::files`] says otherwise.
-    pub fn new(ctx: &egui::Context, graph: Graph, path: Option<PathBuf>) -> Self {
+    pub fn new(ctx: &egui::Context, mut graph: Graph, path: Option<PathBuf>) -> Self {
         let wake = ctx.clone();
+        if needs_arranging(&graph) {
+            arrange(&mut graph);
+        }
+        ctx.options_mut(|o| {
+            // Wheel zoom with Ctrl as gentle as without (egui's default jumps).
+            o.input_options.scroll_zoom_speed = canvas::WHEEL_ZOOM_PER_POINT;
+            // A field being typed in applies its value as soon as anything else is pressed
+            // (a drag elsewhere included), so that the two are separate steps in order.
+            o.input_options.surrender_focus_on = egui::SurrenderFocusOn::Presses;
+        });
         let mut app = Self {
             snarl: to_snarl(&graph),
             graph,
@@ -105,13 +130,17 @@ impl EditorApp {
             files: Files::default(),
             export: ExportDialog::default(),
             preview: Preview::default(),
+            settings: Settings::default(),
             style: SnarlStyle {
                 pin_placement: Some(PinPlacement::Edge),
                 bg_pattern: Some(BackgroundPattern::grid(egui::vec2(40.0, 40.0), 0.0)),
                 ..SnarlStyle::new()
             },
-            view: 0,
+            view: ViewRequest::default(),
             framing: true,
+            scaled: false,
+            renaming: None,
+            status_shown: (String::new(), 0.0),
             history: History::default(),
             worker: Worker::new(move || wake.request_repaint()),
             generation: 0,
@@ -119,9 +148,10 @@ impl EditorApp {
             thumbnails: HashMap::new(),
             signatures: HashMap::new(),
             errors: HashMap::new(),
+            warnings: HashMap::new(),
             thumbnail_errors: HashMap::new(),
             preview_errors: HashMap::new(),
-            filter: String::new(),
+            palette: PaletteState::default(),
             palette_at: None,
             commands: Vec::new(),
             ask_save_as: None,
@@ -152,12 +182,19 @@ impl EditorApp {
         self.commands.push(command);
     }
 
-    /// The id of the canvas widget as currently shown.
+    /// The id of the canvas widget.
     pub fn canvas_id(&self) -> Id {
-        match self.view {
-            0 => Id::new(CANVAS_ID),
-            n => Id::new(CANVAS_ID).with(n),
-        }
+        Id::new(CANVAS_ID)
+    }
+
+    /// Whether the node palette is open.
+    pub fn palette_open(&self) -> bool {
+        self.palette_at.is_some()
+    }
+
+    /// The canvas's current scale (1: nodes at their natural size).
+    pub fn canvas_scale(&self) -> f32 {
+        self.view.scale
     }
 
     /// The nodes Delete, Duplicate and Copy act on: those picked (Shift+click on a title)
@@ -184,6 +221,11 @@ impl EditorApp {
         &self.errors
     }
 
+    /// Any nodes' warnings, by node id.
+    pub fn warnings(&self) -> &HashMap<String, String> {
+        &self.warnings
+    }
+
     fn title(&self) -> String {
         format!(
             "{}{} — texgraph",
@@ -192,60 +234,103 @@ impl EditorApp {
         )
     }
 
+    /// The side panel: the inspector above, scrolling on its own, and the preview below in
+    /// a part of its own the person can resize, so neither pushes the other out.
     fn side_panel(&mut self, ui: &mut Ui) {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            if let Some(id) = self.selected.clone() {
-                inspector::show(ui, &self.graph, &id, &mut self.commands);
-                if self.preview.pinned.as_deref() != Some(&id)
-                    && ui.button("Show in preview").clicked()
-                {
-                    self.commands.push(Command::Pin(Some(id)));
-                }
-                ui.separator();
-            }
-            ui.heading("Preview");
-            let time = self
-                .graph
-                .nodes
-                .iter()
-                .any(|n| n.kind == "time")
-                .then_some(self.graph.settings.time);
-            for action in self.preview.show(ui, time) {
-                match action {
-                    PreviewAction::Render => {
-                        self.generation += 1;
-                        self.request_preview();
+        let height = ui.available_height();
+        egui::Panel::bottom("preview_panel")
+            .resizable(true)
+            .default_size((height * 0.6).max(260.0))
+            .size_range(160.0..=(height - 80.0).max(160.0))
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("preview_scroll")
+                    .auto_shrink(false)
+                    .show(ui, |ui| self.preview_part(ui));
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("inspector_scroll")
+                .auto_shrink(false)
+                .show(ui, |ui| match self.selected.clone() {
+                    Some(id) => {
+                        inspector::show(ui, &self.graph, &id, &mut self.commands);
+                        if self.preview.pinned.as_deref() != Some(&id)
+                            && ui.button("Show in preview").clicked()
+                        {
+                            self.commands.push(Command::Pin(Some(id)));
+                        }
                     }
-                    PreviewAction::SetTime(time) => self.commands.push(Command::SetTime(time)),
-                }
-            }
+                    None => {
+                        ui.weak("Click a node's title to edit its params.");
+                    }
+                });
         });
     }
-}
 
-/// Corners of the node positions, or `None` for an empty graph.
-fn framing_bounds(graph: &Graph) -> Option<egui::Rect> {
-    let mut bounds = egui::Rect::NOTHING;
-    for node in &graph.nodes {
-        bounds.extend_with(egui::pos2(node.pos[0], node.pos[1]));
+    fn preview_part(&mut self, ui: &mut Ui) {
+        ui.heading("Preview");
+        let time = self
+            .graph
+            .nodes
+            .iter()
+            .any(|n| n.kind == "time")
+            .then_some(self.graph.settings.time);
+        for action in self.preview.show(ui, time) {
+            match action {
+                PreviewAction::Render => {
+                    self.generation += 1;
+                    self.request_preview();
+                }
+                PreviewAction::SetTime(time) => self.commands.push(Command::SetTime(time)),
+            }
+        }
     }
-    bounds.is_finite().then_some(bounds)
-}
 
-/// The rectangle in which egui-snarl's first view of nodes whose top-left corners span
-/// `corners` shows the whole nodes centred in `full`. Its first view puts the corners,
-/// widened by 100 points, in the middle at the largest scale that fits; here the scale and
-/// centre come from the node rectangles (a typical node size added) instead.
-fn fitting_rect(full: egui::Rect, corners: Option<egui::Rect>) -> egui::Rect {
-    const NODE: egui::Vec2 = egui::vec2(200.0, 170.0);
-    let Some(corners) = corners else {
-        return full;
-    };
-    let snarl_bounds = corners.expand(100.0);
-    let nodes = egui::Rect::from_min_max(corners.min, corners.max + NODE).expand(40.0);
-    let scale = (full.size() / nodes.size()).min_elem().clamp(0.2, 2.0);
-    let center = full.center() - (nodes.center() - snarl_bounds.center()) * scale;
-    egui::Rect::from_center_size(center, snarl_bounds.size() * scale)
+    /// The canvas, with the wheel turned into zoom and the hint of an empty graph.
+    fn canvas(&mut self, ui: &mut Ui) {
+        let rect = ui.available_rect_before_wrap();
+        if std::mem::take(&mut self.framing) {
+            self.view.frame = Some(rect);
+        }
+        // The wheel zooms the canvas about the pointer (a notch is about 10%), as in other
+        // node editors; Ctrl+wheel and pinch arrive as egui's own zoom.
+        if ui.rect_contains_pointer(rect)
+            && let Some(pointer) = ui.ctx().pointer_hover_pos()
+        {
+            let scroll = ui.input_mut(|i| std::mem::take(&mut i.smooth_scroll_delta));
+            let amount = scroll.x + scroll.y;
+            if amount != 0.0 {
+                self.view.zoom = Some((pointer, (amount * canvas::WHEEL_ZOOM_PER_POINT).exp()));
+            }
+        }
+        let mut canvas = Canvas {
+            graph: &self.graph,
+            commands: &mut self.commands,
+            errors: &self.errors,
+            warnings: &self.warnings,
+            thumbnails: &self.thumbnails,
+            selected: self.selected.as_deref(),
+            picked: &self.picked,
+            pinned: self.preview.pinned.as_deref(),
+            view: &mut self.view,
+            renaming: &mut self.renaming,
+        };
+        SnarlWidget::new()
+            .id(Id::new(CANVAS_ID))
+            .style(self.style)
+            .show(&mut self.snarl, &mut canvas, ui);
+        if self.graph.nodes.iter().all(|n| n.kind == "output") {
+            egui::Area::new(Id::new("empty_hint"))
+                .order(egui::Order::Middle)
+                .interactable(false)
+                .pivot(egui::Align2::CENTER_CENTER)
+                .fixed_pos(rect.center() + egui::vec2(0.0, rect.height() * 0.25))
+                .show(ui.ctx(), |ui| {
+                    ui.label(egui::RichText::new(EMPTY_HINT).size(16.0).weak());
+                });
+        }
+    }
 }
 
 impl eframe::App for EditorApp {
@@ -264,48 +349,25 @@ impl eframe::App for EditorApp {
             self.shown_title = title;
         }
 
+        self.apply_ui_scale(ui.ctx());
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        let width = ui.available_width();
         egui::Panel::right("side")
             .resizable(true)
             .default_size(340.0)
+            .size_range(240.0..=(width * 0.6).max(240.0))
             .show(ui, |ui| self.side_panel(ui));
-        let canvas_id = self.canvas_id();
-        let framing = std::mem::take(&mut self.framing).then(|| framing_bounds(&self.graph));
-        egui::CentralPanel::default().show(ui, |ui| {
-            let mut canvas = Canvas {
-                graph: &self.graph,
-                commands: &mut self.commands,
-                errors: &self.errors,
-                thumbnails: &self.thumbnails,
-                filter: &mut self.filter,
-                selected: self.selected.as_deref(),
-                picked: &self.picked,
-                pinned: self.preview.pinned.as_deref(),
-            };
-            let widget = SnarlWidget::new().id(canvas_id).style(self.style);
-            match framing {
-                // A fresh view fits the rectangle it is first shown in: pick the one that
-                // makes it fit the nodes (egui-snarl frames node corners, not node sizes).
-                Some(bounds) => {
-                    let rect = fitting_rect(ui.available_rect_before_wrap(), bounds);
-                    ui.scope_builder(egui::UiBuilder::new().max_rect(rect), |ui| {
-                        widget.show(&mut self.snarl, &mut canvas, ui);
-                    });
-                }
-                None => {
-                    widget.show(&mut self.snarl, &mut canvas, ui);
-                }
-            }
-        });
+        egui::CentralPanel::default().show(ui, |ui| self.canvas(ui));
         if let Some((at, screen)) = self.palette_at {
             let mut open = true;
             egui::Window::new("Add node")
                 .open(&mut open)
                 .collapsible(false)
+                .resizable(false)
                 .current_pos(screen)
                 .show(ui.ctx(), |ui| {
-                    if let Some(kind) = canvas::palette(ui, &mut self.filter) {
+                    if let Some(kind) = canvas::palette(ui, &mut self.palette) {
                         self.commands.push(Command::AddNode { kind, pos: at });
                         self.palette_at = None;
                     }
@@ -314,6 +376,7 @@ impl eframe::App for EditorApp {
                 self.palette_at = None;
             }
         }
+        self.rename_window(ui.ctx());
         self.file_flow(ui);
         self.apply_commands(ui.input(|i| i.pointer.any_released()));
         if ui.input(|i| i.pointer.any_released()) {

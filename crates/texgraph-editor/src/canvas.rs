@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use eframe::egui::emath::TSTransform;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, TextureHandle, Ui};
 use egui_snarl::ui::{PinInfo, SnarlPin, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, Snarl};
@@ -10,10 +11,31 @@ use texgraph_core::registry::{self, NODES, ParamKind, PortType};
 use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::app::Command;
-use crate::document::{decimal, input_name, input_ports, reference};
+use crate::document::{decimal, estimated_height, input_name, input_ports, reference};
 
 /// Side of a node's thumbnail on the canvas, in points.
 pub const THUMBNAIL: f32 = 72.0;
+/// The smallest scale "frame all" picks: below it node text is too small to read, so a
+/// large graph is centred at this scale instead (pan to see the rest).
+pub const READABLE_SCALE: f32 = 0.8;
+/// The largest scale "frame all" picks (a small graph is not blown up).
+const FRAMING_MAX_SCALE: f32 = 1.25;
+/// Zoom per point of wheel scrolling: a wheel notch (about 50 points) zooms by about 10%.
+pub const WHEEL_ZOOM_PER_POINT: f32 = 0.002;
+/// About how wide a node is drawn.
+const NODE_WIDTH: f32 = 210.0;
+
+/// Changes to the canvas view asked for this frame, applied when egui-snarl hands its
+/// transform to the viewer.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ViewRequest {
+    /// Fit the nodes into this screen rectangle.
+    pub frame: Option<egui::Rect>,
+    /// Zoom about this screen point by this factor (the mouse wheel).
+    pub zoom: Option<(Pos2, f32)>,
+    /// The canvas's scale after this frame's changes.
+    pub scale: f32,
+}
 
 /// What the canvas needs to draw one frame.
 pub struct Canvas<'a> {
@@ -25,15 +47,22 @@ pub struct Canvas<'a> {
     pub errors: &'a HashMap<String, String>,
     /// Thumbnails by node id.
     pub thumbnails: &'a HashMap<String, TextureHandle>,
-    /// The palette's search text.
-    pub filter: &'a mut String,
     /// The node in the inspector.
     pub selected: Option<&'a str>,
     /// Nodes picked with Shift+click.
     pub picked: &'a [String],
     /// The node pinned to the preview.
     pub pinned: Option<&'a str>,
+    /// Warnings by node id (amber outline).
+    pub warnings: &'a HashMap<String, String>,
+    /// View changes to make this frame.
+    pub view: &'a mut ViewRequest,
+    /// The node being renamed, with the id typed so far.
+    pub renaming: &'a mut Option<(String, String)>,
 }
+
+/// The outline of a node with a warning (unfinished, not used by any output).
+pub const AMBER: Color32 = Color32::from_rgb(230, 170, 40);
 
 fn pin_color(ty: PortType) -> Color32 {
     match ty {
@@ -95,7 +124,7 @@ impl SnarlViewer<String> for Canvas<'_> {
                 )
                 .changed()
             {
-                self.commands.push(Command::SetParam {
+                self.commands.push(Command::DragParam {
                     node: id.clone(),
                     param: name.to_owned(),
                     value: ParamValue::Number(decimal(value)),
@@ -132,6 +161,8 @@ impl SnarlViewer<String> for Canvas<'_> {
         let id = snarl[node].as_str();
         if self.errors.contains_key(id) {
             default.stroke(Stroke::new(2.5, Color32::from_rgb(220, 50, 50)))
+        } else if self.warnings.contains_key(id) {
+            default.stroke(Stroke::new(2.5, AMBER))
         } else if self.selected == Some(id) || self.picked.iter().any(|p| p == id) {
             default.stroke(Stroke::new(2.0, Color32::from_rgb(90, 160, 255)))
         } else {
@@ -162,7 +193,9 @@ impl SnarlViewer<String> for Canvas<'_> {
                 Command::Select(Some(id.clone()))
             });
         }
-        if let Some(message) = self.errors.get(&id) {
+        // The title takes the clicks, so it opens the node's menu itself.
+        response.context_menu(|ui| self.node_menu(&id, ui));
+        if let Some(message) = self.errors.get(&id).or_else(|| self.warnings.get(&id)) {
             response.on_hover_text(message.as_str());
         }
     }
@@ -241,13 +274,15 @@ impl SnarlViewer<String> for Canvas<'_> {
     }
 
     fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<String>) {
-        if let Some(kind) = palette(ui, self.filter) {
-            self.commands.push(Command::AddNode {
-                kind,
-                pos: Some(pos),
-            });
-            ui.close();
-        }
+        // Right-click opens the same palette as Space and Tab, and the node goes where
+        // the click was (`pos` is where the menu's contents start, a margin away).
+        let cursor = ui.cursor().min;
+        let pointer = ui.input(|i| i.pointer.interact_pos()).unwrap_or(cursor);
+        self.commands.push(Command::OpenPalette {
+            at: Some(pos + (pointer - cursor) / self.view.scale.max(0.01)),
+            screen: pointer,
+        });
+        ui.close();
     }
 
     fn has_node_menu(&mut self, _id: &String) -> bool {
@@ -263,31 +298,114 @@ impl SnarlViewer<String> for Canvas<'_> {
         snarl: &mut Snarl<String>,
     ) {
         let id = snarl[node].clone();
-        if self.pinned == Some(id.as_str()) {
+        self.node_menu(&id, ui);
+    }
+
+    fn current_transform(&mut self, to_global: &mut TSTransform, snarl: &mut Snarl<String>) {
+        if let Some(viewport) = self.view.frame.take() {
+            *to_global = framing(viewport, node_bounds(self.graph, snarl));
+        }
+        if let Some((pointer, factor)) = self.view.zoom.take() {
+            let scaling = (to_global.scaling * factor).clamp(0.2, 2.0);
+            let at = to_global.inverse() * pointer;
+            // Keep the point under the pointer where it is.
+            *to_global = TSTransform::new(pointer.to_vec2() - at.to_vec2() * scaling, scaling);
+        }
+        self.view.scale = to_global.scaling;
+    }
+}
+
+impl Canvas<'_> {
+    /// The node's menu (right-click on its title or body).
+    fn node_menu(&mut self, id: &str, ui: &mut Ui) {
+        if self.pinned == Some(id) {
             if ui.button("Unpin from preview").clicked() {
                 self.commands.push(Command::Pin(None));
                 ui.close();
             }
         } else if ui.button("Show in preview").clicked() {
-            self.commands.push(Command::Pin(Some(id.clone())));
+            self.commands.push(Command::Pin(Some(id.to_owned())));
+            ui.close();
+        }
+        if ui.button("Rename…").clicked() {
+            *self.renaming = Some((id.to_owned(), id.to_owned()));
             ui.close();
         }
         if ui.button("Duplicate").clicked() {
-            self.commands.push(Command::Duplicate(vec![id.clone()]));
+            self.commands.push(Command::Duplicate(vec![id.to_owned()]));
             ui.close();
         }
         if ui.button("Delete").clicked() {
-            self.commands.push(Command::Remove(vec![id]));
+            self.commands.push(Command::Remove(vec![id.to_owned()]));
             ui.close();
         }
     }
 }
 
+/// The canvas rectangle the nodes cover (their drawn size estimated), if there are any.
+fn node_bounds(graph: &Graph, snarl: &Snarl<String>) -> Option<egui::Rect> {
+    let mut bounds = egui::Rect::NOTHING;
+    for (_, pos, id) in snarl.nodes_pos_ids() {
+        let height = graph
+            .node(id)
+            .and_then(|n| registry::lookup(&n.kind))
+            .map_or(120.0, estimated_height);
+        bounds = bounds.union(egui::Rect::from_min_size(
+            pos,
+            egui::vec2(NODE_WIDTH, height),
+        ));
+    }
+    bounds.is_positive().then_some(bounds)
+}
+
+/// The view that shows `bounds` centred in `viewport`, as large as fits but no smaller
+/// than readable.
+pub fn framing(viewport: egui::Rect, bounds: Option<egui::Rect>) -> TSTransform {
+    let Some(bounds) = bounds.map(|b| b.expand(30.0)) else {
+        return TSTransform::new(viewport.center().to_vec2(), 1.0);
+    };
+    let scale = (viewport.size() / bounds.size())
+        .min_elem()
+        .clamp(READABLE_SCALE, FRAMING_MAX_SCALE);
+    TSTransform::new(
+        viewport.center().to_vec2() - bounds.center().to_vec2() * scale,
+        scale,
+    )
+}
+
+/// The palette's search text and highlighted entry.
+#[derive(Debug, Default, Clone)]
+pub struct PaletteState {
+    /// What was typed.
+    pub filter: String,
+    /// The highlighted match (Enter adds it; the arrow keys move it).
+    pub highlight: usize,
+    /// The filter the highlight belongs to (typing starts again at the first match).
+    highlighted_for: String,
+}
+
+/// The node types whose id, label or category contains `filter` (any case), in registry
+/// order.
+pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
+    let needle = filter.trim().to_lowercase();
+    NODES
+        .iter()
+        .filter(|d| {
+            needle.is_empty()
+                || d.id.contains(&needle)
+                || d.label.to_lowercase().contains(&needle)
+                || d.category.label().to_lowercase().contains(&needle)
+        })
+        .copied()
+        .collect()
+}
+
 /// The searchable list of node types; the chosen type, if any. The search box takes the
-/// keyboard as soon as the palette opens, and Enter picks the first match.
-pub fn palette(ui: &mut Ui, filter: &mut String) -> Option<&'static str> {
+/// keyboard as soon as the palette opens; the arrow keys move the highlight and Enter
+/// picks the highlighted match.
+pub fn palette(ui: &mut Ui, state: &mut PaletteState) -> Option<&'static str> {
     let search = ui.add(
-        egui::TextEdit::singleline(filter)
+        egui::TextEdit::singleline(&mut state.filter)
             .hint_text("search nodes")
             .id(egui::Id::new("palette_search")),
     );
@@ -296,32 +414,45 @@ pub fn palette(ui: &mut Ui, filter: &mut String) -> Option<&'static str> {
     if !search.has_focus() {
         search.request_focus();
     }
-    let needle = filter.to_lowercase();
-    let matches: Vec<_> = NODES
-        .iter()
-        .filter(|d| {
-            needle.is_empty()
-                || d.id.contains(&needle)
-                || d.label.to_lowercase().contains(&needle)
-                || d.category.label().to_lowercase().contains(&needle)
-        })
-        .collect();
+    let matches = palette_matches(&state.filter);
+    if state.highlighted_for != state.filter {
+        state.highlighted_for.clone_from(&state.filter);
+        state.highlight = 0;
+    }
+    let (down, up) = ui.input(|i| {
+        (
+            i.num_presses(egui::Key::ArrowDown),
+            i.num_presses(egui::Key::ArrowUp),
+        )
+    });
+    let last = matches.len().saturating_sub(1);
+    state.highlight = (state.highlight + down).saturating_sub(up).min(last);
     let mut chosen = None;
     if submitted {
-        chosen = matches.first().map(|d| d.id);
+        chosen = matches.get(state.highlight).map(|d| d.id);
     }
     ui.separator();
-    for desc in &matches {
-        if ui
-            .button(format!("{} — {}", desc.label, desc.category.label()))
-            .on_hover_text(desc.doc)
-            .clicked()
-        {
-            chosen = Some(desc.id);
-        }
-    }
+    egui::ScrollArea::vertical()
+        .max_height(320.0)
+        .show(ui, |ui| {
+            for (i, desc) in matches.iter().enumerate() {
+                let highlighted = i == state.highlight;
+                let entry = ui
+                    .selectable_label(
+                        highlighted,
+                        format!("{} — {}", desc.label, desc.category.label()),
+                    )
+                    .on_hover_text(desc.doc);
+                if highlighted && (down > 0 || up > 0) {
+                    entry.scroll_to_me(None);
+                }
+                if entry.clicked() {
+                    chosen = Some(desc.id);
+                }
+            }
+        });
     if chosen.is_some() {
-        filter.clear();
+        state.filter.clear();
     }
     chosen
 }

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 
 use eframe::egui::{Pos2, pos2};
 use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
-use texgraph_core::Graph;
 use texgraph_core::graph::split_reference;
 use texgraph_core::registry::{self, NodeDescriptor, PortType};
+use texgraph_core::{Graph, Node};
 
 /// The input ports of a node type, in pin order.
 pub fn input_ports(desc: &NodeDescriptor) -> Vec<(&'static str, PortType)> {
@@ -145,10 +145,143 @@ pub fn fresh_id(graph: &Graph, kind: &str) -> String {
         .expect("unbounded")
 }
 
+/// Whether `id` is a node id the editor gives or accepts in a rename: letters, digits,
+/// `_` and `-`, starting with a letter or `_` (files may hold any id without a `.`).
+pub fn is_plain_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
 /// Where a new node goes when none is given: right of everything.
 pub fn free_position(graph: &Graph) -> Pos2 {
     let x = graph.nodes.iter().map(|n| n.pos[0]).fold(0.0f32, f32::max);
     pos2(x + 220.0, 0.0)
+}
+
+/// A new graph: one output node and `tileable` on, as material editors start.
+pub fn new_graph() -> Graph {
+    let mut graph = Graph::new();
+    graph.settings.tileable = true;
+    graph.nodes.push(Node::new("output", "output"));
+    graph
+}
+
+/// Horizontal distance between the columns [`arrange`] makes.
+const COLUMN: f32 = 260.0;
+/// Vertical gap between nodes in a column.
+const ROW_GAP: f32 = 30.0;
+
+/// About how tall a node of this type is drawn on the canvas: header, one row per pin,
+/// the thumbnail.
+pub fn estimated_height(desc: &NodeDescriptor) -> f32 {
+    let pins = input_ports(desc).len().max(desc.outputs.len()) as f32;
+    40.0 + 24.0 * pins + crate::canvas::THUMBNAIL + 16.0
+}
+
+/// Whether the graph's positions say nothing: two or more nodes on the same spot (a file
+/// written without positions puts every node at the origin).
+pub fn needs_arranging(graph: &Graph) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    graph
+        .nodes
+        .iter()
+        .any(|n| !seen.insert((n.pos[0].to_bits(), n.pos[1].to_bits())))
+}
+
+/// Lays the nodes out in columns by depth from the outputs: nodes nothing reads (the
+/// outputs, unfinished branches) in the right-most column, each other node one column left
+/// of the furthest-left node that reads it. Within a column nodes follow the average row
+/// of the nodes they feed, which keeps wires short and mostly uncrossed.
+pub fn arrange(graph: &mut Graph) {
+    let index: HashMap<&str, usize> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.as_str(), i))
+        .collect();
+    // readers[i]: the nodes that take node i as an input.
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
+    for (i, node) in graph.nodes.iter().enumerate() {
+        for reference in node.inputs.values() {
+            if let Some(&source) = index.get(split_reference(reference).0)
+                && source != i
+                && !readers[source].contains(&i)
+            {
+                readers[source].push(i);
+            }
+        }
+    }
+    let depth = depths(&readers);
+    let columns = depth.iter().copied().max().map_or(0, |d| d + 1);
+    let mut row: Vec<f32> = vec![0.0; graph.nodes.len()];
+    let mut positions = vec![[0.0f32; 2]; graph.nodes.len()];
+    for column in 0..columns {
+        let mut members: Vec<usize> = (0..graph.nodes.len())
+            .filter(|&i| depth[i] == column)
+            .collect();
+        let key = |i: usize| -> f32 {
+            let r = &readers[i];
+            if r.is_empty() {
+                i as f32
+            } else {
+                r.iter().map(|&j| row[j]).sum::<f32>() / r.len() as f32
+            }
+        };
+        members.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+        let heights: Vec<f32> = members
+            .iter()
+            .map(|&i| registry::lookup(&graph.nodes[i].kind).map_or(120.0, estimated_height))
+            .collect();
+        let total = heights.iter().sum::<f32>() + ROW_GAP * members.len().saturating_sub(1) as f32;
+        let mut y = -total / 2.0;
+        let x = (columns - 1 - column) as f32 * COLUMN;
+        for (rank, (&i, height)) in members.iter().zip(&heights).enumerate() {
+            row[i] = rank as f32;
+            positions[i] = [x, y.round()];
+            y += height + ROW_GAP;
+        }
+    }
+    for (node, pos) in graph.nodes.iter_mut().zip(positions) {
+        node.pos = pos;
+    }
+}
+
+/// Each node's column: 0 for nodes nothing reads, else one more than the deepest reader.
+/// A cycle (an invalid file) is cut where the walk meets a node already on its path.
+fn depths(readers: &[Vec<usize>]) -> Vec<usize> {
+    const UNKNOWN: usize = usize::MAX;
+    let mut depth = vec![UNKNOWN; readers.len()];
+    let mut on_path = vec![false; readers.len()];
+    for start in 0..readers.len() {
+        if depth[start] != UNKNOWN {
+            continue;
+        }
+        // Iterative depth-first walk towards the readers.
+        let mut stack = vec![(start, 0usize)];
+        while let Some(top) = stack.last_mut() {
+            let node = top.0;
+            on_path[node] = true;
+            if let Some(&reader) = readers[node].get(top.1) {
+                top.1 += 1;
+                if depth[reader] == UNKNOWN && !on_path[reader] {
+                    stack.push((reader, 0));
+                }
+                continue;
+            }
+            depth[node] = readers[node]
+                .iter()
+                .filter(|&&r| depth[r] != UNKNOWN)
+                .map(|&r| depth[r] + 1)
+                .max()
+                .unwrap_or(0);
+            on_path[node] = false;
+            stack.pop();
+        }
+    }
+    depth
 }
 
 /// The shortest decimal that reads back as `v` (what was typed, `0.6` rather than the

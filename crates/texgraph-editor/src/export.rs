@@ -176,6 +176,33 @@ impl ExportJob {
     }
 }
 
+/// Asks whether to replace `existing` files; `Some(true)` to go ahead, `Some(false)` not to
+/// (Escape), `None` while unanswered.
+fn replace_question(ctx: &egui::Context, existing: &[PathBuf]) -> Option<bool> {
+    let mut answer = None;
+    egui::Modal::new(Id::new("replace_question")).show(ctx, |ui| {
+        ui.set_width(420.0);
+        ui.heading(if existing.len() == 1 {
+            "Replace the existing file?"
+        } else {
+            "Replace the existing files?"
+        });
+        for path in existing {
+            ui.label(path.display().to_string());
+        }
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Replace").clicked() {
+                answer = Some(true);
+            }
+            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                answer = Some(false);
+            }
+        });
+    });
+    answer
+}
+
 fn describe(path: &Path, error: &texgraph_core::Error) -> String {
     match error {
         texgraph_core::Error::Cancelled => "export cancelled; nothing was written".to_owned(),
@@ -208,6 +235,8 @@ pub struct ExportDialog {
     pub job: Option<ExportJob>,
     /// What the last export did.
     pub message: String,
+    /// Existing files the export would replace, while "Replace them?" waits for an answer.
+    pub replacing: Option<Vec<PathBuf>>,
 }
 
 impl Default for ExportDialog {
@@ -222,6 +251,7 @@ impl Default for ExportDialog {
             path: String::new(),
             job: None,
             message: String::new(),
+            replacing: None,
         }
     }
 }
@@ -239,6 +269,15 @@ impl ExportDialog {
             let folder = graph_path.and_then(Path::parent).unwrap_or(Path::new(""));
             self.path = folder.join(name).display().to_string();
         }
+    }
+
+    /// Forgets what belonged to the previous graph (its file name, output and messages);
+    /// the next [`Self::open_for`] suggests names from the graph shown then.
+    pub fn forget_graph(&mut self) {
+        self.path.clear();
+        self.output = None;
+        self.message.clear();
+        self.replacing = None;
     }
 
     /// The request the dialog's fields make.
@@ -281,6 +320,7 @@ impl ExportDialog {
         }
         let mut start = false;
         let mut open = self.open;
+        let mut close = false;
         egui::Window::new("Export")
             .id(Id::new("export_dialog"))
             .open(&mut open)
@@ -290,30 +330,69 @@ impl ExportDialog {
                 let running = self.job.is_some();
                 ui.add_enabled_ui(!running, |ui| self.fields(ui, graph, files));
                 ui.separator();
-                match &self.job {
+                ui.horizontal(|ui| match &self.job {
                     Some(job) => {
                         ui.add(egui::ProgressBar::new(job.progress()).show_percentage());
-                        if ui.button("Cancel").clicked() {
+                        if ui
+                            .button("Cancel")
+                            .on_hover_text("stop the export")
+                            .clicked()
+                        {
                             job.cancel();
                         }
                     }
                     None => {
                         if ui.button("Export").clicked() {
-                            start = true;
+                            let existing: Vec<PathBuf> = self
+                                .targets(graph)
+                                .into_iter()
+                                .filter(|p| p.exists())
+                                .collect();
+                            if existing.is_empty() {
+                                start = true;
+                            } else {
+                                self.replacing = Some(existing);
+                            }
                         }
+                        close = ui.button("Cancel").on_hover_text("Escape").clicked();
                     }
-                }
+                });
                 if !self.message.is_empty() {
                     ui.label(&self.message);
                 }
             });
-        if !open {
+        if let Some(existing) = self.replacing.clone() {
+            match replace_question(ui.ctx(), &existing) {
+                Some(true) => {
+                    self.replacing = None;
+                    start = true;
+                }
+                Some(false) => self.replacing = None,
+                None => {}
+            }
+        } else if !files.choosing() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            close = true;
+        }
+        if !open || close {
             if let Some(job) = &self.job {
                 job.cancel();
             }
             self.open = false;
         }
         start
+    }
+
+    /// The files the dialog's settings write.
+    pub fn targets(&self, graph: &Graph) -> Vec<PathBuf> {
+        let path = PathBuf::from(&self.path);
+        if self.output.is_none() {
+            output_paths(graph, &path)
+                .into_iter()
+                .map(|(_, p)| p)
+                .collect()
+        } else {
+            vec![path]
+        }
     }
 
     fn fields(&mut self, ui: &mut Ui, graph: &Graph, files: &mut Files) {

@@ -83,11 +83,7 @@ impl Files {
     /// folder (`$XDG_CONFIG_HOME/texgraph/recent.json`): what the application does; tests
     /// keep the defaults (in-app dialog, nothing stored).
     pub fn for_desktop() -> Self {
-        let store = std::env::var_os("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".config")))
-            .map(|config| config.join("texgraph").join("recent.json"));
+        let store = crate::settings::config_dir().map(|dir| dir.join("recent.json"));
         let recent = store
             .as_ref()
             .and_then(|s| std::fs::read_to_string(s).ok())
@@ -252,21 +248,10 @@ impl Files {
         self.recent.retain(|p| *p != path);
         self.recent.insert(0, path);
         self.recent.truncate(RECENT_LIMIT);
-        if let Some(store) = &self.store {
-            // Losing the list is harmless; the graph itself was already saved or read.
-            if let Some(dir) = store.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            if let Ok(text) = serde_json::to_string_pretty(&self.recent) {
-                let _ = texgraph_core::export::write_atomically(store, |file| {
-                    use std::io::Write;
-                    file.write_all(text.as_bytes())
-                        .map_err(|source| texgraph_core::Error::Io {
-                            path: store.clone(),
-                            source,
-                        })
-                });
-            }
+        if let Some(store) = &self.store
+            && let Ok(text) = serde_json::to_string_pretty(&self.recent)
+        {
+            crate::settings::keep(store, &text);
         }
     }
 

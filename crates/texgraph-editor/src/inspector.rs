@@ -9,6 +9,7 @@ use texgraph_core::{Graph, ParamValue};
 
 use crate::app::Command;
 use crate::document::decimal;
+use crate::slider::{self, Edit, Scale};
 
 /// Draws the inspector for node `id`.
 pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
@@ -20,8 +21,17 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
     ui.heading(format!("{id}: {}", desc.label));
     ui.label(egui::RichText::new(desc.doc).small());
     ui.separator();
-    let mut set = |param: &str, value: ParamValue| {
-        commands.push(Command::SetParam {
+    // Commands go through a cell: a param is either set (one undo step) or dragged.
+    let commands = std::cell::RefCell::new(commands);
+    let set = |param: &str, value: ParamValue| {
+        commands.borrow_mut().push(Command::SetParam {
+            node: id.to_owned(),
+            param: param.to_owned(),
+            value,
+        });
+    };
+    let drag = |param: &str, value: ParamValue| {
+        commands.borrow_mut().push(Command::DragParam {
             node: id.to_owned(),
             param: param.to_owned(),
             value,
@@ -41,29 +51,31 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                 let current = node.params.get(param.name);
                 match param.kind {
                     ParamKind::Float { default, min, max } => {
-                        let mut v = match current {
+                        let v = match current {
                             Some(ParamValue::Number(v)) => *v as f32,
                             _ => default,
                         };
-                        let changed = if max - min <= 4096.0 {
-                            ui.add(
-                                egui::Slider::new(&mut v, min..=max)
-                                    .clamping(egui::SliderClamping::Always)
-                                    // Frequencies span 0 to 1024: a linear slider
-                                    // would spend its whole length on the top end.
-                                    .logarithmic(wide_positive_range(min, max))
-                                    .smallest_positive(0.1),
-                            )
-                            .labelled_by(label)
-                            .changed()
+                        if max - min <= 4096.0 {
+                            let id = ui.id().with(("slider", id, param.name));
+                            match slider::show(ui, id, param.name, v, Scale::new(min, max)) {
+                                Some(Edit::Dragged(v)) => {
+                                    drag(param.name, ParamValue::Number(decimal(v)));
+                                }
+                                Some(Edit::Set(v)) => {
+                                    set(param.name, ParamValue::Number(decimal(v)))
+                                }
+                                None => {}
+                            }
                         } else {
+                            let mut v = v;
                             let speed = ((max - min) / 2e5).max(0.01);
-                            ui.add(egui::DragValue::new(&mut v).speed(speed).range(min..=max))
+                            if ui
+                                .add(egui::DragValue::new(&mut v).speed(speed).range(min..=max))
                                 .labelled_by(label)
                                 .changed()
-                        };
-                        if changed {
-                            set(param.name, ParamValue::Number(decimal(v)));
+                            {
+                                drag(param.name, ParamValue::Number(decimal(v)));
+                            }
                         }
                     }
                     ParamKind::Int { default, min, max } => {
@@ -72,21 +84,21 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             _ => default,
                         };
                         ui.horizontal(|ui| {
-                            let mut changed = ui
+                            let field = ui
                                 .add(egui::DragValue::new(&mut v).range(min..=max))
-                                .labelled_by(label)
-                                .changed();
+                                .labelled_by(label);
+                            if field.changed() && field.dragged() {
+                                drag(param.name, ParamValue::Number(v as f64));
+                            } else if field.changed() {
+                                set(param.name, ParamValue::Number(v as f64));
+                            }
                             if param.name == "seed"
                                 && ui
                                     .button("random")
                                     .on_hover_text("pick a different seed")
                                     .clicked()
                             {
-                                v = random_seed(v, max);
-                                changed = true;
-                            }
-                            if changed {
-                                set(param.name, ParamValue::Number(v as f64));
+                                set(param.name, ParamValue::Number(random_seed(v, max) as f64));
                             }
                         });
                     }
@@ -115,8 +127,9 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             _ => default,
                         };
                         let mut rgba = to_bytes(hex);
+                        // The picker changes the color while the pointer drags in it.
                         if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
-                            set(param.name, ParamValue::Text(to_hex(rgba)));
+                            drag(param.name, ParamValue::Text(to_hex(rgba)));
                         }
                     }
                     ParamKind::Text { default } => {
@@ -143,20 +156,16 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 })
                                 .collect(),
                         };
-                        if let Some(edited) = ramp_editor(ui, (id, param.name), &stops) {
-                            set(param.name, ParamValue::Stops(edited));
+                        match ramp_editor(ui, (id, param.name), &stops) {
+                            Some((edited, false)) => set(param.name, ParamValue::Stops(edited)),
+                            Some((edited, true)) => drag(param.name, ParamValue::Stops(edited)),
+                            None => {}
                         }
                     }
                 }
                 ui.end_row();
             }
         });
-}
-
-/// Whether a slider over `min..=max` reads better on a logarithmic scale: a range of
-/// non-negative values spanning more than two orders of magnitude.
-fn wide_positive_range(min: f32, max: f32) -> bool {
-    min >= 0.0 && max > 100.0 * min.max(1.0)
 }
 
 /// A different seed in 1..=max, mixed from the current one.
@@ -182,29 +191,36 @@ fn to_hex([r, g, b, a]: [u8; 4]) -> String {
 
 /// The ramp editor: the ramp as a bar with a handle per stop (drag a handle to move the
 /// stop, click the bar to add one there), then each stop's position, color (picker and
-/// hex field) and delete button. Returns the edited stops when something changed.
+/// hex field) and delete button. Returns the edited stops when something changed, and
+/// whether by a drag (a handle or a position being dragged: one undo step per drag).
 fn ramp_editor(
     ui: &mut Ui,
     salt: (&str, &str),
     stops: &[GradientStop],
-) -> Option<Vec<GradientStop>> {
+) -> Option<(Vec<GradientStop>, bool)> {
     let mut edited = stops.to_vec();
     let mut changed = false;
+    let mut dragged = false;
     ui.vertical(|ui| {
-        if let Some(bar) = ramp_bar(ui, salt, &mut edited) {
-            changed |= bar;
+        match ramp_bar(ui, salt, &mut edited) {
+            Some(Change::Dragged) => dragged = true,
+            Some(Change::Set) => changed = true,
+            None => {}
         }
         let mut remove = None;
         for (i, stop) in edited.iter_mut().enumerate() {
             ui.horizontal(|ui| {
                 ui.push_id((salt, i), |ui| {
                     let mut pos = stop.pos as f32;
-                    if ui
-                        .add(egui::DragValue::new(&mut pos).speed(0.005).range(0.0..=1.0))
-                        .changed()
-                    {
+                    let field =
+                        ui.add(egui::DragValue::new(&mut pos).speed(0.005).range(0.0..=1.0));
+                    if field.changed() {
                         stop.pos = decimal(pos);
-                        changed = true;
+                        if field.dragged() {
+                            dragged = true;
+                        } else {
+                            changed = true;
+                        }
                     }
                     let mut rgba = to_bytes(&stop.color);
                     if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
@@ -231,16 +247,25 @@ fn ramp_editor(
             changed = true;
         }
     });
-    changed.then_some(edited)
+    (changed || dragged).then_some((edited, dragged && !changed))
 }
 
-/// The ramp bar with its stop handles; `Some(true)` when a stop moved or was added.
-fn ramp_bar(ui: &mut Ui, salt: (&str, &str), stops: &mut Vec<GradientStop>) -> Option<bool> {
+/// How the ramp bar changed the stops.
+enum Change {
+    /// A handle is being dragged.
+    Dragged,
+    /// A stop was added by a click.
+    Set,
+}
+
+/// The ramp bar with its stop handles; how the stops changed, if they did.
+fn ramp_bar(ui: &mut Ui, salt: (&str, &str), stops: &mut Vec<GradientStop>) -> Option<Change> {
     const WIDTH: f32 = 220.0;
     let (bar, response) = ui.allocate_exact_size(egui::vec2(WIDTH, 18.0), egui::Sense::click());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Other, true, "ramp"));
     draw_ramp(ui, bar, stops);
     let (handles, _) = ui.allocate_exact_size(egui::vec2(WIDTH, 10.0), egui::Sense::hover());
-    let mut changed = false;
+    let mut change = None;
     for (i, stop) in stops.iter_mut().enumerate() {
         let x = bar.left() + bar.width() * stop.pos.clamp(0.0, 1.0) as f32;
         let rect =
@@ -249,7 +274,7 @@ fn ramp_bar(ui: &mut Ui, salt: (&str, &str), stops: &mut Vec<GradientStop>) -> O
         if handle.dragged() {
             let moved = stop.pos as f32 + handle.drag_delta().x / bar.width();
             stop.pos = decimal(moved.clamp(0.0, 1.0));
-            changed = true;
+            change = Some(Change::Dragged);
         }
         let [r, g, b, _] = to_bytes(&stop.color);
         let fill = Color32::from_rgb(r, g, b);
@@ -277,9 +302,9 @@ fn ramp_bar(ui: &mut Ui, salt: (&str, &str), stops: &mut Vec<GradientStop>) -> O
         let pos = decimal((pos * 1000.0).round() / 1000.0);
         let color = sample_hex(stops, pos as f32);
         add_stop(stops, GradientStop { pos, color });
-        changed = true;
+        change = Some(Change::Set);
     }
-    Some(changed)
+    change
 }
 
 /// Inserts `stop` after the stops at or below its position, so the list stays in ramp

@@ -12,4 +12,6 @@ pub mod files;
 pub mod history;
 pub mod inspector;
 pub mod preview;
+pub mod settings;
+pub mod slider;
 pub mod worker;

@@ -1,12 +1,13 @@
 //! `texgraph-editor [GRAPH.json]`: opens the editor on a graph (graphs/marble.json when
-//! none is given and it exists, else an empty graph).
+//! none is given and it exists, else a new graph).
 
 use std::path::PathBuf;
 
 use eframe::egui;
-use texgraph_core::Graph;
 use texgraph_editor::app::EditorApp;
+use texgraph_editor::document::new_graph;
 use texgraph_editor::files::Files;
+use texgraph_editor::settings::Settings;
 
 fn main() -> eframe::Result {
     let path = std::env::args_os().nth(1).map(PathBuf::from).or_else(|| {
@@ -27,13 +28,14 @@ fn main() -> eframe::Result {
         Box::new(move |cc| {
             let mut app = match &path {
                 Some(path) => EditorApp::open(&cc.egui_ctx, path).unwrap_or_else(|message| {
-                    let mut app = EditorApp::new(&cc.egui_ctx, Graph::new(), None);
+                    let mut app = EditorApp::new(&cc.egui_ctx, new_graph(), None);
                     app.status = format!("error: {message}");
                     app
                 }),
-                None => EditorApp::new(&cc.egui_ctx, Graph::new(), None),
+                None => EditorApp::new(&cc.egui_ctx, new_graph(), None),
             };
             app.files = Files::for_desktop();
+            app.settings = Settings::for_desktop();
             if let Some(path) = app.path.clone() {
                 app.files.remember(&path);
             }

@@ -9,56 +9,14 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::{Graph, ParamValue};
 use texgraph_editor::app::{Command, EditorApp};
+use texgraph_editor::document::new_graph;
 
-fn marble_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs/marble.json")
-}
-
-fn harness(graph_path: &Path) -> Harness<'static, EditorApp> {
-    let path = graph_path.to_owned();
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_max_steps(40)
-        .build_eframe(move |cc| EditorApp::open(&cc.egui_ctx, &path).expect("opens"));
-    h.run_steps(3);
-    h
-}
-
-/// Screen rectangle of a widget drawn on the (panned and zoomed) canvas.
-fn on_canvas(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
-    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
-    h.ctx
-        .layer_transform_to_global(layer)
-        .expect("canvas drawn")
-        * h.get_by_label(label).rect()
-}
-
-/// Steps the UI until the worker's first preview is showing.
-fn wait_for_preview(h: &mut Harness<'_, EditorApp>) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !h.state().has_preview() {
-        assert!(Instant::now() < deadline, "no preview");
-        std::thread::sleep(Duration::from_millis(20));
-        h.run_steps(1);
-    }
-}
-
-fn click_at(h: &mut Harness<'_, EditorApp>, pos: egui::Pos2, button: PointerButton) {
-    h.hover_at(pos);
-    for pressed in [true, false] {
-        h.event(Event::PointerButton {
-            pos,
-            button,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    h.run_steps(2);
-}
+mod common;
+use common::*;
 
 #[test]
 fn select_a_node_and_change_a_param_in_the_inspector() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     let title = on_canvas(&h, "turb: Turbulence");
     click_at(&mut h, title.center(), PointerButton::Primary);
     assert_eq!(h.state().selected.as_deref(), Some("turb"));
@@ -81,7 +39,7 @@ fn select_a_node_and_change_a_param_in_the_inspector() {
 
 #[test]
 fn add_a_node_from_the_palette_by_typing_its_name() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     let before = h.state().graph.nodes.len();
     h.hover_at(egui::pos2(500.0, 700.0));
     h.key_press(Key::Space);
@@ -100,7 +58,7 @@ fn add_a_node_from_the_palette_by_typing_its_name() {
 
 #[test]
 fn undo_and_redo_restore_exact_graphs() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     let original = h.state().graph.clone();
     h.state_mut().push(Command::SetParam {
         node: "veins".into(),
@@ -134,7 +92,7 @@ fn undo_and_redo_restore_exact_graphs() {
 
 #[test]
 fn refused_connections_leave_the_graph_unchanged() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     let original = h.state().graph.clone();
     h.state_mut().push(Command::Connect {
         from: "stone".into(),
@@ -146,21 +104,10 @@ fn refused_connections_leave_the_graph_unchanged() {
     assert!(h.state().status.contains("cycle"), "{}", h.state().status);
 }
 
-/// Types `path` into the in-app file chooser (focused when it opens) and confirms.
-fn choose_file(h: &mut Harness<'_, EditorApp>, path: &Path) {
-    h.run_steps(2);
-    assert!(h.state().files.choosing(), "the file chooser is open");
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.event(Event::Text(path.display().to_string()));
-    h.run_steps(1);
-    h.key_press(Key::Enter);
-    h.run_steps(3);
-}
-
 #[test]
 fn save_as_then_open_round_trips_and_a_bad_file_keeps_the_graph() {
     let dir = tempfile::tempdir().unwrap();
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     let saved = dir.path().join("copy.json");
     h.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
     choose_file(&mut h, &saved);
@@ -187,8 +134,10 @@ fn save_as_then_open_round_trips_and_a_bad_file_keeps_the_graph() {
 
     h.state_mut().push(Command::New);
     h.run_steps(2);
-    assert!(h.state().graph.nodes.is_empty());
-    h.get_by_label("Open…").click();
+    assert_eq!(h.state().graph, new_graph());
+    h.get_by_label("File").click();
+    h.run_steps(1);
+    menu_item(&h, "Open…").click();
     choose_file(&mut h, &saved);
     assert_eq!(h.state().graph, Graph::load(&saved).unwrap());
 }
@@ -205,7 +154,7 @@ fn save_in_the_question(h: &Harness<'_, EditorApp>) {
 fn unsaved_changes_are_asked_about_before_they_are_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("marble.json");
-    std::fs::copy(marble_path(), &path).unwrap();
+    std::fs::copy(graph_path("marble.json"), &path).unwrap();
     let mut h = harness(&path);
     h.state_mut().push(Command::SetParam {
         node: "veins".into(),
@@ -230,7 +179,7 @@ fn unsaved_changes_are_asked_about_before_they_are_dropped() {
     save_in_the_question(&h);
     h.run_steps(3);
     assert_eq!(Graph::load(&path).unwrap(), edited);
-    assert!(h.state().graph.nodes.is_empty() && h.state().path.is_none());
+    assert!(h.state().graph == new_graph() && h.state().path.is_none());
 
     // An untitled graph: "Save" asks for a name first, then opens the dropped file.
     h.state_mut().push(Command::AddNode {
@@ -239,14 +188,14 @@ fn unsaved_changes_are_asked_about_before_they_are_dropped() {
     });
     h.run_steps(2);
     let dropped = dir.path().join("dropped.json");
-    std::fs::copy(marble_path(), &dropped).unwrap();
+    std::fs::copy(graph_path("marble.json"), &dropped).unwrap();
     h.state_mut()
         .request(texgraph_editor::files::Then::Open(dropped.clone()));
     h.run_steps(2);
     save_in_the_question(&h);
     let untitled = dir.path().join("untitled.json");
     choose_file(&mut h, &untitled);
-    assert_eq!(Graph::load(&untitled).unwrap().nodes.len(), 1);
+    assert_eq!(Graph::load(&untitled).unwrap().nodes.len(), 2);
     h.run_steps(2);
     assert_eq!(h.state().path.as_deref(), Some(dropped.as_path()));
     assert_eq!(h.state().graph, Graph::load(&dropped).unwrap());
@@ -258,34 +207,11 @@ fn unsaved_changes_are_asked_about_before_they_are_dropped() {
     h.run_steps(2);
     h.get_by_label("Don't save").click();
     h.run_steps(3);
-    assert!(h.state().graph.nodes.is_empty());
+    assert_eq!(h.state().graph, new_graph());
     assert_eq!(
         Graph::load(&dropped).unwrap().nodes.len(),
         edited.nodes.len()
     );
-}
-
-/// Screen centre of the pin circle painted level with `label` on the canvas, on the side
-/// `left` of it (inputs sit left of their label, outputs right).
-fn pin_beside(h: &Harness<'_, EditorApp>, label: egui::Rect, left: bool) -> egui::Pos2 {
-    let mut best: Option<egui::Pos2> = None;
-    for clipped in &h.output().shapes {
-        let egui::Shape::Circle(circle) = &clipped.shape else {
-            continue;
-        };
-        let c = circle.center;
-        let level = (c.y - label.center().y).abs() < label.height();
-        let side = if left {
-            c.x < label.left()
-        } else {
-            c.x > label.right()
-        };
-        let near = |p: egui::Pos2| (p.x - label.center().x).abs();
-        if level && side && best.is_none_or(|b| near(c) < near(b)) {
-            best = Some(c);
-        }
-    }
-    best.expect("a pin is painted beside the label")
 }
 
 #[test]
@@ -333,7 +259,7 @@ fn dragging_from_an_output_pin_to_an_input_pin_connects_them() {
 
 #[test]
 fn shift_click_selects_several_nodes_and_delete_removes_them() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     h.event(Event::ModifiersChanged(Modifiers::SHIFT));
     h.run_steps(1);
     for label in ["turb: Turbulence", "veins: Wave"] {
@@ -363,9 +289,9 @@ fn shift_click_selects_several_nodes_and_delete_removes_them() {
 
 #[test]
 fn moving_a_node_marks_the_graph_modified_and_undo_moves_it_back() {
-    let mut h = harness(&marble_path());
-    let before = h.state().graph.node("turb").unwrap().pos;
-    let title = on_canvas(&h, "turb: Turbulence");
+    let mut h = harness(&graph_path("marble.json"));
+    let before = h.state().graph.node("veins").unwrap().pos;
+    let title = on_canvas(&h, "veins: Wave");
     let start = title.center();
     h.hover_at(start);
     h.event(Event::PointerButton {
@@ -386,7 +312,7 @@ fn moving_a_node_marks_the_graph_modified_and_undo_moves_it_back() {
         modifiers: Modifiers::NONE,
     });
     h.run_steps(2);
-    let after = h.state().graph.node("turb").unwrap().pos;
+    let after = h.state().graph.node("veins").unwrap().pos;
     assert!(
         after[0] > before[0] + 10.0 && after[1] > before[1] + 5.0,
         "{before:?} → {after:?}"
@@ -395,7 +321,7 @@ fn moving_a_node_marks_the_graph_modified_and_undo_moves_it_back() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert_eq!(
-        h.state().graph.node("turb").unwrap().pos,
+        h.state().graph.node("veins").unwrap().pos,
         before,
         "one drag, one undo step"
     );
@@ -403,7 +329,7 @@ fn moving_a_node_marks_the_graph_modified_and_undo_moves_it_back() {
 
 #[test]
 fn a_node_pinned_to_the_preview_is_what_the_preview_shows() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     wait_for_preview(&mut h);
     h.state_mut().push(Command::Pin(Some("veins".into())));
     h.run_steps(1);
@@ -425,13 +351,13 @@ fn a_node_pinned_to_the_preview_is_what_the_preview_shows() {
 
 #[test]
 fn the_preview_arrives_from_the_worker() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     wait_for_preview(&mut h);
 }
 
 #[test]
 fn enter_in_the_palette_adds_the_first_match() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     h.hover_at(egui::pos2(500.0, 700.0));
     h.key_press(Key::Space);
     h.run_steps(3);
@@ -447,7 +373,7 @@ fn enter_in_the_palette_adds_the_first_match() {
 
 #[test]
 fn every_registry_text_has_glyphs_in_the_default_fonts() {
-    let h = harness(&marble_path());
+    let h = harness(&graph_path("marble.json"));
     let font = egui::FontId::proportional(14.0);
     for desc in texgraph_core::registry::NODES {
         let texts = std::iter::once(desc.doc)
@@ -470,7 +396,7 @@ fn every_registry_text_has_glyphs_in_the_default_fonts() {
 
 #[test]
 fn copy_and_paste_go_through_the_clipboard_as_graph_json() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     h.state_mut().push(Command::Select(Some("veins".into())));
     h.run_steps(2);
     h.event(Event::Copy);
@@ -510,7 +436,7 @@ fn copy_and_paste_go_through_the_clipboard_as_graph_json() {
 
 #[test]
 fn an_idle_editor_stops_repainting() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     wait_for_preview(&mut h);
     std::thread::sleep(Duration::from_millis(300)); // let the thumbnails finish
     h.run_steps(2);
@@ -524,7 +450,7 @@ fn an_idle_editor_stops_repainting() {
 fn the_export_dialog_writes_the_chosen_format_and_size_in_the_background() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("marble.json");
-    std::fs::copy(marble_path(), &path).unwrap();
+    std::fs::copy(graph_path("marble.json"), &path).unwrap();
     let mut h = harness(&path);
     h.key_press_modifiers(Modifiers::COMMAND, Key::E);
     h.run_steps(2);
@@ -558,7 +484,7 @@ fn the_export_dialog_writes_the_chosen_format_and_size_in_the_background() {
 
 #[test]
 fn every_symbol_in_the_editor_code_has_a_glyph_in_the_default_fonts() {
-    let h = harness(&marble_path());
+    let h = harness(&graph_path("marble.json"));
     let font = egui::FontId::proportional(14.0);
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = vec![src.clone()];
@@ -586,7 +512,7 @@ fn every_symbol_in_the_editor_code_has_a_glyph_in_the_default_fonts() {
 
 #[test]
 fn the_ramp_editor_takes_typed_hex_colors_and_adds_stops_in_order() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     h.state_mut().push(Command::Select(Some("stone".into())));
     // The inspector's grid settles its column widths over the first frames.
     h.run_steps(4);
@@ -675,7 +601,7 @@ fn a_node_the_compiler_rejects_is_outlined_with_its_message() {
 
 #[test]
 fn closing_with_unsaved_changes_asks_first() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     let close = |h: &mut Harness<'_, EditorApp>| {
         h.input_mut()
             .viewports
@@ -726,7 +652,7 @@ impl egui::DroppedFile for Dropped {
 
 #[test]
 fn dropping_a_graph_file_on_the_window_opens_it() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     let wood = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs/wood.json");
     h.input_mut()
         .dropped_files
@@ -738,7 +664,7 @@ fn dropping_a_graph_file_on_the_window_opens_it() {
 
 #[test]
 fn a_wire_lifted_off_an_input_and_dropped_in_empty_space_is_disconnected() {
-    let mut h = harness(&marble_path());
+    let mut h = harness(&graph_path("marble.json"));
     h.run_steps(2);
     let input = pin_beside(&h, on_canvas(&h, "color"), true);
     // egui-snarl: Ctrl+drag from an input pin picks up its wire.

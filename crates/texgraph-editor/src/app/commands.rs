@@ -9,14 +9,25 @@ use texgraph_core::{Graph, Node, ParamValue};
 
 use super::EditorApp;
 use crate::document::{
-    file_position, free_position, fresh_id, lifted_wires, store_positions, to_snarl,
+    arrange, file_position, free_position, fresh_id, is_plain_id, lifted_wires, needs_arranging,
+    new_graph, store_positions, to_snarl,
 };
 
 /// One edit or action, collected while drawing and applied after.
 #[derive(Debug, Clone)]
 pub enum Command {
-    /// Set a param of a node.
+    /// Set a param of a node: a value typed, picked or clicked (one undo step each).
     SetParam {
+        /// Node id.
+        node: String,
+        /// Param name.
+        param: String,
+        /// New value.
+        value: ParamValue,
+    },
+    /// Set a param of a node while a drag goes on: the drag is one undo step until the
+    /// pointer is released.
+    DragParam {
         /// Node id.
         node: String,
         /// Param name.
@@ -52,8 +63,31 @@ pub enum Command {
     /// Copy nodes (with their params and inputs) under new ids.
     Duplicate(Vec<String>),
     /// Add the nodes of a graph (pasted JSON) under fresh ids, keeping their connections
-    /// among themselves.
-    Paste(String),
+    /// among themselves, with their top-left corner at a canvas position (or beside the
+    /// originals).
+    Paste {
+        /// The graph file's JSON.
+        text: String,
+        /// Canvas position.
+        at: Option<Pos2>,
+    },
+    /// Give a node another id; every reference to it follows.
+    Rename {
+        /// The current id.
+        from: String,
+        /// The new id.
+        to: String,
+    },
+    /// Lay out every node in columns by depth from the outputs.
+    Arrange,
+    /// Open the node palette: where the node goes on the canvas and where the palette
+    /// shows on screen.
+    OpenPalette {
+        /// Canvas position of the new node.
+        at: Option<Pos2>,
+        /// Screen position of the palette.
+        screen: Pos2,
+    },
     /// Show a node in the inspector (and pick no others).
     Select(Option<String>),
     /// Add a node to the picked nodes, or take it out (Shift+click).
@@ -80,9 +114,46 @@ pub enum Command {
     Status(String),
 }
 
+/// What applying one command did.
+enum Applied {
+    /// Nothing in the graph changed.
+    Nothing,
+    /// The graph was edited; edits with the same key (`Some`) in a row are one undo step.
+    Edit(Option<String>),
+    /// The graph was replaced (undo, redo, new, open): history is already taken care of.
+    Replaced,
+}
+
+/// The edits of one frame: one gesture, so one undo step.
+struct Batch {
+    /// The graph before the first edit.
+    before: Graph,
+    /// `None`: no edit yet; `Some(key)`: the merge key of every edit so far (`None` once
+    /// they differ).
+    key: Option<Option<String>>,
+}
+
+impl Batch {
+    fn new(graph: &Graph) -> Self {
+        Self {
+            before: graph.clone(),
+            key: None,
+        }
+    }
+
+    fn edit(&mut self, key: Option<String>) {
+        self.key = Some(match self.key.take() {
+            None => key,
+            Some(previous) if previous == key => key,
+            Some(_) => None,
+        });
+    }
+}
+
 impl EditorApp {
     /// Applies the queued commands; `drag_ended` when a pointer button was released this
-    /// frame.
+    /// frame. The edits of one frame are one undo step (a wire moved with Ctrl+drag is a
+    /// disconnect and a connect in the same frame); a drag merges its frames' steps.
     pub fn apply_commands(&mut self, drag_ended: bool) {
         if drag_ended {
             // Wires lifted on the canvas itself (and not dropped on another pin) are gone.
@@ -90,46 +161,75 @@ impl EditorApp {
                 self.commands.insert(0, Command::Disconnect { to, port });
             }
         }
-        if moved(&self.graph, &self.snarl) {
+        let moved = moved(&self.graph, &self.snarl);
+        if self.commands.is_empty() && !moved {
+            return;
+        }
+        let status_before = self.status.clone();
+        let mut batch = Batch::new(&self.graph);
+        if moved {
             // A drag moves nodes every frame: one undo step until the button is released.
-            self.history.record(&self.graph, Some("move nodes".into()));
             store_positions(&mut self.graph, &self.snarl);
-            self.modified = true;
+            batch.edit(Some("move nodes".into()));
         }
         let mut edited = false;
         for command in std::mem::take(&mut self.commands) {
-            edited |= self.apply(command);
+            let replaces = matches!(
+                command,
+                Command::Undo | Command::Redo | Command::New | Command::Open(_)
+            );
+            if replaces {
+                self.record(&mut batch);
+            }
+            match self.apply(command) {
+                Applied::Nothing => {}
+                Applied::Edit(key) => batch.edit(key),
+                Applied::Replaced => batch = Batch::new(&self.graph),
+            }
+        }
+        if self.record(&mut batch) {
+            edited = true;
+            self.modified = true;
         }
         let graph = &self.graph;
         self.picked.retain(|id| graph.node(id).is_some());
         if edited {
-            self.modified = true;
+            // A later edit that worked makes an old complaint stale.
+            if self.status == status_before && is_complaint(&self.status) {
+                self.status.clear();
+            }
             self.snarl = to_snarl(&self.graph);
             self.changed();
         }
     }
 
-    /// Applies one command; true when it changed the graph.
-    fn apply(&mut self, command: Command) -> bool {
+    /// Records the batch's edits as one undo step; true when there were any.
+    fn record(&mut self, batch: &mut Batch) -> bool {
+        match batch.key.take() {
+            Some(key) => {
+                self.history.record(&batch.before, key);
+                batch.before = self.graph.clone();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Applies one command.
+    fn apply(&mut self, command: Command) -> Applied {
         let graph = &mut self.graph;
         match command {
             Command::SetParam { node, param, value } => {
-                if graph.node(&node).is_none() {
-                    return false;
-                }
-                self.history.record(graph, Some(format!("{node}.{param}")));
-                graph
-                    .node_mut(&node)
-                    .expect("checked")
-                    .params
-                    .insert(param, value);
+                return set_param(graph, &node, param, value, false);
+            }
+            Command::DragParam { node, param, value } => {
+                return set_param(graph, &node, param, value, true);
             }
             Command::Connect { from, to, port } => {
                 if let Err(message) = texgraph_core::check_connection(graph, &from, &to, &port) {
                     self.status = format!("cannot connect: {message}");
-                    return false;
+                    return Applied::Nothing;
                 }
-                self.history.record(graph, None);
                 graph
                     .node_mut(&to)
                     .expect("checked")
@@ -137,29 +237,23 @@ impl EditorApp {
                     .insert(port, from);
             }
             Command::Disconnect { to, port } => {
-                if !graph
-                    .node(&to)
-                    .is_some_and(|n| n.inputs.contains_key(&port))
-                {
-                    return false;
+                match graph.node_mut(&to).map(|n| n.inputs.remove(&port)) {
+                    Some(Some(_)) => {}
+                    _ => return Applied::Nothing,
                 }
-                self.history.record(graph, None);
-                graph.node_mut(&to).expect("checked").inputs.remove(&port);
             }
             Command::AddNode { kind, pos } => {
-                self.history.record(graph, None);
                 let id = fresh_id(graph, kind);
                 let pos = pos.unwrap_or_else(|| free_position(graph));
                 let mut node = Node::new(id.clone(), kind);
-                node.pos = [pos.x, pos.y];
+                node.pos = file_position(pos);
                 graph.nodes.push(node);
                 self.selected = Some(id);
             }
             Command::Remove(ids) => {
                 if ids.iter().all(|id| graph.node(id).is_none()) {
-                    return false;
+                    return Applied::Nothing;
                 }
-                self.history.record(graph, None);
                 graph.nodes.retain(|n| !ids.contains(&n.id));
                 for node in &mut graph.nodes {
                     node.inputs.retain(|_, r| {
@@ -177,9 +271,8 @@ impl EditorApp {
                     .filter_map(|id| graph.node(id).cloned())
                     .collect();
                 if copies.is_empty() {
-                    return false;
+                    return Applied::Nothing;
                 }
-                self.history.record(graph, None);
                 for mut copy in copies {
                     copy.id = fresh_id(graph, &copy.kind);
                     copy.pos = [copy.pos[0] + 40.0, copy.pos[1] + 40.0];
@@ -187,20 +280,43 @@ impl EditorApp {
                     graph.nodes.push(copy);
                 }
             }
-            Command::Paste(text) => {
+            Command::Paste { text, at } => {
                 let pasted = match Graph::from_json(&text) {
                     Ok(pasted) if !pasted.nodes.is_empty() => pasted,
-                    _ => return false, // not a texgraph graph: nothing to paste
+                    _ => return Applied::Nothing, // not a texgraph graph: nothing to paste
                 };
-                self.history.record(graph, None);
-                let renamed = paste(graph, pasted);
+                let renamed = paste(graph, pasted, at);
                 self.selected = renamed.last().cloned();
+            }
+            Command::Rename { from, to } => {
+                if let Err(reason) = rename(graph, &from, &to) {
+                    self.status = format!("cannot rename '{from}': {reason}");
+                    return Applied::Nothing;
+                }
+                for id in [&mut self.selected, &mut self.preview.pinned]
+                    .into_iter()
+                    .flatten()
+                    .chain(self.picked.iter_mut())
+                {
+                    if *id == from {
+                        id.clone_from(&to);
+                    }
+                }
+                self.status = format!("renamed '{from}' to '{to}'");
+            }
+            Command::Arrange => {
+                arrange(graph);
+                self.frame_all();
+            }
+            Command::OpenPalette { at, screen } => {
+                self.palette_at = Some((at, screen));
+                return Applied::Nothing;
             }
             Command::Select(id) => {
                 self.selected = id;
                 self.picked.clear();
                 self.history.seal();
-                return false;
+                return Applied::Nothing;
             }
             Command::Pick(id) => {
                 if self.picked.is_empty()
@@ -214,25 +330,24 @@ impl EditorApp {
                     self.picked.push(id.clone());
                     self.selected = Some(id);
                 }
-                return false;
+                return Applied::Nothing;
             }
             Command::Pin(id) => {
                 self.preview.pinned = id;
                 self.generation += 1;
                 self.request_preview();
-                return false;
+                return Applied::Nothing;
             }
             Command::SetName(name) => {
-                self.history.record(graph, Some("settings.name".into()));
                 graph.name = Some(name).filter(|n| !n.is_empty());
+                return Applied::Edit(Some("settings.name".into()));
             }
             Command::SetTileable(tileable) => {
-                self.history.record(graph, None);
                 graph.settings.tileable = tileable;
             }
             Command::SetTime(time) => {
-                self.history.record(graph, Some("settings.time".into()));
                 graph.settings.time = time;
+                return Applied::Edit(Some("settings.time".into()));
             }
             Command::Undo | Command::Redo => {
                 let restored = match command {
@@ -240,7 +355,7 @@ impl EditorApp {
                     _ => self.history.redo(graph),
                 };
                 let Some(restored) = restored else {
-                    return false;
+                    return Applied::Nothing;
                 };
                 *graph = restored;
                 if self
@@ -250,47 +365,36 @@ impl EditorApp {
                 {
                     self.selected = None;
                 }
+                self.modified = true;
+                self.snarl = to_snarl(graph);
+                self.changed();
+                return Applied::Replaced;
             }
             Command::New => {
                 self.history.record(graph, None);
-                *graph = Graph::new();
-                self.path = None;
-                self.selected = None;
-                self.preview.pinned = None;
-                self.preview.playing = None;
-                self.snarl = to_snarl(graph);
-                self.changed();
-                self.modified = false;
+                self.replace(new_graph(), None);
                 self.status = "new graph".into();
-                return false;
+                return Applied::Replaced;
             }
             Command::Open(path) => match Graph::load(&path) {
                 Ok(loaded) => {
                     self.history.record(graph, None);
-                    *graph = loaded;
                     self.status = format!("opened {}", path.display());
                     self.files.remember(&path);
-                    self.path = Some(path);
-                    self.selected = None;
-                    self.preview.pinned = None;
-                    self.preview.playing = None;
-                    self.snarl = to_snarl(graph);
-                    self.changed();
-                    self.frame_all();
-                    self.modified = false;
-                    return false;
+                    self.replace(loaded, Some(path));
+                    return Applied::Replaced;
                 }
                 Err(e) => {
                     // The current graph stays as it is.
                     self.status = format!("error: {}: {e}", path.display());
-                    return false;
+                    return Applied::Nothing;
                 }
             },
             Command::Save(path) => {
                 let Some(path) = path.or_else(|| self.path.clone()) else {
                     // Never saved: ask where, then carry on with what was waiting.
                     self.ask_save_as = Some(self.after_save.take());
-                    return false;
+                    return Applied::Nothing;
                 };
                 match graph.save(&path) {
                     Ok(()) => {
@@ -307,15 +411,39 @@ impl EditorApp {
                         self.after_save = None;
                     }
                 }
-                return false;
+                return Applied::Nothing;
             }
             Command::Status(message) => {
                 self.status = message;
-                return false;
+                return Applied::Nothing;
             }
         }
-        true
+        Applied::Edit(None)
     }
+
+    /// Shows another document: a new graph or one loaded from `path`. Nothing of the old
+    /// one stays behind (selection, pinned preview, export file name, messages).
+    fn replace(&mut self, mut graph: Graph, path: Option<PathBuf>) {
+        if needs_arranging(&graph) {
+            arrange(&mut graph);
+        }
+        self.graph = graph;
+        self.path = path;
+        self.selected = None;
+        self.picked.clear();
+        self.preview.pinned = None;
+        self.preview.playing = None;
+        self.export.forget_graph();
+        self.snarl = to_snarl(&self.graph);
+        self.changed();
+        self.frame_all();
+        self.modified = false;
+    }
+}
+
+/// Whether a status message reports something that did not work.
+pub(super) fn is_complaint(status: &str) -> bool {
+    status.starts_with("error") || status.starts_with("cannot")
 }
 
 /// Whether a node on the canvas is somewhere other than the graph says.
@@ -345,9 +473,38 @@ pub fn copy_json(graph: &Graph, ids: &[String]) -> String {
     copied.to_json()
 }
 
-/// Adds `pasted`'s nodes to `graph` under fresh ids (references among them follow) and
-/// moved aside; returns the new ids.
-fn paste(graph: &mut Graph, pasted: Graph) -> Vec<String> {
+/// Sets a param; a drag's edits carry the param as merge key.
+fn set_param(
+    graph: &mut Graph,
+    node: &str,
+    param: String,
+    value: ParamValue,
+    dragging: bool,
+) -> Applied {
+    let Some(target) = graph.node_mut(node) else {
+        return Applied::Nothing;
+    };
+    if target.params.get(&param) == Some(&value) {
+        return Applied::Nothing;
+    }
+    let key = dragging.then(|| format!("{node}.{param}"));
+    target.params.insert(param, value);
+    Applied::Edit(key)
+}
+
+/// Adds `pasted`'s nodes to `graph` under fresh ids (references among them follow), their
+/// top-left corner at `at` (beside the originals when `None`); returns the new ids.
+fn paste(graph: &mut Graph, pasted: Graph, at: Option<Pos2>) -> Vec<String> {
+    let corner = pasted
+        .nodes
+        .iter()
+        .map(|n| Pos2::from(n.pos))
+        .reduce(|a, b| a.min(b))
+        .unwrap_or(Pos2::ZERO);
+    let shift = match at {
+        Some(at) => at - corner,
+        None => eframe::egui::vec2(60.0, 60.0),
+    };
     let mut renames = HashMap::new();
     for node in &pasted.nodes {
         let id = fresh_id(graph, &node.kind);
@@ -359,7 +516,7 @@ fn paste(graph: &mut Graph, pasted: Graph) -> Vec<String> {
     let mut added = Vec::new();
     for mut node in pasted.nodes {
         node.id = renames[&node.id].clone();
-        node.pos = [node.pos[0] + 60.0, node.pos[1] + 60.0];
+        node.pos = file_position(Pos2::from(node.pos) + shift);
         node.inputs = node
             .inputs
             .into_iter()
@@ -378,6 +535,37 @@ fn paste(graph: &mut Graph, pasted: Graph) -> Vec<String> {
     added
 }
 
+/// Renames node `from` to `to` and every reference to it; the reason when it cannot be.
+fn rename(graph: &mut Graph, from: &str, to: &str) -> Result<(), String> {
+    if from == to {
+        return Err("that is its id already".into());
+    }
+    if graph.node(from).is_none() {
+        return Err("no such node".into());
+    }
+    if !is_plain_id(to) {
+        return Err(format!(
+            "'{}' is not a valid id: use letters, digits, '_' and '-', starting with a letter or '_'",
+            to.escape_debug()
+        ));
+    }
+    if graph.node(to).is_some() {
+        return Err(format!("'{to}' is already taken"));
+    }
+    for node in &mut graph.nodes {
+        if node.id == from {
+            node.id = to.to_owned();
+        }
+        for reference in node.inputs.values_mut() {
+            let (source, port) = texgraph_core::graph::split_reference(reference);
+            if source == from {
+                *reference = port.map_or_else(|| to.to_owned(), |p| format!("{to}.{p}"));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,7 +581,11 @@ mod tests {
         .unwrap();
         let json = copy_json(&graph, &["c".into(), "m".into()]);
         let mut target = graph.clone();
-        let added = paste(&mut target, Graph::from_json(&json).unwrap());
+        let added = paste(
+            &mut target,
+            Graph::from_json(&json).unwrap(),
+            Some(Pos2::new(500.0, 300.0)),
+        );
         assert_eq!(added, ["coords1", "math1"]);
         let math = target.node("math1").unwrap();
         assert_eq!(math.inputs.get("a").map(String::as_str), Some("coords1.v"));
@@ -402,5 +594,42 @@ mod tests {
             "a connection from outside the copy is dropped"
         );
         assert_eq!(target.nodes.len(), 5);
+        // The copy's top-left node lands where it was pasted, the rest keep their offsets.
+        let (c, m) = (graph.node("c").unwrap().pos, graph.node("m").unwrap().pos);
+        let corner = [c[0].min(m[0]), c[1].min(m[1])];
+        assert_eq!(
+            math.pos,
+            [500.0 + m[0] - corner[0], 300.0 + m[1] - corner[1]]
+        );
+    }
+
+    #[test]
+    fn renaming_a_node_renames_every_reference_and_refuses_bad_ids() {
+        let mut graph = Graph::from_json(
+            r#"{ "format": "texgraph", "version": 1, "nodes": [
+                { "id": "c", "type": "coords" },
+                { "id": "m", "type": "math", "inputs": { "a": "c.v", "b": "c" } },
+                { "id": "out", "type": "output", "inputs": { "color": "m" } } ] }"#,
+        )
+        .unwrap();
+        rename(&mut graph, "c", "uv").unwrap();
+        let math = graph.node("m").unwrap();
+        assert_eq!(math.inputs["a"], "uv.v");
+        assert_eq!(math.inputs["b"], "uv");
+        assert!(graph.node("c").is_none() && graph.node("uv").is_some());
+        let before = graph.clone();
+        for (to, why) in [
+            ("m", "taken"),
+            ("", "not a valid id"),
+            ("a.b", "not a valid id"),
+            ("x y", "not a valid id"),
+            ("9lives", "not a valid id"),
+            ("bell\u{7}", "not a valid id"),
+        ] {
+            let reason = rename(&mut graph, "uv", to).unwrap_err();
+            assert!(reason.contains(why), "{to:?}: {reason}");
+            assert!(!reason.contains('\u{7}'), "control characters are escaped");
+        }
+        assert_eq!(graph, before);
     }
 }

@@ -26,6 +26,7 @@ struct Asked {
     frame_all: bool,
     copy: bool,
     palette: bool,
+    paste: Option<String>,
 }
 
 impl EditorApp {
@@ -58,7 +59,7 @@ impl EditorApp {
             }
             for event in &i.events {
                 if let egui::Event::Paste(text) = event {
-                    commands.push(Command::Paste(text.clone()));
+                    asked.paste = Some(text.clone());
                 }
             }
             asked.frame_all = i.key_pressed(Key::F) && i.modifiers.is_none();
@@ -93,77 +94,110 @@ impl EditorApp {
         }
         if asked.palette {
             // The palette opens where the pointer is.
-            let layer = egui::LayerId::new(egui::Order::Background, self.canvas_id());
             let pointer = ui.ctx().pointer_hover_pos();
-            let at = pointer
-                .zip(ui.ctx().layer_transform_from_global(layer))
-                .map(|(p, from_screen)| from_screen * p);
-            self.palette_at = Some((at, pointer.unwrap_or(Pos2::new(40.0, 40.0))));
+            self.palette_at = Some((
+                self.on_canvas(ui.ctx(), pointer),
+                pointer.unwrap_or(Pos2::new(40.0, 40.0)),
+            ));
+        }
+        if let Some(text) = asked.paste {
+            // Pasted nodes land at the pointer (beside the originals when it is elsewhere).
+            let at = self.on_canvas(ui.ctx(), ui.ctx().pointer_hover_pos());
+            self.commands.push(Command::Paste { text, at });
         }
     }
 
-    /// Fits the view to every node (a fresh canvas view starts fitted).
+    /// The canvas position under a screen position (`None` when the canvas is not drawn).
+    fn on_canvas(&self, ctx: &egui::Context, screen: Option<Pos2>) -> Option<Pos2> {
+        let layer = egui::LayerId::new(egui::Order::Background, self.canvas_id());
+        screen
+            .zip(ctx.layer_transform_from_global(layer))
+            .map(|(p, from_screen)| from_screen * p)
+    }
+
+    /// Fits the view to every node, no smaller than readable.
     pub fn frame_all(&mut self) {
-        self.view += 1;
         self.framing = true;
     }
 
-    pub(super) fn toolbar(&mut self, ui: &mut Ui) {
-        ui.horizontal_wrapped(|ui| {
-            if ui.button("New").on_hover_text("Ctrl+N").clicked() {
-                self.request(Then::New);
-            }
-            if ui.button("Open…").on_hover_text("Ctrl+O").clicked() {
-                self.request(Then::PickOpen);
-            }
-            let recent = self.files.recent.clone();
-            ui.add_enabled_ui(!recent.is_empty(), |ui| {
-                ui.menu_button("Recent", |ui| {
-                    for path in recent {
-                        if ui.button(path.display().to_string()).clicked() {
-                            self.request(Then::Open(path));
-                            ui.close();
-                        }
-                    }
+    /// Applies the remembered UI scale on the first frame, then remembers changes
+    /// (Ctrl+= / Ctrl+- / Ctrl+0 are egui's own).
+    pub(super) fn apply_ui_scale(&mut self, ctx: &egui::Context) {
+        if !self.scaled {
+            self.scaled = true;
+            ctx.set_zoom_factor(self.settings.ui_scale);
+        } else if ctx.zoom_factor() != self.settings.ui_scale {
+            self.settings.set_ui_scale(ctx.zoom_factor());
+            ctx.set_zoom_factor(self.settings.ui_scale);
+        }
+    }
+
+    /// The rename window, while a node is being renamed.
+    pub(super) fn rename_window(&mut self, ctx: &egui::Context) {
+        let Some((from, typed)) = &mut self.renaming else {
+            return;
+        };
+        let mut open = true;
+        let mut cancelled = false;
+        let mut done = false;
+        egui::Window::new(format!("Rename {from}"))
+            .id(egui::Id::new("rename_window"))
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                let field = ui.add(
+                    egui::TextEdit::singleline(typed)
+                        .id(egui::Id::new("rename_field"))
+                        .desired_width(200.0),
+                );
+                let entered = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                if !field.has_focus() && !field.lost_focus() {
+                    field.request_focus();
+                }
+                ui.horizontal(|ui| {
+                    done = ui.button("Rename").clicked() || entered;
+                    cancelled = ui.button("Cancel").clicked();
                 });
             });
-            if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
-                self.commands.push(Command::Save(None));
-            }
+        if done {
+            self.commands.push(Command::Rename {
+                from: from.clone(),
+                to: typed.trim().to_owned(),
+            });
+        }
+        if done || cancelled || !open || ctx.input(|i| i.key_pressed(Key::Escape)) {
+            self.renaming = None;
+        }
+    }
+
+    /// The menu bar and the graph's settings: short enough for a 900-point window.
+    pub(super) fn toolbar(&mut self, ui: &mut Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| self.file_menu(ui));
+            ui.menu_button("Edit", |ui| self.edit_menu(ui));
+            ui.menu_button("View", |ui| self.view_menu(ui));
+            ui.separator();
             if ui
-                .button("Save As…")
-                .on_hover_text("Ctrl+Shift+S")
+                .button("Add node")
+                .on_hover_text("Space or Tab")
                 .clicked()
             {
-                self.ask_save_as = Some(None);
+                let at = ui.min_rect().left_bottom();
+                self.palette_at = Some((None, at));
             }
             if ui.button("Export…").on_hover_text("Ctrl+E").clicked() {
                 self.export.open_for(&self.graph, self.path.as_deref());
             }
             ui.separator();
-            if ui.button("Undo").on_hover_text("Ctrl+Z").clicked() {
-                self.commands.push(Command::Undo);
-            }
-            if ui
-                .button("Redo")
-                .on_hover_text("Ctrl+Shift+Z, Ctrl+Y")
-                .clicked()
-            {
-                self.commands.push(Command::Redo);
-            }
-            ui.separator();
-            let add = ui.button("Add node…").on_hover_text("Space or Tab");
-            if add.clicked() {
-                self.palette_at = Some((None, add.rect.left_bottom()));
-            }
-            if ui.button("Frame all").on_hover_text("F").clicked() {
-                self.frame_all();
-            }
-            ui.separator();
             let mut name = self.graph.name.clone().unwrap_or_default();
-            ui.label("name");
             if ui
-                .add(egui::TextEdit::singleline(&mut name).desired_width(100.0))
+                .add(
+                    egui::TextEdit::singleline(&mut name)
+                        .hint_text("name")
+                        .desired_width(90.0),
+                )
+                .on_hover_text("the graph's name")
                 .changed()
             {
                 self.commands.push(Command::SetName(name));
@@ -173,14 +207,81 @@ impl EditorApp {
                 self.commands.push(Command::SetTileable(tileable));
             }
             let mut time = self.graph.settings.time;
-            ui.label("time");
             if ui
-                .add(egui::DragValue::new(&mut time).speed(0.02))
+                .add(egui::DragValue::new(&mut time).speed(0.02).prefix("time "))
                 .changed()
             {
                 self.commands.push(Command::SetTime(time));
             }
         });
+    }
+
+    fn file_menu(&mut self, ui: &mut Ui) {
+        let item = |ui: &mut Ui, label: &str, keys: &str| {
+            ui.add(egui::Button::new(label).shortcut_text(keys))
+                .clicked()
+        };
+        if item(ui, "New", "Ctrl+N") {
+            self.request(Then::New);
+        }
+        if item(ui, "Open…", "Ctrl+O") {
+            self.request(Then::PickOpen);
+        }
+        let recent = self.files.recent.clone();
+        ui.add_enabled_ui(!recent.is_empty(), |ui| {
+            ui.menu_button("Recent", |ui| {
+                for path in recent {
+                    if ui.button(path.display().to_string()).clicked() {
+                        self.request(Then::Open(path));
+                    }
+                }
+            });
+        });
+        if item(ui, "Save", "Ctrl+S") {
+            self.commands.push(Command::Save(None));
+        }
+        if item(ui, "Save As…", "Ctrl+Shift+S") {
+            self.ask_save_as = Some(None);
+        }
+        if item(ui, "Export…", "Ctrl+E") {
+            self.export.open_for(&self.graph, self.path.as_deref());
+        }
+    }
+
+    fn edit_menu(&mut self, ui: &mut Ui) {
+        let item = |ui: &mut Ui, label: &str, keys: &str| {
+            ui.add(egui::Button::new(label).shortcut_text(keys))
+                .clicked()
+        };
+        if item(ui, "Undo", "Ctrl+Z") {
+            self.commands.push(Command::Undo);
+        }
+        if item(ui, "Redo", "Ctrl+Shift+Z") {
+            self.commands.push(Command::Redo);
+        }
+        ui.separator();
+        if item(ui, "Add node…", "Space") {
+            self.palette_at = Some((None, ui.min_rect().right_top()));
+        }
+        if ui
+            .button("Arrange")
+            .on_hover_text("lay the nodes out in columns from the outputs")
+            .clicked()
+        {
+            self.commands.push(Command::Arrange);
+        }
+    }
+
+    fn view_menu(&mut self, ui: &mut Ui) {
+        if ui
+            .add(egui::Button::new("Frame all").shortcut_text("F"))
+            .clicked()
+        {
+            self.frame_all();
+        }
+        ui.separator();
+        ui.label(format!("UI scale {:.0}%", ui.ctx().zoom_factor() * 100.0));
+        egui::gui_zoom::zoom_menu_buttons(ui);
     }
 
     pub(super) fn status_bar(&mut self, ui: &mut Ui) {
@@ -196,14 +297,37 @@ impl EditorApp {
                     format!("{} node(s) with errors", self.errors.len()),
                 );
             }
+            if !self.warnings.is_empty() {
+                ui.colored_label(
+                    crate::canvas::AMBER,
+                    format!("{} unfinished node(s)", self.warnings.len()),
+                )
+                .on_hover_text(
+                    "nodes with unconnected inputs that no output uses: they are not rendered",
+                );
+            }
             ui.separator();
-            let error = self.status.starts_with("error") || self.status.starts_with("cannot");
+            // A message stays a few seconds, then goes.
+            let now = ui.input(|i| i.time);
+            if self.status != self.status_shown.0 {
+                self.status_shown = (self.status.clone(), now);
+            }
+            let left = super::STATUS_SECONDS - (now - self.status_shown.1);
+            if !self.status.is_empty() {
+                if left <= 0.0 {
+                    self.status.clear();
+                } else {
+                    ui.ctx()
+                        .request_repaint_after(std::time::Duration::from_secs_f64(left));
+                }
+            }
+            let error = super::commands::is_complaint(&self.status);
             let color = if error {
                 egui::Color32::from_rgb(230, 90, 80)
             } else {
                 ui.visuals().text_color()
             };
-            ui.colored_label(color, &self.status);
+            ui.add(egui::Label::new(egui::RichText::new(&self.status).color(color)).truncate());
         });
     }
 }

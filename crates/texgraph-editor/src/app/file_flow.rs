@@ -74,6 +74,12 @@ impl EditorApp {
                 Purpose::Open => self.commands.push(Command::Open(path)),
                 Purpose::SaveAs(then) => {
                     self.after_save = then;
+                    // A name typed without an extension gets the graph files' one.
+                    let path = if path.extension().is_none() {
+                        path.with_extension("json")
+                    } else {
+                        path
+                    };
                     self.commands.push(Command::Save(Some(path)));
                 }
                 Purpose::Export => self.export.path = path.display().to_string(),

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use eframe::egui::{self, TextureOptions};
-use texgraph_core::{Graph, validate};
+use texgraph_core::{Graph, diagnose, validate};
 
 use super::{EditorApp, THUMBNAIL_PIXELS};
 use crate::preview::to_color_image;
@@ -43,11 +43,22 @@ impl EditorApp {
     pub(super) fn collect_errors(&mut self) {
         self.errors = self.preview_errors.clone();
         self.errors.extend(self.thumbnail_errors.clone());
-        for problem in validate(&self.graph) {
+        let diagnostics = diagnose(&self.graph);
+        self.warnings.clear();
+        for problem in diagnostics.warnings {
             if let Some(node) = problem.location.node.clone() {
+                self.warnings.insert(node, problem.to_string());
+            }
+        }
+        for problem in diagnostics.errors {
+            if let Some(node) = problem.location.node.clone() {
+                self.warnings.remove(&node);
                 self.errors.insert(node, problem.to_string());
             }
         }
+        // An unfinished node's refused thumbnail says no more than its warning.
+        let warnings = &self.warnings;
+        self.errors.retain(|node, _| !warnings.contains_key(node));
     }
 
     /// Asks for the preview: the pinned node or the output, at the playback time if playing.

@@ -1,0 +1,112 @@
+//! What the editor remembers between runs besides the recent files: the UI scale. Kept in
+//! the user's config folder (`$XDG_CONFIG_HOME/texgraph/settings.json`).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+/// The smallest and largest UI scale offered (egui's own zoom limits are wider).
+pub const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
+
+/// The user's config folder for texgraph: `$XDG_CONFIG_HOME/texgraph`, else
+/// `~/.config/texgraph`.
+pub fn config_dir() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".config")))
+        .map(|config| config.join("texgraph"))
+}
+
+/// Settings kept between runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The whole UI's scale (egui's zoom factor): Ctrl+= / Ctrl+- / Ctrl+0.
+    pub ui_scale: f32,
+    /// Where they are kept (`None`: not kept, as in tests).
+    store: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            ui_scale: 1.0,
+            store: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The settings kept in the user's config folder.
+    pub fn for_desktop() -> Self {
+        config_dir().map_or_else(Self::default, |dir| {
+            Self::stored_at(dir.join("settings.json"))
+        })
+    }
+
+    /// The settings kept in `store` (defaults where it is missing or unreadable).
+    pub fn stored_at(store: PathBuf) -> Self {
+        let stored: Option<serde_json::Value> = std::fs::read_to_string(&store)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok());
+        let ui_scale = stored
+            .as_ref()
+            .and_then(|v| v.get("ui_scale"))
+            .and_then(serde_json::Value::as_f64)
+            .map(|s| s as f32)
+            .filter(|s| UI_SCALE_RANGE.contains(s))
+            .unwrap_or(1.0);
+        Self {
+            ui_scale,
+            store: Some(store),
+        }
+    }
+
+    /// Sets the UI scale (kept within [`UI_SCALE_RANGE`]) and stores the settings.
+    pub fn set_ui_scale(&mut self, scale: f32) {
+        self.ui_scale = scale.clamp(*UI_SCALE_RANGE.start(), *UI_SCALE_RANGE.end());
+        self.store();
+    }
+
+    fn store(&self) {
+        if let Some(store) = &self.store {
+            keep(store, &json!({ "ui_scale": self.ui_scale }).to_string());
+        }
+    }
+}
+
+/// Writes a small file of the editor's own (settings, the recent list) atomically, making
+/// its folder if needed. Losing one is harmless (the next run starts with the default), so
+/// failures are ignored.
+pub fn keep(store: &Path, text: &str) {
+    if let Some(dir) = store.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = texgraph_core::export::write_atomically(store, |file| {
+        use std::io::Write;
+        file.write_all(text.as_bytes())
+            .map_err(|source| texgraph_core::Error::Io {
+                path: store.to_owned(),
+                source,
+            })
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ui_scale_is_kept_and_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("sub/settings.json");
+        let mut settings = Settings::stored_at(store.clone());
+        assert_eq!(settings.ui_scale, 1.0, "nothing stored yet");
+        settings.set_ui_scale(1.3);
+        assert_eq!(Settings::stored_at(store.clone()).ui_scale, 1.3);
+        settings.set_ui_scale(40.0);
+        assert_eq!(Settings::stored_at(store.clone()).ui_scale, 3.0);
+        std::fs::write(&store, "{ \"ui_scale\": \"big\" }").unwrap();
+        assert_eq!(Settings::stored_at(store).ui_scale, 1.0);
+    }
+}

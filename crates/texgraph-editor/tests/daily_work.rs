@@ -1,0 +1,634 @@
+//! Daily work in the editor, driven headlessly as a person would: unfinished branches,
+//! navigating, exporting from several graphs, editing values, undo by gesture.
+#![allow(missing_docs)]
+
+use std::path::Path;
+
+use eframe::egui::{self, Event, Key, Modifiers, MouseWheelUnit, PointerButton, accesskit::Role};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use texgraph_core::registry::NODES;
+use texgraph_core::{Graph, ParamValue};
+use texgraph_editor::app::{Command, EMPTY_HINT, EditorApp, STATUS_SECONDS};
+use texgraph_editor::canvas::READABLE_SCALE;
+use texgraph_editor::document::new_graph;
+
+mod common;
+use common::*;
+
+/// Writes `json` as a graph file in `dir` and opens the editor on it.
+fn open_json(dir: &Path, name: &str, json: &str) -> Harness<'static, EditorApp> {
+    let path = dir.join(name);
+    std::fs::write(&path, json).unwrap();
+    harness(&path)
+}
+
+/// A perlin feeding a levels node into the output, and a second levels node left unwired.
+const CHAIN: &str = r#"{ "format": "texgraph", "version": 1, "nodes": [
+    { "id": "n", "type": "perlin", "pos": [0, 0] },
+    { "id": "a", "type": "levels", "inputs": { "input": "n" }, "pos": [260, 0] },
+    { "id": "b", "type": "levels", "pos": [260, 320] },
+    { "id": "out", "type": "output", "inputs": { "color": "a" }, "pos": [520, 0] } ] }"#;
+
+fn param(h: &Harness<'_, EditorApp>, node: &str, name: &str) -> Option<ParamValue> {
+    h.state().graph.node(node)?.params.get(name).cloned()
+}
+
+#[test]
+fn the_export_dialog_follows_the_open_graph_and_asks_before_replacing_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, file) in [("one", "marble.json"), ("two", "wood.json")] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+        std::fs::copy(graph_path(file), dir.path().join(folder).join(file)).unwrap();
+    }
+    let mut h = harness(&dir.path().join("one/marble.json"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    let first = h.state().export.path.clone();
+    assert!(
+        first.starts_with(&dir.path().join("one").display().to_string()),
+        "{first}"
+    );
+    h.state_mut().export.message = "error: node 'veins' …".into();
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    assert!(!h.state().export.open, "Escape closes the export window");
+
+    let wood = dir.path().join("two/wood.json");
+    h.state_mut().push(Command::Open(wood.clone()));
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    let graph = Graph::load(&wood).unwrap();
+    let expected = dir
+        .path()
+        .join("two")
+        .join(texgraph_core::export::default_image_name(
+            &graph,
+            Some(&wood),
+        ))
+        .with_extension("png");
+    assert_eq!(h.state().export.path, expected.display().to_string());
+    assert!(
+        h.state().export.message.is_empty(),
+        "the old graph's message is gone"
+    );
+
+    // An existing file is not replaced without asking.
+    std::fs::write(&expected, b"keep me").unwrap();
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(2);
+    assert!(h.state().export.job.is_none() && h.state().export.replacing.is_some());
+    h.get_all_by_label("Cancel").last().unwrap().click();
+    h.run_steps(2);
+    assert!(h.state().export.replacing.is_none());
+    assert_eq!(std::fs::read(&expected).unwrap(), b"keep me");
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(2);
+    h.get_by_label("Replace").click();
+    h.run_steps(1);
+    wait_until(&mut h, "the export", |app| !app.export.message.is_empty());
+    assert!(
+        h.state().export.message.starts_with("wrote"),
+        "{}",
+        h.state().export.message
+    );
+    assert!(std::fs::read(&expected).unwrap().starts_with(b"\x89PNG"));
+
+    // The window's Cancel button closes it.
+    h.get_all_by_label("Cancel").last().unwrap().click();
+    h.run_steps(2);
+    assert!(!h.state().export.open);
+}
+
+#[test]
+fn a_half_built_node_is_a_warning_and_the_preview_and_export_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(&graph_path("marble.json"));
+    wait_for_preview(&mut h);
+    h.state_mut().push(Command::AddNode {
+        kind: "blend",
+        pos: Some(egui::pos2(0.0, 600.0)),
+    });
+    h.run_steps(2);
+    wait_until(&mut h, "a fresh preview", |app| {
+        app.has_preview() && app.preview.error.is_none()
+    });
+    assert!(h.state().errors().is_empty(), "{:?}", h.state().errors());
+    let warning = h
+        .state()
+        .warnings()
+        .get("blend1")
+        .expect("the blend is flagged");
+    assert!(warning.contains("not connected"), "{warning}");
+    // The export goes on too.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    h.state_mut().export.path = dir.path().join("m.png").display().to_string();
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(1);
+    wait_until(&mut h, "the export", |app| !app.export.message.is_empty());
+    assert!(
+        h.state().export.message.starts_with("wrote"),
+        "{}",
+        h.state().export.message
+    );
+}
+
+#[test]
+fn the_wheel_zooms_the_canvas_about_the_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let before = h.ctx.layer_transform_to_global(layer).unwrap();
+    let pointer = egui::pos2(300.0, 500.0);
+    h.hover_at(pointer);
+    h.run_steps(1);
+    for _ in 0..3 {
+        h.event(Event::MouseWheel {
+            unit: MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, 1.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(20); // egui smooths the wheel over a few frames
+    let after = h.ctx.layer_transform_to_global(layer).unwrap();
+    let ratio = after.scaling / before.scaling;
+    // Three notches of 40 points: exp(120 × 0.002) = 1.27.
+    assert!((ratio - 1.27).abs() < 0.02, "zoomed {ratio}×");
+    let under = |t: egui::emath::TSTransform| t.inverse() * pointer;
+    assert!(
+        (under(after) - under(before)).length() < 1.0,
+        "the point under the pointer stays put"
+    );
+}
+
+#[test]
+fn frame_all_keeps_text_readable_and_the_ui_scale_is_remembered() {
+    for size in [egui::vec2(1400.0, 860.0), egui::vec2(900.0, 600.0)] {
+        let mut h = harness_sized(&graph_path("fire.json"), size);
+        h.run_steps(2);
+        assert!(
+            h.state().canvas_scale() >= READABLE_SCALE,
+            "{size:?}: scale {}",
+            h.state().canvas_scale()
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("settings.json");
+    let build = |store: std::path::PathBuf| {
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1000.0, 700.0))
+            .build_eframe(move |cc| {
+                let mut app = EditorApp::new(&cc.egui_ctx, new_graph(), None);
+                app.settings = texgraph_editor::settings::Settings::stored_at(store.clone());
+                app
+            });
+        h.run_steps(2);
+        h
+    };
+    let mut h = build(store.clone());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Equals);
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Equals);
+    h.run_steps(2);
+    assert_eq!(h.ctx.zoom_factor(), 1.2);
+    drop(h);
+    let h = build(store);
+    assert_eq!(
+        h.ctx.zoom_factor(),
+        1.2,
+        "the next run starts at the same scale"
+    );
+}
+
+#[test]
+fn a_small_window_keeps_the_preview_and_a_steady_side_panel() {
+    let mut h = harness_sized(&graph_path("marble.json"), egui::vec2(900.0, 600.0));
+    wait_for_preview(&mut h);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 600.0));
+    let heading_left = |h: &Harness<'_, EditorApp>| h.get_by_label("Preview").rect().left();
+    let plain = heading_left(&h);
+    for node in ["stone", "turb"] {
+        // The ramp editor is the widest inspector; the panel keeps its width anyway.
+        h.state_mut().push(Command::Select(Some(node.into())));
+        h.run_steps(3);
+        assert_eq!(heading_left(&h), plain, "{node}");
+        let preview = h.get_by_label("Preview").rect();
+        assert!(window.contains_rect(preview), "{node}: {preview:?}");
+    }
+    // The menu bar is one row.
+    let file = h.get_by_label("File").rect();
+    let tileable = h.get_by_label("tileable").rect();
+    assert!((file.center().y - tileable.center().y).abs() < 4.0);
+    assert!(tileable.right() <= 900.0);
+}
+
+#[test]
+fn a_graph_without_positions_is_laid_out_and_arrange_is_one_undo_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(
+        dir.path(),
+        "flat.json",
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+            { "id": "n", "type": "perlin" },
+            { "id": "w", "type": "wave", "inputs": { "noise": "n" } },
+            { "id": "r", "type": "ramp", "inputs": { "input": "w" } },
+            { "id": "out", "type": "output", "inputs": { "color": "r" } } ] }"#,
+    );
+    let pos = |h: &Harness<'_, EditorApp>, id: &str| h.state().graph.node(id).unwrap().pos;
+    // Layered by depth: every node left of what it feeds.
+    for (source, reader) in [("n", "w"), ("w", "r"), ("r", "out")] {
+        assert!(
+            pos(&h, source)[0] < pos(&h, reader)[0],
+            "{source} left of {reader}"
+        );
+    }
+    // Arrange on any graph, one undo step.
+    h.state_mut().push(Command::Select(Some("w".into())));
+    h.run_steps(1);
+    let arranged = h.state().graph.clone();
+    let title = on_canvas(&h, "w: Wave").center();
+    drag(
+        &mut h,
+        title,
+        title + egui::vec2(0.0, 200.0),
+        Modifiers::NONE,
+        6,
+    );
+    let moved = h.state().graph.clone();
+    assert_ne!(moved, arranged);
+    h.get_by_label("Edit").click();
+    h.run_steps(1);
+    h.get_by_label("Arrange").click();
+    h.run_steps(2);
+    assert_eq!(h.state().graph, arranged);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().graph, moved);
+}
+
+#[test]
+fn a_new_graph_has_an_output_a_hint_and_tiles() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.state_mut().push(Command::New);
+    h.run_steps(3);
+    let graph = &h.state().graph;
+    assert!(graph.settings.tileable);
+    assert_eq!(
+        graph
+            .nodes
+            .iter()
+            .map(|n| n.kind.as_str())
+            .collect::<Vec<_>>(),
+        ["output"]
+    );
+    assert!(h.query_by_label(EMPTY_HINT).is_some());
+    h.state_mut().push(Command::AddNode {
+        kind: "perlin",
+        pos: None,
+    });
+    h.run_steps(3);
+    assert!(
+        h.query_by_label(EMPTY_HINT).is_none(),
+        "the hint goes once there is work"
+    );
+}
+
+/// The typed-entry field of the inspector's slider for `param`.
+fn slider_field(h: &Harness<'_, EditorApp>, param: &str) -> egui::Rect {
+    h.get_by_role_and_label(Role::TextInput, param).rect()
+}
+
+#[test]
+fn typed_values_stay_as_typed_and_escape_reverts() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.state_mut().push(Command::Select(Some("veins".into())));
+    h.run_steps(3);
+    let before = param(&h, "veins", "frequency");
+    let field = slider_field(&h, "frequency").center();
+    click_at(&mut h, field, PointerButton::Primary);
+    retype(&mut h, "0.6");
+    h.run_steps(2);
+    assert_eq!(
+        h.get_by_role_and_label(Role::TextInput, "frequency")
+            .value()
+            .as_deref(),
+        Some("0.6"),
+        "no reformatting while typing"
+    );
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    assert_eq!(param(&h, "veins", "frequency"), before, "Escape reverts");
+    let field = slider_field(&h, "frequency").center();
+    click_at(&mut h, field, PointerButton::Primary);
+    retype(&mut h, "0.6");
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    assert_eq!(
+        param(&h, "veins", "frequency"),
+        Some(ParamValue::Number(0.6))
+    );
+}
+
+#[test]
+fn shift_drags_the_slider_finely_and_ctrl_in_round_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    h.state_mut().push(Command::Select(Some("a".into())));
+    h.run_steps(3);
+    // out_low spans 0 to 1 on a linear bar and starts at 0.
+    let bar = h.get_by_role_and_label(Role::Slider, "out_low").rect();
+    let value = |h: &Harness<'_, EditorApp>| match param(h, "a", "out_low") {
+        Some(ParamValue::Number(v)) => v,
+        None => 0.0,
+        other => panic!("{other:?}"),
+    };
+    let travel = bar.width() * 0.25;
+    let from = egui::pos2(bar.left() + 20.0, bar.center().y);
+    // A plain drag of a quarter of the bar moves the value by a quarter (relative: the drag
+    // starts wherever it is grabbed), with Shift by a fortieth.
+    drag(
+        &mut h,
+        from,
+        from + egui::vec2(travel, 0.0),
+        Modifiers::NONE,
+        5,
+    );
+    let plain = value(&h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(value(&h), 0.0, "the drag was one undo step");
+    drag(
+        &mut h,
+        from,
+        from + egui::vec2(travel, 0.0),
+        Modifiers::SHIFT,
+        5,
+    );
+    let fine = value(&h);
+    assert!((plain - 0.25).abs() < 0.01, "plain drag moved {plain}");
+    assert!((fine - 0.025).abs() < 0.002, "Shift drag moved {fine}");
+    drag(
+        &mut h,
+        from,
+        from + egui::vec2(travel * 0.9, 0.0),
+        Modifiers::COMMAND,
+        5,
+    );
+    let coarse = value(&h);
+    assert!(coarse > fine, "{coarse}");
+    assert!(
+        ((coarse * 20.0).round() - coarse * 20.0).abs() < 1e-9,
+        "{coarse}: not a step of 0.05"
+    );
+}
+
+#[test]
+fn a_wire_moved_with_ctrl_drag_is_one_undo_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    h.run_steps(2);
+    let inputs = h
+        .get_all_by_label("input")
+        .map(|n| n.rect())
+        .collect::<Vec<_>>();
+    assert_eq!(inputs.len(), 2);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    // a's input is the upper one, b's the lower.
+    let (upper, lower) = if inputs[0].top() < inputs[1].top() {
+        (inputs[0], inputs[1])
+    } else {
+        (inputs[1], inputs[0])
+    };
+    let from = pin_beside(&h, to_screen * upper, true);
+    let to = pin_beside(&h, to_screen * lower, true);
+    drag(&mut h, from, to, Modifiers::COMMAND, 10);
+    let inputs_of =
+        |h: &Harness<'_, EditorApp>, id: &str| h.state().graph.node(id).unwrap().inputs.clone();
+    assert!(inputs_of(&h, "a").is_empty());
+    assert_eq!(
+        inputs_of(&h, "b").get("input").map(String::as_str),
+        Some("n")
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(
+        inputs_of(&h, "a").get("input").map(String::as_str),
+        Some("n")
+    );
+    assert!(inputs_of(&h, "b").is_empty(), "one undo puts the wire back");
+}
+
+#[test]
+fn a_hex_edit_and_a_following_handle_drag_are_two_undo_steps() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.state_mut().push(Command::Select(Some("stone".into())));
+    h.run_steps(4);
+    let stops = |h: &Harness<'_, EditorApp>| match param(h, "stone", "stops") {
+        Some(ParamValue::Stops(stops)) => stops,
+        other => panic!("{other:?}"),
+    };
+    let original = stops(&h);
+    let hex = original[1].color.clone();
+    h.get_by(move |n| n.role() == Role::TextInput && n.value().as_deref() == Some(hex.as_str()))
+        .click();
+    h.run_steps(1);
+    retype(&mut h, "#123456");
+    // Straight from typing to dragging a handle: the field loses focus as the drag starts.
+    let ramp = h.get_by_label("ramp").rect();
+    let handle = egui::pos2(
+        ramp.left() + ramp.width() * original[1].pos as f32,
+        ramp.bottom() + 5.0,
+    );
+    drag(
+        &mut h,
+        handle,
+        handle + egui::vec2(30.0, 0.0),
+        Modifiers::NONE,
+        6,
+    );
+    let dragged = stops(&h);
+    assert_eq!(dragged[1].color, "#123456");
+    assert!(dragged[1].pos > original[1].pos);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    let once = stops(&h);
+    assert_eq!(
+        once[1].color, "#123456",
+        "the first undo takes back the drag only"
+    );
+    assert_eq!(once[1].pos, original[1].pos);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(stops(&h), original);
+}
+
+#[test]
+fn paste_lands_at_the_pointer_and_old_complaints_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    h.state_mut().push(Command::Select(Some("a".into())));
+    h.run_steps(2);
+    h.event(Event::Copy);
+    h.step();
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .expect("copied");
+    let pointer = egui::pos2(200.0, 700.0);
+    h.hover_at(pointer);
+    h.run_steps(1);
+    h.event(Event::Paste(copied));
+    h.run_steps(2);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let at = h.ctx.layer_transform_from_global(layer).unwrap() * pointer;
+    let pasted = h.state().graph.node("levels1").expect("pasted").pos;
+    assert!(
+        (pasted[0] - at.x).abs() <= 1.0 && (pasted[1] - at.y).abs() <= 1.0,
+        "{pasted:?} vs {at:?}"
+    );
+
+    // A refused connection complains; the next edit that works clears it.
+    h.state_mut().push(Command::Connect {
+        from: "out".into(),
+        to: "n".into(),
+        port: "frequency".into(),
+    });
+    h.run_steps(2);
+    assert!(
+        h.state().status.starts_with("cannot"),
+        "{}",
+        h.state().status
+    );
+    h.state_mut().push(Command::SetParam {
+        node: "n".into(),
+        param: "frequency".into(),
+        value: ParamValue::Number(5.0),
+    });
+    h.run_steps(2);
+    assert!(h.state().status.is_empty(), "{}", h.state().status);
+    // Any message expires.
+    h.state_mut()
+        .push(Command::Status("saved somewhere".into()));
+    h.run_steps(2);
+    assert_eq!(h.state().status, "saved somewhere");
+    let now = h.ctx.input(|i| i.time);
+    h.input_mut().time = Some(now + STATUS_SECONDS + 1.0);
+    h.run_steps(2);
+    assert!(h.state().status.is_empty(), "{}", h.state().status);
+}
+
+#[test]
+fn the_palette_follows_the_arrow_keys_and_opens_on_right_click() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    let empty = egui::pos2(150.0, 750.0);
+    click_at(&mut h, empty, PointerButton::Secondary);
+    h.run_steps(2);
+    assert!(h.state().palette_open(), "right-click opens the palette");
+    // Typing narrows the list and starts the highlight at its first entry again.
+    h.key_press(Key::ArrowDown);
+    h.event(Event::Text("e".into()));
+    h.run_steps(1);
+    let expected: Vec<&str> = NODES
+        .iter()
+        .filter(|d| {
+            d.id.contains('e')
+                || d.label.to_lowercase().contains('e')
+                || d.category.label().to_lowercase().contains('e')
+        })
+        .map(|d| d.id)
+        .collect();
+    assert!(
+        expected.len() >= 3 && expected.len() < NODES.len(),
+        "{expected:?}"
+    );
+    h.key_press(Key::ArrowDown);
+    h.key_press(Key::ArrowDown);
+    h.key_press(Key::ArrowUp);
+    h.key_press(Key::ArrowDown);
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    let added = h.state().graph.nodes.last().unwrap().clone();
+    assert_eq!(added.kind, expected[2]);
+    // Where the right-click was.
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let at = h.ctx.layer_transform_from_global(layer).unwrap() * empty;
+    assert!((added.pos[0] - at.x).abs() <= 2.0 && (added.pos[1] - at.y).abs() <= 2.0);
+}
+
+#[test]
+fn the_title_opens_the_node_menu_and_rename_follows_every_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    let original = h.state().graph.clone();
+    let title = on_canvas(&h, "n: Perlin Noise").center();
+    click_at(&mut h, title, PointerButton::Secondary);
+    h.run_steps(1);
+    h.get_by_label("Rename…").click();
+    h.run_steps(2);
+    retype(&mut h, "base_noise");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    let graph = &h.state().graph;
+    assert!(graph.node("n").is_none());
+    assert_eq!(graph.node("a").unwrap().inputs["input"], "base_noise");
+    // A taken id is refused with the reason.
+    h.state_mut().push(Command::Rename {
+        from: "base_noise".into(),
+        to: "a".into(),
+    });
+    h.run_steps(2);
+    assert!(h.state().status.contains("taken"), "{}", h.state().status);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().graph, original, "a rename is one undo step");
+}
+
+#[test]
+fn save_as_adds_the_extension_and_the_chooser_lists_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(&graph_path("marble.json"));
+    h.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
+    choose_file(&mut h, &dir.path().join("my_stone"));
+    let saved = dir.path().join("my_stone.json");
+    assert_eq!(Graph::load(&saved).unwrap(), h.state().graph);
+    assert_eq!(h.state().path.as_deref(), Some(saved.as_path()));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(3);
+    assert!(h.query_by_label("my_stone.json").is_some());
+}
+
+#[test]
+fn a_color_picker_closes_on_a_click_outside_without_changing_the_color() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.state_mut().push(Command::Select(Some("stone".into())));
+    h.run_steps(4);
+    let before = h.state().graph.clone();
+    let swatches: Vec<egui::Rect> = h
+        .get_all_by_role(Role::ColorWell)
+        .map(|n| n.rect())
+        .collect();
+    assert!(!swatches.is_empty());
+    click_at(&mut h, swatches[0].center(), PointerButton::Primary);
+    h.run_steps(2);
+    assert!(egui::Popup::is_any_open(&h.ctx), "the picker is open");
+    click_at(&mut h, egui::pos2(100.0, 820.0), PointerButton::Primary);
+    h.run_steps(2);
+    assert!(
+        !egui::Popup::is_any_open(&h.ctx),
+        "a click outside closes it"
+    );
+    assert_eq!(h.state().graph, before);
+}

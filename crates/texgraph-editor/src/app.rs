@@ -18,6 +18,7 @@ use texgraph_core::Graph;
 
 pub use self::commands::{Command, copy_json};
 use crate::canvas::{self, Canvas, PaletteState, ViewRequest};
+use crate::comments;
 use crate::document::{arrange, needs_arranging, to_snarl};
 use crate::export::ExportDialog;
 use crate::files::{Files, Then};
@@ -46,6 +47,8 @@ pub struct EditorApp {
     pub modified: bool,
     /// The node shown in the inspector.
     pub selected: Option<String>,
+    /// The comment shown in the inspector.
+    pub selected_comment: Option<usize>,
     /// Nodes picked with Shift+click (the canvas's Shift+drag selection adds to these).
     pub picked: Vec<String>,
     /// The status bar's message.
@@ -68,6 +71,8 @@ pub struct EditorApp {
     scaled: bool,
     /// The node being renamed and the id typed so far.
     renaming: Option<(String, String)>,
+    /// Where the canvas was drawn last (screen).
+    canvas_rect: egui::Rect,
     /// The status message shown and when it was first shown (egui time).
     status_shown: (String, f64),
     history: History,
@@ -125,6 +130,7 @@ impl EditorApp {
             path,
             modified: false,
             selected: None,
+            selected_comment: None,
             picked: Vec::new(),
             status: String::new(),
             files: Files::default(),
@@ -141,6 +147,7 @@ impl EditorApp {
             scaled: false,
             renaming: None,
             status_shown: (String::new(), 0.0),
+            canvas_rect: egui::Rect::NOTHING,
             history: History::default(),
             worker: Worker::new(move || wake.request_repaint()),
             generation: 0,
@@ -253,6 +260,10 @@ impl EditorApp {
                 .id_salt("inspector_scroll")
                 .auto_shrink(false)
                 .show(ui, |ui| match self.selected.clone() {
+                    None if self.selected_comment.is_some() => {
+                        let index = self.selected_comment.unwrap_or_default();
+                        comments::inspector(ui, &self.graph, index, &mut self.commands);
+                    }
                     Some(id) => {
                         inspector::show(ui, &self.graph, &id, &mut self.commands);
                         if self.preview.pinned.as_deref() != Some(&id)
@@ -311,6 +322,7 @@ impl EditorApp {
             warnings: &self.warnings,
             thumbnails: &self.thumbnails,
             selected: self.selected.as_deref(),
+            selected_comment: self.selected_comment,
             picked: &self.picked,
             pinned: self.preview.pinned.as_deref(),
             view: &mut self.view,
@@ -320,6 +332,11 @@ impl EditorApp {
             .id(Id::new(CANVAS_ID))
             .style(self.style)
             .show(&mut self.snarl, &mut canvas, ui);
+        // Comment title bars and handles go on the canvas's own layer, after the nodes, so
+        // they take the pointer where they show.
+        let layer = egui::LayerId::new(ui.layer_id().order, Id::new(CANVAS_ID));
+        comments::interact(ui, layer, &self.graph, &mut self.commands);
+        self.canvas_rect = rect;
         if self.graph.nodes.iter().all(|n| n.kind == "output") {
             egui::Area::new(Id::new("empty_hint"))
                 .order(egui::Order::Middle)

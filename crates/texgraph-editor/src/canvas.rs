@@ -5,12 +5,13 @@ use std::collections::HashMap;
 
 use eframe::egui::emath::TSTransform;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, TextureHandle, Ui};
-use egui_snarl::ui::{PinInfo, SnarlPin, SnarlViewer};
+use egui_snarl::ui::{BackgroundPattern, PinInfo, SnarlPin, SnarlStyle, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, Snarl};
 use texgraph_core::registry::{self, NODES, ParamKind, PortType};
 use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::app::Command;
+use crate::comments;
 use crate::document::{decimal, estimated_height, input_name, input_ports, reference};
 
 /// Side of a node's thumbnail on the canvas, in points.
@@ -23,7 +24,7 @@ const FRAMING_MAX_SCALE: f32 = 1.25;
 /// Zoom per point of wheel scrolling: a wheel notch (about 50 points) zooms by about 10%.
 pub const WHEEL_ZOOM_PER_POINT: f32 = 0.002;
 /// About how wide a node is drawn.
-const NODE_WIDTH: f32 = 210.0;
+pub const NODE_WIDTH: f32 = 210.0;
 
 /// Changes to the canvas view asked for this frame, applied when egui-snarl hands its
 /// transform to the viewer.
@@ -49,6 +50,8 @@ pub struct Canvas<'a> {
     pub thumbnails: &'a HashMap<String, TextureHandle>,
     /// The node in the inspector.
     pub selected: Option<&'a str>,
+    /// The comment in the inspector.
+    pub selected_comment: Option<usize>,
     /// Nodes picked with Shift+click.
     pub picked: &'a [String],
     /// The node pinned to the preview.
@@ -299,6 +302,21 @@ impl SnarlViewer<String> for Canvas<'_> {
     ) {
         let id = snarl[node].clone();
         self.node_menu(&id, ui);
+    }
+
+    fn draw_background(
+        &mut self,
+        background: Option<&BackgroundPattern>,
+        viewport: &egui::Rect,
+        snarl_style: &SnarlStyle,
+        style: &egui::Style,
+        painter: &egui::Painter,
+        _snarl: &Snarl<String>,
+    ) {
+        if let Some(background) = background {
+            background.draw(viewport, snarl_style, style, painter);
+        }
+        comments::paint(painter, style, self.graph, self.selected_comment);
     }
 
     fn current_transform(&mut self, to_global: &mut TSTransform, snarl: &mut Snarl<String>) {

@@ -175,13 +175,15 @@ fn random_seed(current: i64, max: i64) -> i64 {
     1 + (mixed % max as u64) as i64
 }
 
-fn to_bytes(hex: &str) -> [u8; 4] {
+/// A hex color as 8-bit RGBA (black when it does not parse).
+pub(crate) fn to_bytes(hex: &str) -> [u8; 4] {
     parse_hex_color(hex)
         .unwrap_or([0.0, 0.0, 0.0, 1.0])
         .map(|c| (c * 255.0).round() as u8)
 }
 
-fn to_hex([r, g, b, a]: [u8; 4]) -> String {
+/// 8-bit RGBA as the file's hex color (`#rrggbb` when opaque).
+pub(crate) fn to_hex([r, g, b, a]: [u8; 4]) -> String {
     if a == 255 {
         format!("#{r:02x}{g:02x}{b:02x}")
     } else {

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod canvas;
+pub mod comments;
 pub mod document;
 pub mod export;
 pub mod files;

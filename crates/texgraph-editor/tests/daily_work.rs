@@ -632,3 +632,82 @@ fn a_color_picker_closes_on_a_click_outside_without_changing_the_color() {
     );
     assert_eq!(h.state().graph, before);
 }
+
+#[test]
+fn a_comment_frames_nodes_moves_them_along_and_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    // Frame node a: select it, Edit → Add comment.
+    h.state_mut().push(Command::Select(Some("a".into())));
+    h.run_steps(1);
+    h.get_by_label("Edit").click();
+    h.run_steps(1);
+    h.get_by_label("Add comment").click();
+    h.run_steps(3);
+    let graph = h.state().graph.clone();
+    assert_eq!(graph.comments.len(), 1);
+    let comment = &graph.comments[0];
+    let inside = |id: &str| texgraph_editor::comments::holds(comment, graph.node(id).unwrap().pos);
+    assert!(inside("a") && !inside("n") && !inside("out") && !inside("b"));
+    assert_eq!(h.state().selected_comment, Some(0));
+
+    // Drag its title bar: the comment and the node inside move, the others stay.
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let title = to_screen * h.get_by_label("comment 0").rect();
+    let shift = egui::vec2(80.0, 40.0);
+    drag(
+        &mut h,
+        title.center(),
+        title.center() + shift,
+        Modifiers::NONE,
+        8,
+    );
+    let moved = h.state().graph.clone();
+    let by = shift / to_screen.scaling;
+    let delta =
+        |before: [f32; 2], after: [f32; 2]| egui::vec2(after[0] - before[0], after[1] - before[1]);
+    let comment_moved = delta(graph.comments[0].pos, moved.comments[0].pos);
+    assert!(
+        (comment_moved - by).length() <= 1.0,
+        "{comment_moved:?} vs {by:?}"
+    );
+    assert_eq!(
+        delta(graph.node("a").unwrap().pos, moved.node("a").unwrap().pos),
+        comment_moved
+    );
+    for id in ["n", "b", "out"] {
+        assert_eq!(
+            graph.node(id).unwrap().pos,
+            moved.node(id).unwrap().pos,
+            "{id}"
+        );
+    }
+    // One undo step for the whole drag.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().graph, graph);
+    h.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+    h.run_steps(2);
+
+    // Text typed in the inspector; saved in the file and loaded back.
+    h.get_by_role(Role::MultilineTextInput).click();
+    h.run_steps(1);
+    retype(&mut h, "Base\nsoft noise");
+    h.run_steps(2);
+    assert_eq!(h.state().graph.comments[0].text, "Base\nsoft noise");
+    let saved = dir.path().join("framed.json");
+    h.state_mut().push(Command::Save(Some(saved.clone())));
+    h.run_steps(2);
+    let loaded = Graph::load(&saved).unwrap();
+    assert_eq!(loaded.comments, h.state().graph.comments);
+    // Delete with the comment selected removes it, not the nodes.
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let title = to_screen * h.get_by_label("comment 0").rect();
+    click_at(&mut h, title.center(), PointerButton::Primary);
+    assert_eq!(h.state().selected_comment, Some(0));
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    assert!(h.state().graph.comments.is_empty());
+    assert_eq!(h.state().graph.nodes.len(), 4);
+}

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use eframe::egui::Pos2;
-use texgraph_core::{Graph, Node, ParamValue};
+use eframe::egui::{Pos2, Vec2};
+use texgraph_core::{Comment, Graph, Node, ParamValue};
 
 use super::EditorApp;
 use crate::document::{
@@ -90,6 +90,35 @@ pub enum Command {
     },
     /// Show a node in the inspector (and pick no others).
     Select(Option<String>),
+    /// Add a comment to the canvas (and show it in the inspector).
+    AddComment(Comment),
+    /// Show a comment in the inspector.
+    SelectComment(Option<usize>),
+    /// Move a comment and the nodes inside it.
+    MoveComment {
+        /// Which comment.
+        index: usize,
+        /// By how much, in canvas units.
+        delta: Vec2,
+        /// The nodes that go along (those inside it when the drag started).
+        nodes: Vec<String>,
+    },
+    /// Resize a comment.
+    ResizeComment {
+        /// Which comment.
+        index: usize,
+        /// The new size.
+        size: [f32; 2],
+    },
+    /// Change a comment's text or color.
+    SetComment {
+        /// Which comment.
+        index: usize,
+        /// The comment as edited.
+        comment: Comment,
+    },
+    /// Delete a comment (the nodes inside stay).
+    RemoveComment(usize),
     /// Add a node to the picked nodes, or take it out (Shift+click).
     Pick(String),
     /// Show a node's output in the preview (`None`: the graph's output).
@@ -312,7 +341,61 @@ impl EditorApp {
                 self.palette_at = Some((at, screen));
                 return Applied::Nothing;
             }
+            Command::AddComment(comment) => {
+                graph.comments.push(comment);
+                self.selected_comment = Some(graph.comments.len() - 1);
+                self.selected = None;
+            }
+            Command::SelectComment(index) => {
+                self.selected_comment = index;
+                if index.is_some() {
+                    self.selected = None;
+                    self.picked.clear();
+                }
+                return Applied::Nothing;
+            }
+            Command::MoveComment {
+                index,
+                delta,
+                nodes,
+            } => {
+                if index >= graph.comments.len() {
+                    return Applied::Nothing;
+                }
+                for node in &mut graph.nodes {
+                    if nodes.contains(&node.id) {
+                        node.pos = [node.pos[0] + delta.x, node.pos[1] + delta.y];
+                    }
+                }
+                let moved = &mut graph.comments[index].pos;
+                *moved = [moved[0] + delta.x, moved[1] + delta.y];
+                return Applied::Edit(Some(format!("comment {index}")));
+            }
+            Command::ResizeComment { index, size } => {
+                let Some(comment) = graph.comments.get_mut(index) else {
+                    return Applied::Nothing;
+                };
+                comment.size = size;
+                return Applied::Edit(Some(format!("comment {index}")));
+            }
+            Command::SetComment { index, comment } => {
+                match graph.comments.get_mut(index) {
+                    Some(old) if *old != comment => *old = comment,
+                    _ => return Applied::Nothing,
+                }
+                return Applied::Edit(Some(format!("comment {index} text")));
+            }
+            Command::RemoveComment(index) => {
+                if index >= graph.comments.len() {
+                    return Applied::Nothing;
+                }
+                graph.comments.remove(index);
+                self.selected_comment = None;
+            }
             Command::Select(id) => {
+                if id.is_some() {
+                    self.selected_comment = None;
+                }
                 self.selected = id;
                 self.picked.clear();
                 self.history.seal();
@@ -364,6 +447,12 @@ impl EditorApp {
                     .is_some_and(|s| graph.node(s).is_none())
                 {
                     self.selected = None;
+                }
+                if self
+                    .selected_comment
+                    .is_some_and(|i| i >= graph.comments.len())
+                {
+                    self.selected_comment = None;
                 }
                 self.modified = true;
                 self.snarl = to_snarl(graph);
@@ -430,6 +519,7 @@ impl EditorApp {
         self.graph = graph;
         self.path = path;
         self.selected = None;
+        self.selected_comment = None;
         self.picked.clear();
         self.preview.pinned = None;
         self.preview.playing = None;

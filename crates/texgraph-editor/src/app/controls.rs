@@ -33,6 +33,7 @@ impl EditorApp {
     pub(super) fn shortcuts(&mut self, ui: &mut Ui) {
         let typing = ui.ctx().egui_wants_keyboard_input();
         let selection = self.selection(ui.ctx());
+        let comment = self.selected_comment;
         let mut commands = Vec::new();
         let mut asked = Asked::default();
         ui.input_mut(|i| {
@@ -65,6 +66,9 @@ impl EditorApp {
             asked.frame_all = i.key_pressed(Key::F) && i.modifiers.is_none();
             asked.palette = i.key_pressed(Key::Space) || i.key_pressed(Key::Tab);
             if selection.is_empty() {
+                if let Some(index) = comment.filter(|_| i.key_pressed(Key::Delete)) {
+                    commands.push(Command::RemoveComment(index));
+                }
                 return;
             }
             asked.copy = i.events.iter().any(|e| matches!(e, egui::Event::Copy));
@@ -105,6 +109,29 @@ impl EditorApp {
             let at = self.on_canvas(ui.ctx(), ui.ctx().pointer_hover_pos());
             self.commands.push(Command::Paste { text, at });
         }
+    }
+
+    /// Adds a comment framing the selected nodes, or in the middle of the view.
+    fn add_comment(&mut self, ctx: &egui::Context) {
+        let selection = self.selection(ctx);
+        let nodes = self
+            .graph
+            .nodes
+            .iter()
+            .filter(|n| selection.contains(&n.id))
+            .map(|n| {
+                let height = texgraph_core::registry::lookup(&n.kind)
+                    .map_or(120.0, crate::document::estimated_height);
+                egui::Rect::from_min_size(
+                    Pos2::from(n.pos),
+                    egui::vec2(crate::canvas::NODE_WIDTH, height),
+                )
+            });
+        let centre = self
+            .on_canvas(ctx, Some(self.canvas_rect.center()))
+            .unwrap_or(Pos2::ZERO);
+        let comment = crate::comments::framing(nodes, centre);
+        self.commands.push(Command::AddComment(comment));
     }
 
     /// The canvas position under a screen position (`None` when the canvas is not drawn).
@@ -262,6 +289,13 @@ impl EditorApp {
         ui.separator();
         if item(ui, "Add node…", "Space") {
             self.palette_at = Some((None, ui.min_rect().right_top()));
+        }
+        if ui
+            .button("Add comment")
+            .on_hover_text("a note or frame around the selected nodes")
+            .clicked()
+        {
+            self.add_comment(ui.ctx());
         }
         if ui
             .button("Arrange")

@@ -247,9 +247,11 @@ impl EditorApp {
         let height = ui.available_height();
         egui::Panel::bottom("preview_panel")
             .resizable(true)
-            .default_size((height * 0.6).max(260.0))
-            .size_range(160.0..=(height - 80.0).max(160.0))
+            .default_size((height * 0.55).max(240.0))
+            .size_range(160.0..=(height - 100.0).max(160.0))
             .show(ui, |ui| {
+                // Room for the heading, controls, statistics and histogram around the image.
+                self.preview.max_side = ui.available_height() - 150.0;
                 egui::ScrollArea::vertical()
                     .id_salt("preview_scroll")
                     .auto_shrink(false)

@@ -184,11 +184,17 @@ impl SnarlViewer<String> for Canvas<'_> {
         let id = snarl[node].clone();
         let title = self.title(&id);
         // Not selectable, so that a drag on the title moves the node; a click selects it.
-        let response = ui.add(
+        let label = ui.add(
             egui::Label::new(title)
                 .selectable(false)
                 .sense(Sense::click()),
         );
+        // The rest of the header selects too (clicks only: a drag still moves the node).
+        let rest = ui.allocate_response(
+            egui::vec2(ui.available_width(), label.rect.height()),
+            Sense::click(),
+        );
+        let response = label.union(rest);
         if response.clicked() {
             self.commands.push(if ui.input(|i| i.modifiers.shift) {
                 Command::Pick(id.clone())

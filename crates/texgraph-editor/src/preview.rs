@@ -83,6 +83,9 @@ pub struct Preview {
     pub latency: Option<std::time::Duration>,
     /// Why the last render failed (nothing is shown then).
     pub error: Option<String>,
+    /// The tallest the image may be drawn, so that it and its statistics fit the part of
+    /// the window the preview has.
+    pub max_side: f32,
     /// Magnification (1 = fit the panel).
     zoom: f32,
     /// The shown centre, in image widths from the top-left corner.
@@ -102,6 +105,7 @@ impl Default for Preview {
             playing: None,
             error: None,
             latency: None,
+            max_side: f32::INFINITY,
             zoom: 1.0,
             center: vec2(0.5, 0.5),
         }
@@ -185,12 +189,18 @@ impl Preview {
             {
                 self.reset_view();
             }
-            let shown = self
-                .latency
-                .map(|l| format!(", shown {:.0} ms after the edit", l.as_secs_f64() * 1e3))
-                .unwrap_or_default();
-            ui.label(format!("render {:.1} ms{shown}", self.millis));
         });
+        // Timings on a line of their own, cut short rather than wrapped.
+        let shown = self
+            .latency
+            .map(|l| format!(" · shown {:.0} ms after the edit", l.as_secs_f64() * 1e3))
+            .unwrap_or_default();
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(format!("render {:.1} ms{shown}", self.millis)).small(),
+            )
+            .truncate(),
+        );
         if let Some(id) = self.pinned.clone() {
             ui.horizontal(|ui| {
                 ui.label(format!("showing node {id}"));
@@ -250,7 +260,7 @@ impl Preview {
         let Some(texture) = self.texture.as_ref().map(TextureHandle::id) else {
             return;
         };
-        let side = ui.available_width().clamp(64.0, 1024.0);
+        let side = ui.available_width().min(self.max_side).clamp(64.0, 1024.0);
         let (rect, response) = ui.allocate_exact_size(vec2(side, side), Sense::click_and_drag());
         let span = self.span();
         // Zoom about the pointer, pan by dragging, double-click to fit.

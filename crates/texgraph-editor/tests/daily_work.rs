@@ -286,6 +286,9 @@ fn a_new_graph_has_an_output_a_hint_and_tiles() {
         ["output"]
     );
     assert!(h.query_by_label(EMPTY_HINT).is_some());
+    // Nothing is wrong with a new graph: its output waits for an input (amber, not red).
+    assert!(h.state().errors().is_empty(), "{:?}", h.state().errors());
+    assert!(h.state().warnings().contains_key("output"));
     h.state_mut().push(Command::AddNode {
         kind: "perlin",
         pos: None,
@@ -573,7 +576,12 @@ fn the_title_opens_the_node_menu_and_rename_follows_every_reference() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = open_json(dir.path(), "chain.json", CHAIN);
     let original = h.state().graph.clone();
-    let title = on_canvas(&h, "n: Perlin Noise").center();
+    // A click anywhere on the header selects the node, not only on its title text.
+    let title = on_canvas(&h, "n: Perlin Noise");
+    let header_end = egui::pos2(title.right() + 25.0, title.center().y);
+    click_at(&mut h, header_end, PointerButton::Primary);
+    assert_eq!(h.state().selected.as_deref(), Some("n"));
+    let title = title.center();
     click_at(&mut h, title, PointerButton::Secondary);
     h.run_steps(1);
     h.get_by_label("Rename…").click();

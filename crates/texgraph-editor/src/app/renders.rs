@@ -56,6 +56,22 @@ impl EditorApp {
                 self.errors.insert(node, problem.to_string());
             }
         }
+        // An output with nothing connected yet is unfinished work too (a new graph), not a
+        // fault: amber, with what to do.
+        let outputs: Vec<String> = self
+            .errors
+            .iter()
+            .filter(|(id, message)| {
+                message.ends_with(texgraph_core::validate::MISSING_INPUT)
+                    && self.graph.node(id).is_some_and(|n| n.kind == "output")
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in outputs {
+            self.errors.remove(&id);
+            self.warnings
+                .insert(id, "connect a node to the output's input".to_owned());
+        }
         // An unfinished node's refused thumbnail says no more than its warning.
         let warnings = &self.warnings;
         self.errors.retain(|node, _| !warnings.contains_key(node));

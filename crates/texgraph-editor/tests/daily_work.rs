@@ -476,18 +476,7 @@ fn paste_lands_at_the_pointer_and_old_complaints_clear() {
     let mut h = open_json(dir.path(), "chain.json", CHAIN);
     h.state_mut().push(Command::Select(Some("a".into())));
     h.run_steps(2);
-    h.event(Event::Copy);
-    h.step();
-    let copied = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .find_map(|c| match c {
-            egui::OutputCommand::CopyText(text) => Some(text.clone()),
-            _ => None,
-        })
-        .expect("copied");
+    let copied = copy(&mut h);
     let pointer = egui::pos2(200.0, 700.0);
     h.hover_at(pointer);
     h.run_steps(1);

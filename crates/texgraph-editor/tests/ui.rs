@@ -399,18 +399,7 @@ fn copy_and_paste_go_through_the_clipboard_as_graph_json() {
     let mut h = harness(&graph_path("marble.json"));
     h.state_mut().push(Command::Select(Some("veins".into())));
     h.run_steps(2);
-    h.event(Event::Copy);
-    h.step();
-    let copied = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .find_map(|c| match c {
-            egui::OutputCommand::CopyText(text) => Some(text.clone()),
-            _ => None,
-        })
-        .expect("copied to the clipboard");
+    let copied = copy(&mut h);
     let as_file = Graph::from_json(&copied).expect("the clipboard holds a graph file");
     assert_eq!(as_file.nodes.len(), 1);
     assert!(

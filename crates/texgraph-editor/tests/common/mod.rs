@@ -155,3 +155,18 @@ pub fn menu_item<'h>(h: &'h Harness<'_, EditorApp>, label: &str) -> egui_kittest
             && n.label().is_some_and(|l| l.starts_with(&label))
     })
 }
+
+/// Copies the selection (Ctrl+C) and returns what went to the clipboard.
+pub fn copy(h: &mut Harness<'_, EditorApp>) -> String {
+    h.event(Event::Copy);
+    h.step();
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .expect("copied to the clipboard")
+}

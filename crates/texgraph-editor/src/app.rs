@@ -245,13 +245,18 @@ impl EditorApp {
     /// a part of its own the person can resize, so neither pushes the other out.
     fn side_panel(&mut self, ui: &mut Ui) {
         let height = ui.available_height();
+        let default = (height * 0.5).max(240.0);
+        // The image takes what the part's size (last frame's, as the person left it) leaves
+        // beside the heading, controls, statistics and histogram; so it never makes the part
+        // grow over the inspector.
+        let part = egui::containers::panel::PanelState::load(ui.ctx(), Id::new("preview_panel"))
+            .map_or(default, |state| state.size().y);
+        self.preview.max_side = part - 170.0;
         egui::Panel::bottom("preview_panel")
             .resizable(true)
-            .default_size((height * 0.55).max(240.0))
+            .default_size(default)
             .size_range(160.0..=(height - 100.0).max(160.0))
             .show(ui, |ui| {
-                // Room for the heading, controls, statistics and histogram around the image.
-                self.preview.max_side = ui.available_height() - 150.0;
                 egui::ScrollArea::vertical()
                     .id_salt("preview_scroll")
                     .auto_shrink(false)

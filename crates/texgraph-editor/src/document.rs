@@ -174,11 +174,11 @@ const COLUMN: f32 = 260.0;
 /// Vertical gap between nodes in a column.
 const ROW_GAP: f32 = 30.0;
 
-/// About how tall a node of this type is drawn on the canvas: header, one row per pin,
-/// the thumbnail.
+/// About how tall a node of this type is drawn on the canvas: the header, then the pin
+/// rows beside the thumbnail.
 pub fn estimated_height(desc: &NodeDescriptor) -> f32 {
     let pins = input_ports(desc).len().max(desc.outputs.len()) as f32;
-    40.0 + 24.0 * pins + crate::canvas::THUMBNAIL + 16.0
+    34.0 + (20.5 * pins).max(crate::canvas::THUMBNAIL + 8.0) + 12.0
 }
 
 /// Whether the graph's positions say nothing: two or more nodes on the same spot (a file

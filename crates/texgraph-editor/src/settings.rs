@@ -70,7 +70,9 @@ impl Settings {
 
     fn store(&self) {
         if let Some(store) = &self.store {
-            keep(store, &json!({ "ui_scale": self.ui_scale }).to_string());
+            // Two decimals: the steps are tenths, and 1.2 should read as 1.2 in the file.
+            let scale = (f64::from(self.ui_scale) * 100.0).round() / 100.0;
+            keep(store, &json!({ "ui_scale": scale }).to_string());
         }
     }
 }
@@ -104,6 +106,10 @@ mod tests {
         assert_eq!(settings.ui_scale, 1.0, "nothing stored yet");
         settings.set_ui_scale(1.3);
         assert_eq!(Settings::stored_at(store.clone()).ui_scale, 1.3);
+        assert_eq!(
+            std::fs::read_to_string(&store).unwrap(),
+            r#"{"ui_scale":1.3}"#
+        );
         settings.set_ui_scale(40.0);
         assert_eq!(Settings::stored_at(store.clone()).ui_scale, 3.0);
         std::fs::write(&store, "{ \"ui_scale\": \"big\" }").unwrap();

@@ -12,7 +12,7 @@ use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::app::Command;
 use crate::comments;
-use crate::document::{decimal, estimated_height, input_name, input_ports, reference};
+use crate::document::{decimal, estimated_rect, input_name, input_ports, reference};
 
 /// Side of a node's thumbnail on the canvas, in points.
 pub const THUMBNAIL: f32 = 72.0;
@@ -23,8 +23,6 @@ pub const READABLE_SCALE: f32 = 0.8;
 const FRAMING_MAX_SCALE: f32 = 1.25;
 /// Zoom per point of wheel scrolling: a wheel notch (about 50 points) zooms by about 10%.
 pub const WHEEL_ZOOM_PER_POINT: f32 = 0.002;
-/// About how wide a node is drawn.
-pub const NODE_WIDTH: f32 = 210.0;
 
 /// Changes to the canvas view asked for this frame, applied when egui-snarl hands its
 /// transform to the viewer.
@@ -368,18 +366,10 @@ impl Canvas<'_> {
 
 /// The canvas rectangle the nodes cover (their drawn size estimated), if there are any.
 fn node_bounds(graph: &Graph, snarl: &Snarl<String>) -> Option<egui::Rect> {
-    let mut bounds = egui::Rect::NOTHING;
-    for (_, pos, id) in snarl.nodes_pos_ids() {
-        let height = graph
-            .node(id)
-            .and_then(|n| registry::lookup(&n.kind))
-            .map_or(120.0, estimated_height);
-        bounds = bounds.union(egui::Rect::from_min_size(
-            pos,
-            egui::vec2(NODE_WIDTH, height),
-        ));
-    }
-    bounds.is_positive().then_some(bounds)
+    snarl
+        .nodes_pos_ids()
+        .filter_map(|(_, pos, id)| Some(estimated_rect(&graph.node(id)?.kind, pos)))
+        .reduce(|a, b| a.union(b))
 }
 
 /// The view that shows `bounds` centred in `viewport`, as large as fits but no smaller

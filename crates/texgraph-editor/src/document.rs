@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use eframe::egui::{Pos2, pos2};
+use eframe::egui::{Pos2, Rect, pos2, vec2};
 use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
 use texgraph_core::graph::split_reference;
 use texgraph_core::registry::{self, NodeDescriptor, PortType};
@@ -174,11 +174,21 @@ const COLUMN: f32 = 260.0;
 /// Vertical gap between nodes in a column.
 const ROW_GAP: f32 = 30.0;
 
+/// About how wide a node is drawn on the canvas.
+const NODE_WIDTH: f32 = 210.0;
+
 /// About how tall a node of this type is drawn on the canvas: the header, then the pin
 /// rows beside the thumbnail.
 pub fn estimated_height(desc: &NodeDescriptor) -> f32 {
     let pins = input_ports(desc).len().max(desc.outputs.len()) as f32;
     34.0 + (20.5 * pins).max(crate::canvas::THUMBNAIL + 8.0) + 12.0
+}
+
+/// About where a node of type `kind` with its top-left corner at `pos` is drawn (egui-snarl
+/// keeps the drawn sizes to itself).
+pub fn estimated_rect(kind: &str, pos: Pos2) -> Rect {
+    let height = registry::lookup(kind).map_or(120.0, estimated_height);
+    Rect::from_min_size(pos, vec2(NODE_WIDTH, height))
 }
 
 /// Whether the graph's positions say nothing: two or more nodes on the same spot (a file

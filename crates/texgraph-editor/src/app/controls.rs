@@ -119,14 +119,7 @@ impl EditorApp {
             .nodes
             .iter()
             .filter(|n| selection.contains(&n.id))
-            .map(|n| {
-                let height = texgraph_core::registry::lookup(&n.kind)
-                    .map_or(120.0, crate::document::estimated_height);
-                egui::Rect::from_min_size(
-                    Pos2::from(n.pos),
-                    egui::vec2(crate::canvas::NODE_WIDTH, height),
-                )
-            });
+            .map(|n| crate::document::estimated_rect(&n.kind, Pos2::from(n.pos)));
         let centre = self
             .on_canvas(ctx, Some(self.canvas_rect.center()))
             .unwrap_or(Pos2::ZERO);

@@ -396,30 +396,20 @@ pub fn output_name(node: &Node) -> String {
 
 /// Ids of `node` and of every node it depends on, through any input.
 pub fn upstream<'g>(graph: &'g Graph, node: &str) -> HashSet<&'g str> {
-    let ids: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
-    let mut seen = HashSet::new();
-    let mut stack: Vec<&str> = ids.get(node).map(|n| n.id.as_str()).into_iter().collect();
-    while let Some(id) = stack.pop() {
-        if seen.insert(id)
-            && let Some(n) = ids.get(id)
-        {
-            stack.extend(direct_sources(n, &ids));
-        }
-    }
-    seen
+    depended_on(graph, graph.nodes.iter().filter(|n| n.id == node))
 }
 
 /// Ids of every node some `output` node depends on, through any input, the output nodes
 /// included: what compiling the graph's outputs reaches.
 pub fn used_by_outputs(graph: &Graph) -> HashSet<&str> {
+    depended_on(graph, graph.nodes.iter().filter(|n| n.kind == "output"))
+}
+
+/// Ids of the `starts` and of every node they depend on, through any input.
+fn depended_on<'g>(graph: &'g Graph, starts: impl Iterator<Item = &'g Node>) -> HashSet<&'g str> {
     let ids: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     let mut seen = HashSet::new();
-    let mut stack: Vec<&str> = graph
-        .nodes
-        .iter()
-        .filter(|n| n.kind == "output")
-        .map(|n| n.id.as_str())
-        .collect();
+    let mut stack: Vec<&str> = starts.map(|n| n.id.as_str()).collect();
     while let Some(id) = stack.pop() {
         if seen.insert(id)
             && let Some(n) = ids.get(id)

@@ -311,7 +311,7 @@ impl EditorApp {
         if std::mem::take(&mut self.framing) {
             self.view.frame = Some(rect);
         }
-        // The wheel zooms the canvas about the pointer (a notch is about 10%), as in other
+        // The wheel zooms the canvas about the pointer (about 8% a wheel step), as in other
         // node editors; Ctrl+wheel and pinch arrive as egui's own zoom.
         if ui.rect_contains_pointer(rect)
             && let Some(pointer) = ui.ctx().pointer_hover_pos()

@@ -21,7 +21,7 @@ pub const THUMBNAIL: f32 = 72.0;
 pub const READABLE_SCALE: f32 = 0.8;
 /// The largest scale "frame all" picks (a small graph is not blown up).
 const FRAMING_MAX_SCALE: f32 = 1.25;
-/// Zoom per point of wheel scrolling: a wheel notch (about 50 points) zooms by about 10%.
+/// Zoom per point of wheel scrolling: a wheel line (40 points in egui) zooms by about 8%.
 pub const WHEEL_ZOOM_PER_POINT: f32 = 0.002;
 
 /// Changes to the canvas view asked for this frame, applied when egui-snarl hands its

@@ -207,8 +207,8 @@ impl EditorApp {
                 command,
                 Command::Undo | Command::Redo | Command::New | Command::Open(_)
             );
-            if replaces {
-                self.record(&mut batch);
+            if replaces && self.record(&mut batch) {
+                batch = Batch::new(&self.graph);
             }
             match self.apply(command) {
                 Applied::Nothing => {}
@@ -232,12 +232,12 @@ impl EditorApp {
         }
     }
 
-    /// Records the batch's edits as one undo step; true when there were any.
+    /// Records the batch's edits as one undo step (the batch is spent); true when there
+    /// were any.
     fn record(&mut self, batch: &mut Batch) -> bool {
         match batch.key.take() {
             Some(key) => {
                 self.history.record(&batch.before, key);
-                batch.before = self.graph.clone();
                 true
             }
             None => false,

@@ -44,35 +44,36 @@ impl EditorApp {
         self.errors = self.preview_errors.clone();
         self.errors.extend(self.thumbnail_errors.clone());
         let diagnostics = diagnose(&self.graph);
+        let mut faulty = std::collections::HashSet::new();
         self.warnings.clear();
         for problem in diagnostics.warnings {
             if let Some(node) = problem.location.node.clone() {
                 self.warnings.insert(node, problem.to_string());
             }
         }
+        // An output with nothing connected yet is unfinished work too (a new graph), not a
+        // fault: amber, with what to do — unless something else is wrong with it.
+        let mut waiting = Vec::new();
         for problem in diagnostics.errors {
-            if let Some(node) = problem.location.node.clone() {
+            let Some(node) = problem.location.node.clone() else {
+                continue;
+            };
+            if problem.message == texgraph_core::validate::MISSING_INPUT
+                && self.graph.node(&node).is_some_and(|n| n.kind == "output")
+            {
+                waiting.push(node);
+            } else {
                 self.warnings.remove(&node);
+                faulty.insert(node.clone());
                 self.errors.insert(node, problem.to_string());
             }
         }
-        // An output with nothing connected yet is unfinished work too (a new graph), not a
-        // fault: amber, with what to do.
-        let outputs: Vec<String> = self
-            .errors
-            .iter()
-            .filter(|(id, message)| {
-                message.ends_with(texgraph_core::validate::MISSING_INPUT)
-                    && self.graph.node(id).is_some_and(|n| n.kind == "output")
-            })
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in outputs {
-            self.errors.remove(&id);
+        for node in waiting.into_iter().filter(|n| !faulty.contains(n)) {
             self.warnings
-                .insert(id, "connect a node to the output's input".to_owned());
+                .insert(node, "connect a node to the output's input".to_owned());
         }
-        // An unfinished node's refused thumbnail says no more than its warning.
+        // An unfinished node's refused render (thumbnail, preview) says no more than its
+        // warning.
         let warnings = &self.warnings;
         self.errors.retain(|node, _| !warnings.contains_key(node));
     }

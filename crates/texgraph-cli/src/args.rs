@@ -60,6 +60,16 @@ pub fn apply_set(graph: &mut Graph, assignment: &str) -> anyhow::Result<()> {
         ParamKind::Choice { .. } | ParamKind::Color { .. } | ParamKind::Text { .. } => {
             ParamValue::Text(value.to_owned())
         }
+        // A path typed on the command line is relative to the working directory.
+        ParamKind::File { .. } => {
+            let path = std::path::absolute(value).unwrap_or_else(|_| value.into());
+            ParamValue::Text(path.to_string_lossy().into_owned())
+        }
+        ParamKind::Bool { .. } => match value.trim() {
+            "true" => ParamValue::Bool(true),
+            "false" => ParamValue::Bool(false),
+            _ => bail!("--set '{assignment}': '{value}' is not true or false"),
+        },
     };
     if let Err(message) = texgraph_core::validate::check_param_value(&kind, &parsed) {
         bail!("--set '{assignment}': node '{node_id}', field '{param}': {message}");

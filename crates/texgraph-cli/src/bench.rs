@@ -46,7 +46,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     crate::say!(
         "{}: {width}x{height}, {} operations, {} threads, load+compile {:.2} ms",
         args.graph.display(),
-        program.instrs.len(),
+        program.operation_count(),
         args.threads
             .map_or_else(|| "all".to_owned(), |t| t.to_string()),
         setup * 1e3

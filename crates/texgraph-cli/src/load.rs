@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::anyhow;
-use texgraph_core::{Error, Graph, GraphError, diagnose};
+use texgraph_core::{Error, Graph, GraphError, check};
 
 /// Describes a core error about `path`, one problem per line.
 pub fn describe(path: &Path, error: &Error) -> anyhow::Error {
@@ -22,12 +22,15 @@ pub fn describe(path: &Path, error: &Error) -> anyhow::Error {
     }
 }
 
-/// Reads and parses a graph file (catalogue checks come with compiling).
+/// Reads and parses a graph file (catalogue checks come with compiling); its relative
+/// file params are made to start from the file's folder.
 pub fn load(path: &Path) -> anyhow::Result<Graph> {
-    Graph::load(path).map_err(|e| match e {
+    let mut graph = Graph::load(path).map_err(|e| match e {
         Error::Io { source, .. } => anyhow!("{}: cannot read: {source}", path.display()),
         other => describe(path, &other),
-    })
+    })?;
+    graph.resolve_paths(&texgraph_core::paths::folder_of(path));
+    Ok(graph)
 }
 
 /// Prints each warning about `path` on stderr, as `warning: <file>: <problem>`.
@@ -37,15 +40,16 @@ pub fn print_warnings(path: &Path, warnings: &[GraphError]) {
     }
 }
 
-/// `texgraph validate`: prints each problem of each file; exit code 1 if any file has
-/// errors (warnings alone do not fail it).
+/// `texgraph validate`: prints each problem of each file, including what compiling each
+/// output would refuse (image files, the cost model), so that whatever it accepts
+/// renders; exit code 1 if any file has errors (warnings alone do not fail it).
 pub fn validate_files(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     for path in paths {
         let (errors, warnings) = match load(path) {
             Err(e) => (vec![format!("{e:#}")], Vec::new()),
             Ok(graph) => {
-                let found = diagnose(&graph);
+                let found = check(&graph);
                 let errors = found
                     .errors
                     .iter()

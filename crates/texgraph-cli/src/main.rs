@@ -12,6 +12,7 @@ macro_rules! say {
 mod args;
 mod bench;
 mod load;
+mod plan;
 mod render;
 
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Time the evaluation of a graph (no file is written).
     Bench(bench::BenchArgs),
+    /// Show how a graph is rendered: its stages, planes, peak memory and estimated work.
+    Plan(plan::PlanArgs),
     /// Check graph files and print every problem found.
     Validate {
         /// Graph files to check.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Render(args) => render::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Plan(args) => plan::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Validate { graphs } => load::validate_files(&graphs),
         Command::Nodes { markdown } => nodes(markdown).map(|()| ExitCode::SUCCESS),
     };

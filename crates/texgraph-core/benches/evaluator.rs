@@ -1,6 +1,7 @@
 //! Evaluator benchmarks: each noise kernel at low and high frequency, the fractals at 6
-//! octaves, every example graph, and the same fBm computed by noise-rs and fastnoise-lite,
-//! ending with a table of texgraph against both. Single thread throughout.
+//! octaves, every example graph, the same fBm computed by noise-rs and fastnoise-lite,
+//! and the raster stages (blur at several radii, the normal pass) at 2048², ending with
+//! a table of texgraph against the baselines. Single thread throughout.
 //!
 //! `cargo bench -p texgraph-core` (add `-- fbm` to run only the baseline comparison).
 
@@ -9,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput};
-use texgraph_core::{Graph, Program, RenderOptions, compile, output_names, render};
+use texgraph_core::eval::blur::blur;
+use texgraph_core::{Graph, Image, Program, RenderOptions, compile, output_names, render};
 
 /// Side of the square grid the kernels and baselines are timed on.
 const SIDE: u32 = 512;
@@ -208,10 +210,67 @@ fn examples(c: &mut Criterion) {
     let mut group = c.benchmark_group("example");
     group.throughput(Throughput::Elements(u64::from(EXAMPLE_SIDE * EXAMPLE_SIDE)));
     for name in example_names() {
-        let graph = Graph::load(&graphs_dir().join(format!("{name}.json"))).expect("loads");
+        let mut graph = Graph::load(&graphs_dir().join(format!("{name}.json"))).expect("loads");
+        graph.resolve_paths(&graphs_dir());
         let first = output_names(&graph).remove(0);
         let program = compile(&graph, Some(&first)).expect("compiles");
         group.bench_function(&name, |b| b.iter(|| render_once(&program, EXAMPLE_SIDE)));
+    }
+    group.finish();
+}
+
+/// Side of the raster benchmarks.
+const RASTER_SIDE: u32 = 2048;
+/// Blur standard deviations timed, in texels of the 2048² plane: from 1 texel to a
+/// quarter of the width.
+const BLUR_SIGMAS: [u32; 4] = [1, 16, 128, 512];
+
+/// The height the raster benchmarks filter.
+const HEIGHT: &str = r#"{ "id": "h", "type": "perlin", "params": { "frequency": 8 } }"#;
+
+fn raster(c: &mut Criterion) {
+    let mut group = c.benchmark_group("raster");
+    group.throughput(Throughput::Elements(u64::from(RASTER_SIDE * RASTER_SIDE)));
+    let height = single_node(
+        r#"{ "id": "n", "type": "perlin", "params": { "frequency": 8 } }"#,
+        true,
+    );
+    let options = RenderOptions {
+        threads: Some(1),
+        ..RenderOptions::default()
+    };
+    let plane =
+        render(&height, RASTER_SIDE, RASTER_SIDE, options.clone(), &|_| {}).expect("renders");
+    let mut out = Image {
+        data: vec![0.0; plane.data.len()],
+        ..plane.clone()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool");
+    for sigma in BLUR_SIGMAS {
+        let radius = sigma as f32 / RASTER_SIDE as f32;
+        group.bench_function(format!("blur_sigma{sigma}"), |b| {
+            b.iter(|| {
+                pool.install(|| blur(&plane, radius, true, &mut out))
+                    .expect("memory")
+            })
+        });
+    }
+    // The normal pass: height → normal, against the same height plane merely copied out.
+    for (name, filter) in [
+        (
+            "height_plane",
+            r#"{ "id": "n", "type": "buffer", "inputs": { "input": "h" } }"#,
+        ),
+        (
+            "normal",
+            r#"{ "id": "n", "type": "normal", "inputs": { "height": "h" } }"#,
+        ),
+    ] {
+        let program = single_node(&format!("{HEIGHT}, {filter}"), true);
+        group.bench_function(name, |b| b.iter(|| render_once(&program, RASTER_SIDE)));
     }
     group.finish();
 }
@@ -255,6 +314,21 @@ fn print_summary(dir: &Path) {
             theirs / ours
         );
     }
+    let raster = |id: &str| per_sample(&format!("raster/{id}"), RASTER_SIDE);
+    if raster("blur_sigma1").is_some() {
+        println!("\nraster stages at {RASTER_SIDE}x{RASTER_SIDE}, ns per texel:");
+        for sigma in BLUR_SIGMAS {
+            if let Some(ns) = raster(&format!("blur_sigma{sigma}")) {
+                println!("blur, sigma {sigma:>3} texels {ns:>8.2}");
+            }
+        }
+        if let (Some(plane), Some(normal)) = (raster("height_plane"), raster("normal")) {
+            println!(
+                "normal pass         {:>8.2}  (height→normal {normal:.2} − height→buffer {plane:.2})",
+                normal - plane
+            );
+        }
+    }
     let names = example_names();
     if names
         .iter()
@@ -281,6 +355,7 @@ fn main() {
     kernels(&mut c);
     fbm_baselines(&mut c);
     fbm_2048(&mut c);
+    raster(&mut c);
     examples(&mut c);
     c.final_summary();
     print_summary(&dir);

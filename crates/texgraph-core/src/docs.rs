@@ -4,13 +4,14 @@ use std::fmt::Write;
 
 use crate::registry::{Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType};
 
-const CATEGORIES: [Category; 8] = [
+const CATEGORIES: [Category; 9] = [
     Category::Noise,
     Category::Fractal,
     Category::Pattern,
     Category::Coordinates,
     Category::Adjust,
     Category::Combine,
+    Category::Filter,
     Category::Input,
     Category::Output,
 ];

@@ -19,6 +19,7 @@ use crate::compile::{compile, output_names};
 use crate::error::{Error, Result};
 use crate::eval::{Image, RenderOptions, image_bytes, render};
 use crate::graph::Graph;
+use crate::program::Program;
 
 /// File formats, chosen by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,8 +193,12 @@ pub fn export_graph(
     let format = checked_format(path, settings.depth)?;
     let program = compile(graph, settings.output.as_deref())?;
     let (width, height) = (settings.width, settings.height);
-    let channels = program.output.channels.len();
-    check_memory(width, height, channels)?;
+    let channels = program.channels();
+    let threads = settings
+        .options
+        .threads
+        .unwrap_or_else(rayon::current_num_threads);
+    check_memory(&program, width, height, threads)?;
     let start = Instant::now();
     let image = render(&program, width, height, settings.options.clone(), progress)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -259,10 +264,16 @@ fn suffixed(path: &Path, name: &str) -> PathBuf {
     path.with_file_name(file)
 }
 
-/// Refuses images whose buffers would not fit in the memory this machine has free.
-fn check_memory(width: u32, height: u32, channels: usize) -> Result<()> {
-    // The float image plus, at most, an encoded copy of the same size.
-    let needed = image_bytes(width, height, channels).and_then(|b| b.checked_mul(2));
+/// Refuses renders whose planes, working memory and image would not fit in the memory
+/// this machine has free.
+pub fn check_memory(program: &Program, width: u32, height: u32, threads: usize) -> Result<()> {
+    // The peak of the stages, or the float image plus an encoded copy of the same size,
+    // whichever is more.
+    let peak = crate::plan::plan(program, width, height, threads).peak_bytes;
+    let needed = image_bytes(width, height, program.channels())
+        .and_then(|b| b.checked_mul(2))
+        .map(|b| b.max(peak))
+        .filter(|&b| b != u64::MAX);
     let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
     match (needed, available_memory()) {
         (None, _) => Err(Error::Render(format!(

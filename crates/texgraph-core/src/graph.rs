@@ -143,6 +143,8 @@ pub enum ParamValue {
     Text(String),
     /// The stops of a color ramp.
     Stops(Vec<GradientStop>),
+    /// Switches (`"repeat": true`).
+    Bool(bool),
     /// Any other JSON value; always a validation error.
     Other(serde_json::Value),
 }

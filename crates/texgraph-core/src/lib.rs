@@ -21,13 +21,16 @@ pub mod error;
 pub mod eval;
 pub mod export;
 pub mod graph;
+pub mod images;
 pub mod kernels;
 pub mod nodes;
+pub mod paths;
+pub mod plan;
 pub mod program;
 pub mod registry;
 pub mod validate;
 
-pub use compile::{compile, compile_node, output_names};
+pub use compile::{check, compile, compile_node, output_names};
 pub use error::{Error, GraphError, Location, Result};
 pub use eval::{Image, RenderOptions, render, render_into};
 pub use graph::{Comment, Graph, Node, ParamValue, Settings};

@@ -1,5 +1,8 @@
-//! A compiled graph: a flat, topologically ordered list of operations over numbered
-//! buffer slots, each slot one tile of `f32` samples.
+//! A compiled graph: an ordered list of stages. Most graphs are one stage: a flat,
+//! topologically ordered list of operations over numbered buffer slots, each slot one
+//! tile of `f32` samples. A node that reads its input's neighbourhood (blur, normal map…)
+//! or a `buffer` makes the compiler evaluate that input first, over the whole image, into
+//! a *plane*; later stages read planes with filtering.
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -144,6 +147,17 @@ pub enum Interpolation {
     Quintic,
 }
 
+/// How `slope_blur` combines its samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SlopeMode {
+    /// The average.
+    Blur,
+    /// The smallest.
+    Min,
+    /// The largest.
+    Max,
+}
+
 /// One operation. Every operation is a pure function of its operands at each sample,
 /// so equal operations may share one slot and tiles may be cut anywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -260,6 +274,87 @@ pub enum Op {
     },
     /// Blend of one channel; the result still needs mixing by the mask.
     Blend(BlendMode, Operand, Operand),
+    /// A plane read at (x, y) in texture units, bilinear or nearest, wrapping or clamping
+    /// as the plane does; writes one slot per channel.
+    Sample {
+        /// The plane read.
+        plane: PlaneId,
+        /// Its channels (1 or 4).
+        channels: u32,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// Nearest texel instead of bilinear.
+        nearest: bool,
+    },
+    /// A plane read at the pixel being computed, on a plane of the stage's own size:
+    /// exact, no filtering. Writes one slot per channel.
+    Fetch {
+        /// The plane read.
+        plane: PlaneId,
+        /// Its channels (1 or 4).
+        channels: u32,
+    },
+    /// Tangent-space normal of a height plane at (x, y), written as r, g, b (0.5 + 0.5·n).
+    Normal {
+        /// The height plane (one channel).
+        plane: PlaneId,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// Relief strength.
+        strength: Operand,
+        /// Green points down (DirectX) instead of up (OpenGL).
+        directx: bool,
+    },
+    /// Lambert shading of a height plane lit from a direction.
+    Emboss {
+        /// The height plane (one channel).
+        plane: PlaneId,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// Relief strength.
+        strength: Operand,
+        /// Unit vector towards the light (x right, y up, z out), f32 bits.
+        light: [u32; 3],
+    },
+    /// Sobel edge mask of a plane: 1 where the value changes by more than `threshold`
+    /// across `width`.
+    Edges {
+        /// The plane (one channel).
+        plane: PlaneId,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// Distance of the Sobel taps, texture units.
+        width: Operand,
+        /// Smallest change that counts as an edge.
+        threshold: Operand,
+    },
+    /// Samples of `input` along the downhill direction of `slope`, averaged or reduced.
+    SlopeBlur {
+        /// The plane smeared.
+        input: PlaneId,
+        /// Its channels (1 or 4).
+        channels: u32,
+        /// The height plane whose gradient gives the direction (one channel).
+        slope: PlaneId,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// Length of the smear, texture units.
+        distance: Operand,
+        /// Samples along it.
+        samples: u32,
+        /// How samples combine.
+        mode: SlopeMode,
+    },
     /// Rec.709 luminance of (r, g, b).
     Luminance(Operand, Operand, Operand),
 }
@@ -267,9 +362,85 @@ pub enum Op {
 impl Op {
     /// How many consecutive slots the operation writes.
     pub fn arity(&self) -> u32 {
-        match self {
+        match *self {
             Op::Ramp { .. } => 4,
+            Op::Normal { .. } => 3,
+            Op::Sample { channels, .. }
+            | Op::Fetch { channels, .. }
+            | Op::SlopeBlur { channels, .. } => channels,
             _ => 1,
+        }
+    }
+
+    /// The planes the operation reads.
+    pub fn planes(&self) -> Vec<PlaneId> {
+        match *self {
+            Op::Sample { plane, .. }
+            | Op::Fetch { plane, .. }
+            | Op::Normal { plane, .. }
+            | Op::Emboss { plane, .. }
+            | Op::Edges { plane, .. } => vec![plane],
+            Op::SlopeBlur { input, slope, .. } => vec![input, slope],
+            _ => Vec::new(),
+        }
+    }
+
+    /// How far around its sample the operation reads its planes, in texels of the plane
+    /// and in texture units; `None` when it reads at computed positions (anywhere).
+    pub fn reach(&self) -> Option<Apron> {
+        match *self {
+            Op::Fetch { .. } => Some(Apron::default()),
+            Op::Sample { x, y, .. } if (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT)) => {
+                Some(Apron {
+                    texels: 1,
+                    texture: 0.0,
+                })
+            }
+            Op::Normal { x, y, .. } | Op::Emboss { x, y, .. }
+                if (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT)) =>
+            {
+                Some(Apron {
+                    texels: 1,
+                    texture: 0.0,
+                })
+            }
+            Op::Edges {
+                x,
+                y,
+                width: Operand::Const(w),
+                ..
+            } if (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT)) => Some(Apron {
+                texels: 1,
+                texture: w.abs(),
+            }),
+            Op::SlopeBlur {
+                x,
+                y,
+                distance: Operand::Const(d),
+                ..
+            } if (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT)) => Some(Apron {
+                texels: 2,
+                texture: d.abs(),
+            }),
+            _ if self.planes().is_empty() => Some(Apron::default()),
+            _ => None,
+        }
+    }
+
+    /// Estimated cost per sample, in units of one simple arithmetic operation.
+    pub fn cost(&self) -> f32 {
+        match *self {
+            Op::Perlin { .. } | Op::Value { .. } => 12.0,
+            Op::PerlinTable { .. } => 4.0,
+            Op::Ramp { .. } | Op::Levels { .. } => 3.0,
+            Op::Sample { channels, .. } => 4.0 + 2.0 * channels as f32,
+            Op::Fetch { channels, .. } => channels as f32,
+            Op::Normal { .. } | Op::Emboss { .. } => 12.0,
+            Op::Edges { .. } => 40.0,
+            Op::SlopeBlur {
+                samples, channels, ..
+            } => 12.0 + samples as f32 * (4.0 + 2.0 * channels as f32),
+            _ => 1.0,
         }
     }
 
@@ -300,6 +471,19 @@ impl Op {
             } => {
                 vec![a, in_low, in_high, gamma, out_low, out_high]
             }
+            Op::Sample { x, y, .. } => vec![x, y],
+            Op::Fetch { .. } => Vec::new(),
+            Op::Normal { x, y, strength, .. } | Op::Emboss { x, y, strength, .. } => {
+                vec![x, y, strength]
+            }
+            Op::Edges {
+                x,
+                y,
+                width,
+                threshold,
+                ..
+            } => vec![x, y, width, threshold],
+            Op::SlopeBlur { x, y, distance, .. } => vec![x, y, distance],
         }
     }
 }
@@ -320,17 +504,152 @@ pub struct ProgramOutput {
     pub name: String,
     /// Id of the `output` node.
     pub node: String,
-    /// One operand (grayscale) or four (RGBA).
-    pub channels: Vec<Operand>,
 }
 
-/// A compiled graph, ready to evaluate over any image region.
+/// Index of a plane in [`Program::planes`].
+pub type PlaneId = u32;
+
+/// How far around the pixel it computes a stage reads its input planes: `texels` of the
+/// plane plus `texture` texture units (a fraction of the width or height). A streaming
+/// renderer computing a band of rows needs this margin of each input plane.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Apron {
+    /// Fixed part, in texels of the plane read.
+    pub texels: u32,
+    /// Part that scales with the image, in texture units.
+    pub texture: f32,
+}
+
+impl Apron {
+    /// The larger of two aprons, part by part.
+    pub fn max(self, other: Apron) -> Apron {
+        Apron {
+            texels: self.texels.max(other.texels),
+            texture: self.texture.max(other.texture),
+        }
+    }
+
+    /// The apron in texels of a plane `size` texels across.
+    pub fn texels_at(self, size: u32) -> u64 {
+        u64::from(self.texels) + (f64::from(self.texture) * f64::from(size)).ceil() as u64
+    }
+}
+
+/// How far a stage reaches into its input planes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reach {
+    /// Within an apron of the pixel it computes.
+    Near(Apron),
+    /// Anywhere: it reads at positions computed per pixel (a warp of a buffered input).
+    Anywhere,
+}
+
+/// The size of a plane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaneSize {
+    /// The render size divided by 2^shift, rounded up.
+    Render {
+        /// 0 = full size, 1 = half, 2 = quarter, 3 = eighth.
+        shift: u32,
+    },
+    /// A fixed size: a loaded image.
+    Fixed {
+        /// Width in texels.
+        width: u32,
+        /// Height in texels.
+        height: u32,
+    },
+}
+
+impl PlaneSize {
+    /// Width and height when the render is `width` × `height`.
+    pub fn at(self, width: u32, height: u32) -> (u32, u32) {
+        match self {
+            PlaneSize::Render { shift } => (
+                width.div_ceil(1 << shift).max(1),
+                height.div_ceil(1 << shift).max(1),
+            ),
+            PlaneSize::Fixed { width, height } => (width, height),
+        }
+    }
+}
+
+/// A raster of the program: a node's value materialized over the unit square.
 #[derive(Debug, Clone)]
-pub struct Program {
+pub struct PlaneInfo {
+    /// The node whose value it holds.
+    pub node: String,
+    /// 1 (scalar) or 4 (RGBA).
+    pub channels: u32,
+    /// Its size.
+    pub size: PlaneSize,
+    /// Reads outside [0, 1) wrap around (tileable graphs, repeated images); otherwise they
+    /// clamp to the edge.
+    pub wrap: bool,
+    /// The pixels of a loaded image; `None` for planes a stage computes.
+    pub image: Option<Arc<crate::eval::Image>>,
+}
+
+/// A fused per-pixel program over a stage's grid.
+#[derive(Debug, Clone)]
+pub struct TileProgram {
     /// Operations in evaluation order.
     pub instrs: Vec<Instr>,
     /// Number of slots, including the two coordinate slots.
     pub slot_count: u32,
+    /// What it writes: one operand (grayscale) or four (RGBA).
+    pub channels: Vec<Operand>,
+}
+
+/// What a stage computes.
+#[derive(Debug, Clone)]
+pub enum StageWork {
+    /// A fused per-pixel program, evaluated in tiles.
+    Pixels(TileProgram),
+    /// A Gaussian-like blur of a plane: three box filters per axis, each a running sum, so
+    /// the cost does not depend on the radius.
+    Blur {
+        /// The plane blurred (same size and channels as the result).
+        input: PlaneId,
+        /// Standard deviation, texture units.
+        radius: f32,
+    },
+}
+
+/// One pass over a grid: the output image or a plane.
+#[derive(Debug, Clone)]
+pub struct Stage {
+    /// The node whose value the stage computes.
+    pub node: String,
+    /// The plane it writes; `None` for the last stage, which writes the output image.
+    pub target: Option<PlaneId>,
+    /// What it computes.
+    pub work: StageWork,
+    /// The planes it reads.
+    pub reads: Vec<PlaneId>,
+    /// How far around each pixel it reads them.
+    pub reach: Reach,
+    /// Estimated cost per pixel of its grid, in simple operations.
+    pub cost: f32,
+}
+
+impl Stage {
+    /// Channels written (1 or 4).
+    pub fn channels(&self, planes: &[PlaneInfo]) -> usize {
+        match &self.work {
+            StageWork::Pixels(p) => p.channels.len(),
+            StageWork::Blur { input, .. } => planes[*input as usize].channels as usize,
+        }
+    }
+}
+
+/// A compiled graph, ready to evaluate over any image size.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// Stages in evaluation order; the last writes the output.
+    pub stages: Vec<Stage>,
+    /// Planes written by stages or loaded from files.
+    pub planes: Vec<PlaneInfo>,
     /// Permutation tables referenced by Perlin operations.
     pub permutations: Vec<Arc<Permutation>>,
     /// Color ramps referenced by ramp operations.
@@ -339,4 +658,41 @@ pub struct Program {
     pub tables: Vec<Arc<CornerTable>>,
     /// What to write out.
     pub output: ProgramOutput,
+}
+
+impl Program {
+    /// The last stage: the per-pixel program writing the output.
+    pub fn output_stage(&self) -> &TileProgram {
+        match &self.stages.last().expect("a program has a stage").work {
+            StageWork::Pixels(p) => p,
+            StageWork::Blur { .. } => unreachable!("the output stage is per-pixel"),
+        }
+    }
+
+    /// Channels of the output: 1 (grayscale) or 4 (RGBA).
+    pub fn channels(&self) -> usize {
+        self.output_stage().channels.len()
+    }
+
+    /// Operations in every per-pixel stage.
+    pub fn operation_count(&self) -> usize {
+        self.stages
+            .iter()
+            .map(|s| match &s.work {
+                StageWork::Pixels(p) => p.instrs.len(),
+                StageWork::Blur { .. } => 1,
+            })
+            .sum()
+    }
+
+    /// Index of the last stage that reads each plane (`None`: never read).
+    pub fn last_readers(&self) -> Vec<Option<usize>> {
+        let mut last = vec![None; self.planes.len()];
+        for (i, stage) in self.stages.iter().enumerate() {
+            for &p in &stage.reads {
+                last[p as usize] = Some(i);
+            }
+        }
+        last
+    }
 }

@@ -21,6 +21,14 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::adjust::GRADIENT,
     &nodes::combine::BLEND,
     &nodes::combine::MATH,
+    &nodes::filter::BUFFER,
+    &nodes::filter::BLUR,
+    &nodes::filter::SHARPEN,
+    &nodes::filter::NORMAL,
+    &nodes::filter::EMBOSS,
+    &nodes::filter::EDGE_DETECT,
+    &nodes::filter::SLOPE_BLUR,
+    &nodes::bitmap::IMAGE,
     &nodes::input::CONSTANT,
     &nodes::input::COLOR,
     &nodes::input::TIME,
@@ -98,7 +106,10 @@ pub enum Category {
     Adjust,
     /// Nodes that combine two inputs.
     Combine,
-    /// Constants and graph values.
+    /// Neighbourhood filters and buffers: nodes whose input is computed over the whole
+    /// image first.
+    Filter,
+    /// Constants, images and graph values.
     Input,
     /// Graph outputs.
     Output,
@@ -114,6 +125,7 @@ impl Category {
             Category::Coordinates => "Coordinates",
             Category::Adjust => "Adjust",
             Category::Combine => "Combine",
+            Category::Filter => "Filter",
             Category::Input => "Input",
             Category::Output => "Output",
         }
@@ -214,6 +226,16 @@ pub enum ParamKind {
         /// Value when absent.
         default: &'static str,
     },
+    /// A file path, relative to the graph file's folder (or absolute).
+    File {
+        /// Value when absent.
+        default: &'static str,
+    },
+    /// `true` or `false`.
+    Bool {
+        /// Value when absent.
+        default: bool,
+    },
     /// The stops of a color ramp, at least one.
     Stops {
         /// Value when absent, as (position, color).
@@ -229,7 +251,9 @@ impl ParamKind {
             ParamKind::Int { default, .. } => format!("{default}"),
             ParamKind::Choice { default, .. }
             | ParamKind::Color { default }
-            | ParamKind::Text { default } => format!("\"{default}\""),
+            | ParamKind::Text { default }
+            | ParamKind::File { default } => format!("\"{default}\""),
+            ParamKind::Bool { default } => format!("{default}"),
             ParamKind::Stops { default } => default
                 .iter()
                 .map(|(pos, color)| format!("{pos} {color}"))
@@ -246,6 +270,8 @@ impl ParamKind {
             ParamKind::Choice { .. } => "choice",
             ParamKind::Color { .. } => "color",
             ParamKind::Text { .. } => "text",
+            ParamKind::File { .. } => "file",
+            ParamKind::Bool { .. } => "boolean",
             ParamKind::Stops { .. } => "stops",
         }
     }

@@ -200,7 +200,8 @@ pub fn check_param_value(kind: &ParamKind, value: &ParamValue) -> Result<(), Str
             }
         }
         (ParamKind::Color { .. }, ParamValue::Text(s)) => check_color(s),
-        (ParamKind::Text { .. }, ParamValue::Text(_)) => Ok(()),
+        (ParamKind::Text { .. } | ParamKind::File { .. }, ParamValue::Text(_)) => Ok(()),
+        (ParamKind::Bool { .. }, ParamValue::Bool(_)) => Ok(()),
         (ParamKind::Stops { .. }, ParamValue::Stops(stops)) => {
             if stops.is_empty() {
                 return Err("a ramp needs at least one stop".to_owned());
@@ -237,6 +238,8 @@ fn expected(kind: &ParamKind) -> &'static str {
         ParamKind::Choice { .. } => "a string naming a choice",
         ParamKind::Color { .. } => "a color string \"#rrggbb\"",
         ParamKind::Text { .. } => "a string",
+        ParamKind::File { .. } => "a file path string",
+        ParamKind::Bool { .. } => "true or false",
         ParamKind::Stops { .. } => "a list of stops",
     }
 }
@@ -246,6 +249,7 @@ fn describe(value: &ParamValue) -> String {
         ParamValue::Number(n) => format!("the number {n}"),
         ParamValue::Text(s) => format!("the string \"{s}\""),
         ParamValue::Stops(_) => "a list of stops".to_owned(),
+        ParamValue::Bool(b) => format!("{b}"),
         ParamValue::Other(v) => format!("{v}"),
     }
 }

@@ -22,7 +22,8 @@ pub fn examples() -> Vec<(String, Graph)> {
         .into_iter()
         .map(|p| {
             let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let graph = Graph::load(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let mut graph = Graph::load(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            graph.resolve_paths(&graphs_dir());
             (stem, graph)
         })
         .collect()
@@ -52,7 +53,9 @@ pub fn at(image: &Image, col: u32, row: u32, ch: usize) -> f32 {
 /// The example graph `graphs/<stem>.json`.
 pub fn example(stem: &str) -> Graph {
     let path = graphs_dir().join(format!("{stem}.json"));
-    Graph::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let mut graph = Graph::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    graph.resolve_paths(&graphs_dir());
+    graph
 }
 
 /// The names of the entries of `dir`, sorted.

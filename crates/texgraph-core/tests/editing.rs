@@ -19,7 +19,7 @@ fn any_node_compiles_as_a_preview() {
     assert_eq!(image, whole);
     // An upstream scalar node previews as one channel.
     let veins = compile_node(&marble, "veins", None).unwrap();
-    assert_eq!(veins.output.channels.len(), 1);
+    assert_eq!(veins.channels(), 1);
     // Named outputs of multi-output nodes.
     let g = common::graph(
         r#"{ "format": "texgraph", "version": 1, "nodes": [

@@ -18,6 +18,14 @@ fn default_value(kind: &ParamKind) -> ParamValue {
         ParamKind::Choice { default, .. }
         | ParamKind::Color { default }
         | ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
+        // A file param needs a file: one of the example images.
+        ParamKind::File { .. } => ParamValue::Text(
+            common::graphs_dir()
+                .join("images/marble.png")
+                .display()
+                .to_string(),
+        ),
+        ParamKind::Bool { default } => ParamValue::Bool(default),
         ParamKind::Stops { default } => ParamValue::Stops(
             default
                 .iter()

@@ -95,6 +95,8 @@ pub struct EditorApp {
     commands: Vec<Command>,
     /// Save As is needed (a save without a file), with the action to do after it.
     ask_save_as: Option<Option<Then>>,
+    /// A file param waiting for its chooser: (node, param).
+    choose_file: Option<(String, String)>,
     /// The action to carry out after the save in progress succeeds.
     after_save: Option<Then>,
     /// An action cleared to go ahead (its question answered).
@@ -162,6 +164,7 @@ impl EditorApp {
             palette_at: None,
             commands: Vec::new(),
             ask_save_as: None,
+            choose_file: None,
             after_save: None,
             then: None,
             closing: false,

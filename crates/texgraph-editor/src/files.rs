@@ -24,7 +24,17 @@ pub enum Purpose {
     SaveAs(Option<Then>),
     /// The export's destination image.
     Export,
+    /// A file param of a node (an `image` node's picture).
+    Param {
+        /// Node id.
+        node: String,
+        /// Param name.
+        param: String,
+    },
 }
+
+/// Image files a file param may name.
+pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "exr", "tif", "tiff"];
 
 /// An action that would drop unsaved changes, waiting for the person's answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,6 +127,7 @@ impl Files {
             Purpose::Export => dialog
                 .add_filter("PNG image", &["png"])
                 .add_filter("OpenEXR image", &["exr"]),
+            Purpose::Param { .. } => dialog.add_filter("image", IMAGE_EXTENSIONS),
         };
         if let Some(start) = start {
             let folder = if start.is_dir() {
@@ -135,7 +146,7 @@ impl Files {
         }
         let (send, result) = channel();
         let wake = ctx.clone();
-        let saving = !matches!(purpose, Purpose::Open);
+        let saving = !matches!(purpose, Purpose::Open | Purpose::Param { .. });
         std::thread::spawn(move || {
             let chosen = if saving {
                 dialog.save_file()
@@ -182,6 +193,7 @@ impl Files {
             Purpose::Open => "Open graph",
             Purpose::SaveAs(_) => "Save graph as",
             Purpose::Export => "Export to",
+            Purpose::Param { .. } => "Choose image",
         };
         let mut open = true;
         let mut chosen = None;
@@ -203,6 +215,7 @@ impl Files {
                 }
                 let extensions: &[&str] = match fallback.purpose {
                     Purpose::Export => &["png", "exr", "tif", "tiff"],
+                    Purpose::Param { .. } => IMAGE_EXTENSIONS,
                     _ => &["json"],
                 };
                 egui::ScrollArea::vertical()
@@ -221,7 +234,7 @@ impl Files {
                     });
                 ui.horizontal(|ui| {
                     let verb = match fallback.purpose {
-                        Purpose::Open => "Open",
+                        Purpose::Open | Purpose::Param { .. } => "Open",
                         _ => "Save",
                     };
                     if ui.button(verb).clicked() || entered {

@@ -145,6 +145,40 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             set(param.name, ParamValue::Text(text));
                         }
                     }
+                    ParamKind::File { default } => {
+                        let mut text = match current {
+                            Some(ParamValue::Text(t)) => t.clone(),
+                            _ => default.to_owned(),
+                        };
+                        ui.horizontal(|ui| {
+                            if ui
+                                .add(egui::TextEdit::singleline(&mut text).desired_width(160.0))
+                                .labelled_by(label)
+                                .changed()
+                            {
+                                set(param.name, ParamValue::Text(text));
+                            }
+                            if ui
+                                .button("Browse…")
+                                .on_hover_text("choose a file")
+                                .clicked()
+                            {
+                                commands.borrow_mut().push(Command::ChooseFile {
+                                    node: id.to_owned(),
+                                    param: param.name.to_owned(),
+                                });
+                            }
+                        });
+                    }
+                    ParamKind::Bool { default } => {
+                        let mut on = match current {
+                            Some(ParamValue::Bool(b)) => *b,
+                            _ => default,
+                        };
+                        if ui.checkbox(&mut on, "").labelled_by(label).changed() {
+                            set(param.name, ParamValue::Bool(on));
+                        }
+                    }
                     ParamKind::Stops { default } => {
                         let stops = match current {
                             Some(ParamValue::Stops(stops)) => stops.clone(),

@@ -1,4 +1,5 @@
-//! Turns a validated [`Graph`] into a [`Program`]: a flat list of tile operations.
+//! Turns a validated [`Graph`] into a [`Program`]: stages, each a flat list of tile
+//! operations (or a whole-plane filter), and the planes between them.
 //!
 //! Every node is compiled *in a frame*: the pair of operands holding the sample
 //! coordinates. Nodes that re-sample an input elsewhere (warp, transform, fractals with a
@@ -6,6 +7,18 @@
 //! compiled twice in the same frame is compiled once, and equal operations on equal
 //! operands get one slot. Operations whose operands are all uniform are folded into
 //! constants, so unconnected params never cost a buffer.
+//!
+//! Nodes that read their input's neighbourhood ask for it as a *plane* (`planes.rs`): the
+//! compiler then compiles that input in a stage of its own, evaluated over the whole
+//! image before the stage that reads it. Each stage's cost is counted as it is compiled
+//! (`cost.rs`); a graph whose re-sampling would cost more than [`COST_BUDGET`] per pixel
+//! is refused, naming the node that fans out.
+
+mod cost;
+mod planes;
+
+pub use cost::COST_BUDGET;
+pub use planes::PlaneInput;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,12 +28,15 @@ use crate::eval;
 use crate::graph::{Graph, Node, ParamValue, split_reference};
 use crate::kernels::gradient::{Ramp, parse_hex_color};
 use crate::kernels::noise::{CornerTable, Permutation};
-use crate::program::{Instr, Op, Operand, Program, ProgramOutput, Slot, U_SLOT, V_SLOT};
+use crate::program::{
+    Instr, Op, Operand, PlaneInfo, Program, ProgramOutput, Slot, Stage, StageWork, TileProgram,
+    U_SLOT, V_SLOT,
+};
 use crate::registry::{self, NodeDescriptor, ParamKind};
 use crate::validate::{Diagnostics, diagnose, output_name, validate};
 
-/// Limit on operations in one program; fractals of fractals multiply quickly.
-pub const MAX_INSTRUCTIONS: usize = 200_000;
+use cost::StageCost;
+
 /// Limit on how deeply node inputs may nest.
 pub const MAX_DEPTH: usize = 400;
 
@@ -139,18 +155,38 @@ fn build(graph: &Graph, target: &Node, slot: usize, name: String) -> Result<Prog
         Some(Val::Color(c)) => c.to_vec(),
         None => unreachable!("validated output slot"),
     };
+    compiler.finish_stage(&target.id, None, channels);
     Ok(Program {
-        instrs: compiler.instrs,
-        slot_count: compiler.slot_count,
+        stages: compiler.stages,
+        planes: compiler.planes,
         permutations: compiler.perms,
         ramps: compiler.ramps,
         tables: compiler.tables,
         output: ProgramOutput {
             name,
             node: target.id.clone(),
-            channels,
         },
     })
+}
+
+/// Every problem of `graph` that `compile` would stop at, for every output: the
+/// [`diagnose`] errors and warnings, then, when there are no errors, what compiling each
+/// output finds (image files that do not load, a cost over budget). What this accepts,
+/// every output compiles and renders.
+pub fn check(graph: &Graph) -> Diagnostics {
+    let mut found = diagnose(graph);
+    if found.errors.is_empty() {
+        for name in output_names(graph) {
+            if let Err(e) = compile(graph, Some(&name)) {
+                for problem in e.problems() {
+                    if !found.errors.contains(problem) {
+                        found.errors.push(problem.clone());
+                    }
+                }
+            }
+        }
+    }
+    found
 }
 
 /// The names of a graph's outputs, in file order.
@@ -163,13 +199,49 @@ pub fn output_names(graph: &Graph) -> Vec<String> {
         .collect()
 }
 
-struct Compiler<'g> {
-    graph: &'g Graph,
-    index: HashMap<&'g str, usize>,
+/// The stage being compiled: its operations, slots and memo (frames are operands of
+/// this stage, so nothing here is shared with other stages).
+struct StageBuilder {
+    /// 2^shift: how much smaller than the render the stage's grid is.
+    shift: u32,
     instrs: Vec<Instr>,
     slot_count: u32,
     shared: HashMap<Op, Slot>,
     memo: HashMap<(usize, Frame), Vec<Val>>,
+    cost: StageCost,
+}
+
+impl StageBuilder {
+    fn new(shift: u32) -> Self {
+        Self {
+            shift,
+            instrs: Vec::new(),
+            slot_count: 2,
+            shared: HashMap::new(),
+            memo: HashMap::new(),
+            cost: StageCost::default(),
+        }
+    }
+}
+
+struct Compiler<'g> {
+    graph: &'g Graph,
+    index: HashMap<&'g str, usize>,
+    stage: StageBuilder,
+    stages: Vec<Stage>,
+    planes: Vec<PlaneInfo>,
+    /// Planes already made: (node, output slot, size shift, as scalar) → plane.
+    plane_memo: HashMap<(usize, usize, u32, bool), u32>,
+    /// Blurred planes already made: (plane, radius bits) → plane.
+    blur_memo: HashMap<(u32, u32), u32>,
+    /// Cost per pixel of the render of the stages finished so far.
+    finished_cost: f64,
+    /// Cost so far of the stages suspended while a plane they read is compiled.
+    outer_cost: f64,
+    /// Node compilations so far.
+    node_compiles: u32,
+    /// Planes of loaded images, by node.
+    image_planes: HashMap<usize, u32>,
     perms: Vec<Arc<Permutation>>,
     perm_index: HashMap<u32, u32>,
     ramps: Vec<Arc<Ramp>>,
@@ -188,10 +260,15 @@ impl<'g> Compiler<'g> {
                 .enumerate()
                 .map(|(i, n)| (n.id.as_str(), i))
                 .collect(),
-            instrs: Vec::new(),
-            slot_count: 2,
-            shared: HashMap::new(),
-            memo: HashMap::new(),
+            stage: StageBuilder::new(0),
+            stages: Vec::new(),
+            planes: Vec::new(),
+            plane_memo: HashMap::new(),
+            blur_memo: HashMap::new(),
+            finished_cost: 0.0,
+            outer_cost: 0.0,
+            node_compiles: 0,
+            image_planes: HashMap::new(),
             perms: Vec::new(),
             perm_index: HashMap::new(),
             ramps: Vec::new(),
@@ -202,7 +279,7 @@ impl<'g> Compiler<'g> {
     }
 
     fn node(&mut self, index: usize, frame: Frame) -> Result<Vec<Val>, GraphError> {
-        if let Some(values) = self.memo.get(&(index, frame)) {
+        if let Some(values) = self.stage.memo.get(&(index, frame)) {
             return Ok(values.clone());
         }
         let node = &self.graph.nodes[index];
@@ -213,6 +290,7 @@ impl<'g> Compiler<'g> {
             ));
         }
         let desc = registry::lookup(&node.kind).expect("validated");
+        self.count_frame(index)?;
         self.depth += 1;
         let mut ctx = NodeCtx {
             compiler: self,
@@ -223,11 +301,12 @@ impl<'g> Compiler<'g> {
         let result = (desc.compile)(&mut ctx);
         self.depth -= 1;
         let values = result?;
-        self.memo.insert((index, frame), values.clone());
+        self.stage.memo.insert((index, frame), values.clone());
         Ok(values)
     }
 
-    fn reference(&mut self, reference: &str, frame: Frame) -> Result<Val, GraphError> {
+    /// The node index and output slot a reference (`"node"` or `"node.port"`) names.
+    fn resolve(&self, reference: &str) -> (usize, usize) {
         let (id, port) = split_reference(reference);
         let index = self.index[id];
         let desc = registry::lookup(&self.graph.nodes[index].kind).expect("validated");
@@ -237,25 +316,64 @@ impl<'g> Compiler<'g> {
                 .position(|o| o.name == p)
                 .expect("validated")
         });
+        (index, slot)
+    }
+
+    fn reference(&mut self, reference: &str, frame: Frame) -> Result<Val, GraphError> {
+        let (index, slot) = self.resolve(reference);
         Ok(self.node(index, frame)?[slot])
     }
 
     fn emit(&mut self, op: Op, node: &Node) -> Result<Slot, GraphError> {
-        if let Some(slot) = self.shared.get(&op) {
+        if let Some(slot) = self.stage.shared.get(&op) {
             return Ok(*slot);
         }
-        if self.instrs.len() >= MAX_INSTRUCTIONS {
-            return Err(GraphError::new(
-                Location::node(&node.id),
-                format!("the graph expands to more than {MAX_INSTRUCTIONS} operations"),
-            ));
-        }
-        let dst = self.slot_count;
-        self.slot_count += op.arity();
-        self.shared.insert(op.clone(), dst);
-        self.instrs.push(Instr { op, dst });
+        self.charge(&op, node)?;
+        let stage = &mut self.stage;
+        let dst = stage.slot_count;
+        stage.slot_count += op.arity();
+        stage.shared.insert(op.clone(), dst);
+        stage.instrs.push(Instr { op, dst });
         Ok(dst)
     }
+
+    /// Ends the stage being compiled: it writes `channels` into `target` (the output image
+    /// when `None`). The builder starts afresh.
+    fn finish_stage(&mut self, node: &str, target: Option<u32>, channels: Vec<Operand>) {
+        let builder = std::mem::replace(&mut self.stage, StageBuilder::new(0));
+        let mut reads = Vec::new();
+        let mut reach = crate::program::Reach::Near(crate::program::Apron::default());
+        for instr in &builder.instrs {
+            for plane in instr.op.planes() {
+                if !reads.contains(&plane) {
+                    reads.push(plane);
+                }
+            }
+            reach = match (reach, instr.op.reach()) {
+                (crate::program::Reach::Near(a), Some(b)) => crate::program::Reach::Near(a.max(b)),
+                _ => crate::program::Reach::Anywhere,
+            };
+        }
+        let cost = builder.cost.total as f32;
+        self.finished_cost += builder.cost.total * area(builder.shift);
+        self.stages.push(Stage {
+            node: node.to_owned(),
+            target,
+            work: StageWork::Pixels(TileProgram {
+                instrs: builder.instrs,
+                slot_count: builder.slot_count,
+                channels,
+            }),
+            reads,
+            reach,
+            cost,
+        });
+    }
+}
+
+/// The share of the render's pixels a grid 2^shift times smaller has.
+fn area(shift: u32) -> f64 {
+    1.0 / f64::from(1u32 << (2 * shift))
 }
 
 /// What a node's compile function sees: its params, its inputs, the frame it is
@@ -323,9 +441,40 @@ impl NodeCtx<'_, '_> {
     pub fn text(&self, name: &str) -> &str {
         match (self.node.params.get(name), self.param_kind(name)) {
             (Some(ParamValue::Text(v)), _) => v,
-            (_, ParamKind::Choice { default, .. } | ParamKind::Text { default }) => default,
+            (
+                _,
+                ParamKind::Choice { default, .. }
+                | ParamKind::Text { default }
+                | ParamKind::File { default },
+            ) => default,
             _ => unreachable!("{name} is a text param"),
         }
+    }
+
+    /// A boolean param.
+    pub fn flag(&self, name: &str) -> bool {
+        match (self.node.params.get(name), self.param_kind(name)) {
+            (Some(ParamValue::Bool(v)), _) => *v,
+            (_, ParamKind::Bool { default }) => default,
+            _ => unreachable!("{name} is a boolean param"),
+        }
+    }
+
+    /// A float param that must be the same over the whole image (a filter's radius): its
+    /// value, or an error naming the param when something per-pixel is connected to it.
+    pub fn uniform(&mut self, name: &str) -> Result<f32, GraphError> {
+        self.float(name)?.as_const().ok_or_else(|| {
+            self.error(
+                name,
+                "must be the same over the whole image: connect only constants, time or math of \
+                 them, or leave it unconnected",
+            )
+        })
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> &str {
+        &self.node.id
     }
 
     /// A color param as RGBA.
@@ -366,7 +515,14 @@ impl NodeCtx<'_, '_> {
     /// Input `port` compiled at other coordinates, if connected.
     pub fn input_at(&mut self, port: &str, frame: Frame) -> Result<Option<Val>, GraphError> {
         match self.node.inputs.get(port) {
-            Some(reference) => self.compiler.reference(reference, frame).map(Some),
+            Some(reference) => {
+                if frame != self.frame {
+                    let source = self.compiler.resolve(reference).0;
+                    let me = self.compiler.index[self.node.id.as_str()];
+                    self.compiler.note_resample(source, me);
+                }
+                self.compiler.reference(reference, frame).map(Some)
+            }
             None => Ok(None),
         }
     }
@@ -407,7 +563,8 @@ impl NodeCtx<'_, '_> {
     }
 
     fn fold(&self, op: &Op) -> Option<[f32; 4]> {
-        if !op.operands().iter().all(|o| o.as_const().is_some()) {
+        // Planes exist only while rendering.
+        if !op.planes().is_empty() || !op.operands().iter().all(|o| o.as_const().is_some()) {
             return None;
         }
         let c = &self.compiler;
@@ -415,6 +572,7 @@ impl NodeCtx<'_, '_> {
             permutations: &c.perms,
             ramps: &c.ramps,
             corners: &c.tables,
+            planes: &[],
         };
         Some(eval::apply_uniform(op, &tables))
     }

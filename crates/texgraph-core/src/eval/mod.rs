@@ -5,20 +5,28 @@
 //! Every operation is a pure function of the sample, so the result is the same bits for
 //! any tile size and thread count.
 
+//!
+//! A program of several stages runs them in order, each over its own grid: per-pixel
+//! stages in tiles as above, blur stages as whole-plane passes. A plane is freed after
+//! the last stage that reads it.
+
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+pub mod blur;
 mod ops;
+pub mod planes;
 
 pub use ops::Tables;
 pub(crate) use ops::apply_uniform;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::program::{Operand, Program, U_SLOT, V_SLOT};
+use crate::program::{Operand, Program, StageWork, TileProgram, U_SLOT, V_SLOT};
+use planes::{PlaneView, TileAt};
 
 /// Side of the square tiles the image is cut into.
 pub const TILE: usize = 64;
@@ -88,7 +96,7 @@ pub fn render(
     let mut image = Image {
         width,
         height,
-        channels: program.output.channels.len(),
+        channels: program.channels(),
         data: Vec::new(),
     };
     render_into(program, &mut image, width, height, options, progress)?;
@@ -111,7 +119,7 @@ pub fn render_into(
             "image size {width}x{height} is empty"
         )));
     }
-    let channels = program.output.channels.len();
+    let channels = program.channels();
     let len = usize::try_from(image_bytes(width, height, channels).unwrap_or(u64::MAX) / 4)
         .map_err(|_| Error::Render("image too large for this machine".to_owned()))?;
     if options.cancelled() {
@@ -124,22 +132,138 @@ pub fn render_into(
         })?;
     }
     (image.width, image.height, image.channels) = (width, height, channels);
-    let tile = options.tile.max(1);
-    let target = &mut image.data[..];
-    let cancel = options.cancel.as_deref();
-    let mut job = move || fill_bands(program, width, tile, target, cancel, progress);
+    let mut job = || run_stages(program, image, &options, progress);
     match options.threads {
-        None => job(),
+        None => job()?,
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
             .map_err(|e| Error::Render(format!("cannot start {n} threads: {e}")))?
-            .install(job),
+            .install(job)?,
     }
     if options.cancelled() {
         return Err(Error::Cancelled);
     }
     Ok(())
+}
+
+/// Runs every stage of `program`, the last into `image` (already sized). Progress is
+/// reported in rows of the output, in proportion to the texels computed by all stages.
+fn run_stages(
+    program: &Program,
+    image: &mut Image,
+    options: &RenderOptions,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<()> {
+    let (width, height) = (image.width, image.height);
+    let grid = |target: Option<u32>| match target {
+        Some(p) => program.planes[p as usize].size.at(width, height),
+        None => (width, height),
+    };
+    let total: u64 = program
+        .stages
+        .iter()
+        .map(|s| {
+            let (w, h) = grid(s.target);
+            u64::from(w) * u64::from(h)
+        })
+        .sum();
+    let done = AtomicU64::new(0);
+    let report = |texels: u64| {
+        let so_far = done.fetch_add(texels, Ordering::Relaxed) + texels;
+        progress((so_far * u64::from(height) / total.max(1)) as u32);
+    };
+    let last_readers = program.last_readers();
+    let mut planes: Vec<Option<Arc<Image>>> =
+        program.planes.iter().map(|p| p.image.clone()).collect();
+    let tile = options.tile.max(1);
+    let cancel = options.cancel.as_deref();
+    for (index, stage) in program.stages.iter().enumerate() {
+        if options.cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let views: Vec<Option<PlaneView<'_>>> = planes
+            .iter()
+            .zip(&program.planes)
+            .map(|(plane, info)| {
+                plane.as_deref().map(|p| PlaneView {
+                    data: &p.data,
+                    width: p.width as usize,
+                    height: p.height as usize,
+                    channels: p.channels,
+                    wrap: info.wrap,
+                })
+            })
+            .collect();
+        let tables = Tables::of(program, &views);
+        let Some(target) = stage.target else {
+            let StageWork::Pixels(tiles) = &stage.work else {
+                unreachable!("the output stage is per-pixel")
+            };
+            fill_bands(
+                tiles,
+                &tables,
+                width,
+                tile,
+                &mut image.data,
+                cancel,
+                &report,
+            );
+            break;
+        };
+        let (w, h) = grid(Some(target));
+        let channels = stage.channels(&program.planes);
+        let mut plane = Image {
+            width: w,
+            height: h,
+            channels,
+            data: image_bytes(w, h, channels)
+                .and_then(|b| usize::try_from(b / 4).ok())
+                .and_then(try_zeroed)
+                .ok_or_else(|| {
+                    Error::Render(format!(
+                        "not enough memory for the {w}x{h} plane of node '{}'",
+                        stage.node
+                    ))
+                })?,
+        };
+        match &stage.work {
+            StageWork::Pixels(tiles) => {
+                fill_bands(tiles, &tables, w, tile, &mut plane.data, cancel, &report)
+            }
+            StageWork::Blur { input, radius } => {
+                let source = planes[*input as usize]
+                    .as_deref()
+                    .expect("a plane is computed before the stages that read it");
+                blur::blur(
+                    source,
+                    *radius,
+                    program.planes[*input as usize].wrap,
+                    &mut plane,
+                )
+                .ok_or_else(|| {
+                    Error::Render(format!(
+                        "not enough memory to blur the {w}x{h} plane of node '{}'",
+                        stage.node
+                    ))
+                })?;
+                report(u64::from(w) * u64::from(h));
+            }
+        }
+        drop(views);
+        planes[target as usize] = Some(Arc::new(plane));
+        for (plane, last) in planes.iter_mut().zip(&last_readers) {
+            if *last == Some(index) {
+                *plane = None;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A zeroed buffer of `len` samples, or `None` when memory is short (never an abort).
+pub(crate) fn try_zeroed(len: usize) -> Option<Vec<f32>> {
+    zeroed(len)
 }
 
 /// A zeroed buffer from the allocator's zeroed pages: no single-threaded memset before
@@ -183,21 +307,22 @@ fn advise_huge_pages(buffer: &[f32]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_buffer: &[f32]) {}
 
-/// Renders `data` in bands of `tile` rows, in parallel. Once `cancel` is raised, bands
-/// not yet started are skipped and a band under way stops at its next tile column.
+/// Renders `program` into `data` (rows of `width` texels) in bands of `tile` rows, in
+/// parallel. Once `cancel` is raised, bands not yet started are skipped and a band under
+/// way stops at its next tile column. `report` is told how many texels each band added.
 fn fill_bands(
-    program: &Program,
+    program: &TileProgram,
+    tables: &Tables<'_>,
     width: u32,
     tile: usize,
     data: &mut [f32],
     cancel: Option<&AtomicBool>,
-    progress: &(dyn Fn(u32) + Sync),
+    report: &(dyn Fn(u64) + Sync),
 ) {
     let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
     let width = width as usize;
-    let channels = program.output.channels.len();
+    let channels = program.channels.len();
     let height = data.len() / (width * channels);
-    let rows_done = AtomicU32::new(0);
     let band_len = tile * width * channels;
     data.par_chunks_mut(band_len).enumerate().for_each_init(
         || Workspace::new(program, tile),
@@ -209,11 +334,10 @@ fn fill_bands(
                     return;
                 }
                 let cols = tile.min(width - col0);
-                ws.run(program, col0, row0, cols, rows, width, height);
+                ws.run(program, tables, col0, row0, cols, rows, width, height);
                 ws.write(program, chunk, col0, cols, rows, width);
             }
-            let done = rows_done.fetch_add(rows as u32, Ordering::Relaxed) + rows as u32;
-            progress(done);
+            report((rows * width) as u64);
         },
     );
 }
@@ -226,9 +350,8 @@ struct Workspace {
 }
 
 impl Workspace {
-    fn new(program: &Program, tile: usize) -> Self {
+    fn new(program: &TileProgram, tile: usize) -> Self {
         let uniform_rows = program
-            .output
             .channels
             .iter()
             .map(|operand| match operand {
@@ -247,7 +370,8 @@ impl Workspace {
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
-        program: &Program,
+        program: &TileProgram,
+        tables: &Tables<'_>,
         col0: usize,
         row0: usize,
         cols: usize,
@@ -268,12 +392,20 @@ impl Workspace {
         for r in 0..rows {
             vs[r * cols..(r + 1) * cols].fill(((row0 + r) as f32 + 0.5) / h);
         }
-        run_instructions(&mut self.slots, program, cols * rows, cols);
+        let at = TileAt {
+            col0,
+            row0,
+            width,
+            height,
+        };
+        for instr in &program.instrs {
+            ops::step(&mut self.slots, tables, instr, cols * rows, cols, at);
+        }
     }
 
     fn write(
         &self,
-        program: &Program,
+        program: &TileProgram,
         band: &mut [f32],
         col0: usize,
         cols: usize,
@@ -284,14 +416,14 @@ impl Workspace {
         // is a slice and the interleaving loop has no branches.
         // Row r of output channel c: a uniform channel's single spread row serves every row.
         let row = |c: usize, r: usize| -> &[f32] {
-            match program.output.channels[c] {
+            match program.channels[c] {
                 Operand::Const(_) => &self.uniform_rows[c][..cols],
                 Operand::Slot(s) => &self.slots[s as usize][r * cols..(r + 1) * cols],
             }
         };
         for r in 0..rows {
             let start = r * width + col0;
-            if program.output.channels.len() == 1 {
+            if program.channels.len() == 1 {
                 band[start..start + cols].copy_from_slice(row(0, r));
                 continue;
             }
@@ -301,13 +433,5 @@ impl Workspace {
                 px.copy_from_slice(&[red[i], green[i], blue[i], alpha[i]]);
             }
         }
-    }
-}
-
-/// Runs every operation of `program` over the first `n` samples of the slots.
-fn run_instructions(slots: &mut [Vec<f32>], program: &Program, n: usize, cols: usize) {
-    let tables = Tables::of(program);
-    for instr in &program.instrs {
-        ops::step(slots, &tables, instr, n, cols);
     }
 }

@@ -18,6 +18,8 @@ use crate::program::{
     Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, U_SLOT, Unary, V_SLOT,
 };
 
+use super::planes::{self, PlaneView, TileAt};
+
 /// The lookup tables operations refer to by index.
 #[derive(Clone, Copy)]
 pub struct Tables<'p> {
@@ -27,16 +29,26 @@ pub struct Tables<'p> {
     pub ramps: &'p [Arc<Ramp>],
     /// Perlin corner tables.
     pub corners: &'p [Arc<CornerTable>],
+    /// The planes alive while a stage runs (empty when folding constants).
+    pub planes: &'p [Option<PlaneView<'p>>],
 }
 
 impl<'p> Tables<'p> {
-    /// The tables of `program`.
-    pub fn of(program: &'p Program) -> Self {
+    /// The tables of `program`, with the planes a stage may read.
+    pub fn of(program: &'p Program, planes: &'p [Option<PlaneView<'p>>]) -> Self {
         Self {
             permutations: &program.permutations,
             ramps: &program.ramps,
             corners: &program.tables,
+            planes,
         }
+    }
+
+    /// Plane `index`, which the stage order guarantees is computed.
+    fn plane(&self, index: u32) -> &PlaneView<'p> {
+        self.planes[index as usize]
+            .as_ref()
+            .expect("a plane is computed before the stages that read it")
     }
 }
 
@@ -140,13 +152,15 @@ fn map4(
     }
 }
 
-/// Runs `instr` over the first `n` samples of `slots`.
+/// Runs `instr` over the first `n` samples of `slots`: a tile of rows of `cols` samples at
+/// `at` on the stage's grid.
 pub(super) fn step(
     slots: &mut [Vec<f32>],
     tables: &Tables<'_>,
     instr: &Instr,
     n: usize,
     cols: usize,
+    at: TileAt,
 ) {
     let first = instr.dst as usize;
     let arity = instr.op.arity() as usize;
@@ -167,7 +181,7 @@ pub(super) fn step(
             let len = n.min(v.len());
             &mut v[..len]
         });
-        apply(&instr.op, tables, &arg, &mut dst[..arity], cols);
+        apply(&instr.op, tables, &arg, &mut dst[..arity], cols, at);
     }
     for (k, out) in outs.into_iter().enumerate().take(arity) {
         slots[first + k] = out;
@@ -182,7 +196,7 @@ pub(crate) fn apply_uniform(op: &Op, tables: &Tables<'_>) -> [f32; 4] {
     let arg = |o: Operand| Arg::C(o.as_const().expect("uniform operands"));
     let [a, b, c, d] = &mut out;
     let mut dst: [&mut [f32]; 4] = [a, b, c, d];
-    apply(op, tables, &arg, &mut dst[..arity], 1);
+    apply(op, tables, &arg, &mut dst[..arity], 1, TileAt::default());
     out.map(|v| v[0])
 }
 
@@ -193,9 +207,110 @@ fn apply<'s>(
     arg: &dyn Fn(Operand) -> Arg<'s>,
     dst: &mut [&mut [f32]],
     cols: usize,
+    at: TileAt,
 ) {
     let n = dst[0].len();
+    let image_frame =
+        |x: Operand, y: Operand| (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
     match *op {
+        Op::Sample {
+            plane,
+            x,
+            y,
+            nearest,
+            ..
+        } => {
+            let view = tables.plane(plane);
+            let (x, y) = (arg(x), arg(y));
+            for i in 0..n {
+                let px = if nearest {
+                    view.nearest(x.at(i), y.at(i))
+                } else {
+                    view.bilinear(x.at(i), y.at(i))
+                };
+                for (d, p) in dst.iter_mut().zip(px) {
+                    d[i] = p;
+                }
+            }
+        }
+        Op::Fetch { plane, .. } => fetch(tables.plane(plane), dst, cols, at),
+        Op::Normal {
+            plane,
+            x,
+            y,
+            strength,
+            directx,
+        } => {
+            let view = tables.plane(plane);
+            let strength = arg(strength);
+            let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
+            let (x, y) = (arg(x), arg(y));
+            let [r, g, b, ..] = dst else {
+                unreachable!("a normal writes three channels")
+            };
+            for_each_gradient(view, on_grid, x, y, cols, at, n, |i, gx, gy| {
+                let c = planes::encode_normal(planes::normal(gx, gy, strength.at(i)), directx);
+                (r[i], g[i], b[i]) = (c[0], c[1], c[2]);
+            });
+        }
+        Op::Emboss {
+            plane,
+            x,
+            y,
+            strength,
+            light,
+        } => {
+            let view = tables.plane(plane);
+            let strength = arg(strength);
+            let light = light.map(f32::from_bits);
+            let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
+            let (x, y) = (arg(x), arg(y));
+            let out = &mut *dst[0];
+            for_each_gradient(view, on_grid, x, y, cols, at, n, |i, gx, gy| {
+                out[i] = planes::emboss(gx, gy, strength.at(i), light);
+            });
+        }
+        Op::Edges {
+            plane,
+            x,
+            y,
+            width,
+            threshold,
+        } => {
+            let view = tables.plane(plane);
+            let (x, y, width, threshold) = (arg(x), arg(y), arg(width), arg(threshold));
+            for (i, o) in dst[0].iter_mut().enumerate() {
+                *o = planes::edges(view, x.at(i), y.at(i), width.at(i), threshold.at(i));
+            }
+        }
+        Op::SlopeBlur {
+            input,
+            slope,
+            x,
+            y,
+            distance,
+            samples,
+            mode,
+            ..
+        } => {
+            let (input, slope) = (tables.plane(input), tables.plane(slope));
+            let on_grid = image_frame(x, y) && (slope.width, slope.height) == (at.width, at.height);
+            let (x, y, distance) = (arg(x), arg(y), arg(distance));
+            for_each_gradient(slope, on_grid, x, y, cols, at, n, |i, gx, gy| {
+                let px = planes::slope_blur(
+                    input,
+                    (gx, gy),
+                    x.at(i),
+                    y.at(i),
+                    distance.at(i),
+                    samples,
+                    mode,
+                );
+                for (d, p) in dst.iter_mut().zip(px) {
+                    d[i] = p;
+                }
+            });
+        }
         Op::PerlinTable {
             x,
             y,
@@ -340,6 +455,79 @@ fn apply<'s>(
             }
         }
         Op::Blend(mode, a, b) => blend_k(dst[0], mode, arg(a), arg(b)),
+    }
+}
+
+/// Copies the tile's texels of a plane of the grid's own size into one slot per channel.
+fn fetch(view: &PlaneView<'_>, dst: &mut [&mut [f32]], cols: usize, at: TileAt) {
+    let n = dst[0].len();
+    let c = view.channels;
+    for r in 0..n / cols {
+        let start = ((at.row0 + r) * view.width + at.col0) * c;
+        let row = &view.data[start..start + cols * c];
+        let out = r * cols..(r + 1) * cols;
+        if c == 1 {
+            dst[0][out].copy_from_slice(row);
+        } else {
+            for (k, d) in dst.iter_mut().enumerate() {
+                for (o, px) in d[out.clone()].iter_mut().zip(row.chunks_exact(c)) {
+                    *o = px[k];
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f(i, ∂h/∂u, ∂h/∂v)` for each sample of the tile: exact neighbours on the grid
+/// (with a fast path for interior texels), bilinear ones elsewhere.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn for_each_gradient(
+    view: &PlaneView<'_>,
+    on_grid: bool,
+    x: Arg<'_>,
+    y: Arg<'_>,
+    cols: usize,
+    at: TileAt,
+    n: usize,
+    mut f: impl FnMut(usize, f32, f32),
+) {
+    if !on_grid {
+        for i in 0..n {
+            let (gx, gy) = view.gradient(x.at(i), y.at(i));
+            f(i, gx, gy);
+        }
+        return;
+    }
+    let (w, h, c) = (view.width, view.height, view.channels);
+    let (sx, sy) = (0.5 * w as f32, 0.5 * h as f32);
+    for r in 0..n / cols {
+        let row = at.row0 + r;
+        // Interior rows and columns read their neighbours directly.
+        if row == 0 || row + 1 >= h || c != 1 {
+            for k in 0..cols {
+                let (gx, gy) = view.grid_gradient(at.col0 + k, row);
+                f(r * cols + k, gx, gy);
+            }
+            continue;
+        }
+        let (above, here, below) = (
+            &view.data[(row - 1) * w..row * w],
+            &view.data[row * w..(row + 1) * w],
+            &view.data[(row + 1) * w..(row + 2) * w],
+        );
+        for k in 0..cols {
+            let col = at.col0 + k;
+            let (gx, gy) = if col == 0 || col + 1 >= w {
+                view.grid_gradient(col, row)
+            } else {
+                (
+                    (here[col + 1] - here[col - 1]) * sx,
+                    (below[col] - above[col]) * sy,
+                )
+            };
+            f(r * cols + k, gx, gy);
+        }
     }
 }
 

@@ -2,8 +2,10 @@
 //! registry lists them.
 
 pub mod adjust;
+pub mod bitmap;
 pub mod combine;
 pub mod coordinates;
+pub mod filter;
 pub mod fractal;
 pub mod input;
 pub mod noise;

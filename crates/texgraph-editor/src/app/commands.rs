@@ -137,6 +137,13 @@ pub enum Command {
     New,
     /// Load a graph file.
     Open(PathBuf),
+    /// Ask for a file for a file param of a node.
+    ChooseFile {
+        /// Node id.
+        node: String,
+        /// Param name.
+        param: String,
+    },
     /// Save to a path (or the current file).
     Save(Option<PathBuf>),
     /// Show a message in the status bar.
@@ -504,6 +511,10 @@ impl EditorApp {
             }
             Command::Status(message) => {
                 self.status = message;
+                return Applied::Nothing;
+            }
+            Command::ChooseFile { node, param } => {
+                self.choose_file = Some((node, param));
                 return Applied::Nothing;
             }
         }

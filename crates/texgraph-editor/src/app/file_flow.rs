@@ -64,6 +64,11 @@ impl EditorApp {
                 Answer::Cancel => {}
             }
         }
+        if let Some((node, param)) = self.choose_file.take() {
+            let start = self.folder();
+            self.files
+                .choose(&ctx, Purpose::Param { node, param }, Some(&start));
+        }
         if let Some(then) = self.ask_save_as.take() {
             let start = self.path.clone();
             self.files
@@ -83,6 +88,14 @@ impl EditorApp {
                     self.commands.push(Command::Save(Some(path)));
                 }
                 Purpose::Export => self.export.path = path.display().to_string(),
+                Purpose::Param { node, param } => {
+                    let value = self.relative_to_graph(&path);
+                    self.commands.push(Command::SetParam {
+                        node,
+                        param,
+                        value: texgraph_core::ParamValue::Text(value),
+                    });
+                }
             }
         }
         if let Some(then) = self.then.take() {
@@ -96,6 +109,25 @@ impl EditorApp {
                 wake.request_repaint()
             }));
         }
+    }
+
+    /// The folder the graph's relative file params start from: the graph file's, or the
+    /// working directory for an unsaved graph.
+    pub(crate) fn folder(&self) -> PathBuf {
+        match &self.path {
+            Some(path) => texgraph_core::paths::folder_of(path),
+            None => PathBuf::from("."),
+        }
+    }
+
+    /// `path` as a file param stores it: relative to the graph's folder when inside it.
+    fn relative_to_graph(&self, path: &std::path::Path) -> String {
+        let folder = std::path::absolute(self.folder()).unwrap_or_else(|_| self.folder());
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+        path.strip_prefix(&folder)
+            .unwrap_or(&path)
+            .display()
+            .to_string()
     }
 
     pub(super) fn file_name(&self) -> String {

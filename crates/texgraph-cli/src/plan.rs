@@ -1,0 +1,42 @@
+//! `texgraph plan`: how a graph will be rendered — its stages, planes, aprons, peak
+//! memory and estimated work — without rendering it.
+
+use std::path::PathBuf;
+
+use texgraph_core::compile;
+use texgraph_core::plan::plan;
+
+use crate::args::parse_size;
+use crate::load::{describe, load};
+
+/// Arguments of `texgraph plan`.
+#[derive(clap::Args)]
+pub struct PlanArgs {
+    /// The graph file.
+    graph: PathBuf,
+    /// Image size: `1024` for a square or `2048x1024`.
+    #[arg(long, default_value = "1024", value_parser = parse_size)]
+    size: (u32, u32),
+    /// Worker threads the render would use (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The output to plan (default: the first).
+    #[arg(long)]
+    output: Option<String>,
+}
+
+/// Runs `texgraph plan`.
+pub fn run(args: &PlanArgs) -> anyhow::Result<()> {
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    let graph = load(&args.graph)?;
+    let program = compile(&graph, args.output.as_deref()).map_err(|e| describe(&args.graph, &e))?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let (width, height) = args.size;
+    crate::say!("{}: output '{}'", args.graph.display(), program.output.name);
+    crate::say!("{}", plan(&program, width, height, threads));
+    Ok(())
+}

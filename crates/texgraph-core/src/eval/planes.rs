@@ -1,0 +1,235 @@
+//! Operations that read planes: filtered and exact reads, and the neighbourhood filters
+//! computed per sample (normal map, emboss, Sobel edges, slope blur). On the stage's own
+//! grid, in the image frame, neighbours are whole texels away and are read exactly;
+//! anywhere else they are read with bilinear filtering one texel apart, so a filter of a
+//! warped or transformed position means the same thing.
+
+use crate::kernels::scalar::LUMA;
+use crate::program::SlopeMode;
+
+/// A plane while it is read: interleaved samples, rows top to bottom.
+#[derive(Clone, Copy)]
+pub struct PlaneView<'a> {
+    /// width × height × channels samples.
+    pub data: &'a [f32],
+    /// Width in texels.
+    pub width: usize,
+    /// Height in texels.
+    pub height: usize,
+    /// 1 or 4.
+    pub channels: usize,
+    /// Reads outside wrap around instead of clamping.
+    pub wrap: bool,
+}
+
+/// Where the tile being computed sits on the stage's grid.
+#[derive(Clone, Copy, Default)]
+pub struct TileAt {
+    /// First column.
+    pub col0: usize,
+    /// First row.
+    pub row0: usize,
+    /// Grid width.
+    pub width: usize,
+    /// Grid height.
+    pub height: usize,
+}
+
+/// Relief scale of the gradient filters: height 1 stands a tenth of the texture's width.
+pub const RELIEF: f32 = 0.1;
+
+impl PlaneView<'_> {
+    /// Texel index along an axis of `len` texels, wrapped or clamped.
+    #[inline(always)]
+    fn index(&self, i: i64, len: usize) -> usize {
+        if self.wrap {
+            i.rem_euclid(len as i64) as usize
+        } else {
+            i.clamp(0, len as i64 - 1) as usize
+        }
+    }
+
+    /// Channel `ch` of texel (x, y), wrapped or clamped.
+    #[inline(always)]
+    pub fn texel(&self, x: i64, y: i64, ch: usize) -> f32 {
+        let (x, y) = (self.index(x, self.width), self.index(y, self.height));
+        self.data[(y * self.width + x) * self.channels + ch]
+    }
+
+    /// The texel under (u, v).
+    #[inline(always)]
+    pub fn nearest(&self, u: f32, v: f32) -> [f32; 4] {
+        let x = self.index((u * self.width as f32).floor() as i64, self.width);
+        let y = self.index((v * self.height as f32).floor() as i64, self.height);
+        let at = (y * self.width + x) * self.channels;
+        let mut out = [0.0; 4];
+        out[..self.channels].copy_from_slice(&self.data[at..at + self.channels]);
+        out
+    }
+
+    /// Bilinear read at (u, v): texel centres sit at (i + 0.5) / size.
+    #[inline(always)]
+    pub fn bilinear(&self, u: f32, v: f32) -> [f32; 4] {
+        let fx = u * self.width as f32 - 0.5;
+        let fy = v * self.height as f32 - 0.5;
+        let (x0, y0) = (fx.floor(), fy.floor());
+        let (tx, ty) = (fx - x0, fy - y0);
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let (xa, xb) = (self.index(x0, self.width), self.index(x0 + 1, self.width));
+        let (ya, yb) = (self.index(y0, self.height), self.index(y0 + 1, self.height));
+        let c = self.channels;
+        let row_a = ya * self.width;
+        let row_b = yb * self.width;
+        let mut out = [0.0; 4];
+        for (ch, o) in out.iter_mut().enumerate().take(c) {
+            let p00 = self.data[(row_a + xa) * c + ch];
+            let p10 = self.data[(row_a + xb) * c + ch];
+            let p01 = self.data[(row_b + xa) * c + ch];
+            let p11 = self.data[(row_b + xb) * c + ch];
+            let top = p00 + (p10 - p00) * tx;
+            let bottom = p01 + (p11 - p01) * tx;
+            *o = top + (bottom - top) * ty;
+        }
+        out
+    }
+
+    /// One channel, bilinear.
+    #[inline(always)]
+    fn value(&self, u: f32, v: f32) -> f32 {
+        self.bilinear(u, v)[0]
+    }
+
+    /// (∂h/∂u, ∂h/∂v) of channel 0 at (u, v), in value per texture unit: central
+    /// differences of bilinear reads one texel apart.
+    #[inline(always)]
+    pub fn gradient(&self, u: f32, v: f32) -> (f32, f32) {
+        let (du, dv) = (1.0 / self.width as f32, 1.0 / self.height as f32);
+        let gx = (self.value(u + du, v) - self.value(u - du, v)) * (0.5 * self.width as f32);
+        let gy = (self.value(u, v + dv) - self.value(u, v - dv)) * (0.5 * self.height as f32);
+        (gx, gy)
+    }
+
+    /// (∂h/∂u, ∂h/∂v) of channel 0 at texel (x, y) from its four neighbours, exactly. At a
+    /// clamped edge the difference spans one texel instead of two.
+    #[inline(always)]
+    pub fn grid_gradient(&self, x: usize, y: usize) -> (f32, f32) {
+        let (x, y) = (x as i64, y as i64);
+        let (l, r) = (self.index(x - 1, self.width), self.index(x + 1, self.width));
+        let (t, b) = (
+            self.index(y - 1, self.height),
+            self.index(y + 1, self.height),
+        );
+        let span = |lo: usize, hi: usize, len: usize| -> f32 {
+            if self.wrap {
+                len as f32 / 2.0
+            } else if hi > lo {
+                len as f32 / (hi - lo) as f32
+            } else {
+                0.0
+            }
+        };
+        let row = y as usize * self.width;
+        let gx = (self.data[(row + r) * self.channels] - self.data[(row + l) * self.channels])
+            * span(l, r, self.width);
+        let gy = (self.data[(b * self.width + x as usize) * self.channels]
+            - self.data[(t * self.width + x as usize) * self.channels])
+            * span(t, b, self.height);
+        // A one-texel-wide axis has no slope.
+        let gx = if self.width > 1 { gx } else { 0.0 };
+        let gy = if self.height > 1 { gy } else { 0.0 };
+        (gx, gy)
+    }
+}
+
+/// The unit normal of the relief `strength`·[`RELIEF`]·h with slope (gx, gy) per texture
+/// unit, x right, y up (v grows down), z out of the surface.
+#[inline(always)]
+pub fn normal(gx: f32, gy: f32, strength: f32) -> [f32; 3] {
+    let k = strength * RELIEF;
+    let (nx, ny) = (-k * gx, k * gy);
+    let inv = 1.0 / (nx * nx + ny * ny + 1.0).sqrt();
+    [nx * inv, ny * inv, inv]
+}
+
+/// The normal encoded as a color: 0.5 + 0.5·n, green flipped (1 − g) for DirectX.
+#[inline(always)]
+pub fn encode_normal(n: [f32; 3], directx: bool) -> [f32; 3] {
+    let g = 0.5 + 0.5 * n[1];
+    [
+        0.5 + 0.5 * n[0],
+        if directx { 1.0 - g } else { g },
+        0.5 + 0.5 * n[2],
+    ]
+}
+
+/// Lambert shading max(0, n·light).
+#[inline(always)]
+pub fn emboss(gx: f32, gy: f32, strength: f32, light: [f32; 3]) -> f32 {
+    let n = normal(gx, gy, strength);
+    (n[0] * light[0] + n[1] * light[1] + n[2] * light[2]).max(0.0)
+}
+
+/// The Sobel edge mask at (u, v) with taps `width` texture units apart (at least a texel):
+/// m = |(Sobel x, Sobel y)| / 4 (a step of 1 gives 1), mask = clamp((m − threshold)·20, 0, 1).
+#[inline(always)]
+pub fn edges(plane: &PlaneView<'_>, u: f32, v: f32, width: f32, threshold: f32) -> f32 {
+    let du = width.abs().max(1.0 / plane.width as f32);
+    let dv = width.abs().max(1.0 / plane.height as f32);
+    let p = |i: f32, j: f32| luma(plane, plane.bilinear(u + i * du, v + j * dv));
+    let (tl, t, tr) = (p(-1.0, -1.0), p(0.0, -1.0), p(1.0, -1.0));
+    let (l, r) = (p(-1.0, 0.0), p(1.0, 0.0));
+    let (bl, b, br) = (p(-1.0, 1.0), p(0.0, 1.0), p(1.0, 1.0));
+    let gx = ((tr + 2.0 * r + br) - (tl + 2.0 * l + bl)) * 0.25;
+    let gy = ((bl + 2.0 * b + br) - (tl + 2.0 * t + tr)) * 0.25;
+    let m = (gx * gx + gy * gy).sqrt();
+    ((m - threshold) * 20.0).clamp(0.0, 1.0)
+}
+
+/// One channel of a read: the value of a scalar plane, the luminance of a color one.
+#[inline(always)]
+fn luma(plane: &PlaneView<'_>, px: [f32; 4]) -> f32 {
+    if plane.channels == 1 {
+        px[0]
+    } else {
+        LUMA[0] * px[0] + LUMA[1] * px[1] + LUMA[2] * px[2]
+    }
+}
+
+/// `input` combined over `samples` points from (u, v) up the slope, `distance` texture
+/// units long (shorter where the slope is flatter than 1 per texture unit).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn slope_blur(
+    input: &PlaneView<'_>,
+    gradient: (f32, f32),
+    u: f32,
+    v: f32,
+    distance: f32,
+    samples: u32,
+    mode: SlopeMode,
+) -> [f32; 4] {
+    let (gx, gy) = gradient;
+    let scale = distance / (gx * gx + gy * gy).sqrt().max(1.0);
+    let (sx, sy) = (gx * scale, gy * scale);
+    let steps = samples.max(2);
+    let mut acc = match mode {
+        SlopeMode::Blur => [0.0; 4],
+        SlopeMode::Min => [f32::INFINITY; 4],
+        SlopeMode::Max => [f32::NEG_INFINITY; 4],
+    };
+    for i in 0..steps {
+        let t = i as f32 / (steps - 1) as f32;
+        let px = input.bilinear(u + t * sx, v + t * sy);
+        for (a, p) in acc.iter_mut().zip(px) {
+            *a = match mode {
+                SlopeMode::Blur => *a + p,
+                SlopeMode::Min => a.min(p),
+                SlopeMode::Max => a.max(p),
+            };
+        }
+    }
+    if mode == SlopeMode::Blur {
+        acc = acc.map(|a| a / steps as f32);
+    }
+    acc
+}

@@ -1,0 +1,40 @@
+//! File params (an `image` node's `path`) are written relative to the graph file's folder.
+//! Before compiling a graph loaded from a file, its relative paths are made to point into
+//! that folder; the document the editor saves keeps them as written.
+
+use std::path::{Path, PathBuf};
+
+use crate::graph::{Graph, ParamValue};
+use crate::registry::{self, ParamKind};
+
+impl Graph {
+    /// Joins every relative file param to `folder` (the graph file's folder), so the
+    /// graph can be compiled from any working directory.
+    pub fn resolve_paths(&mut self, folder: &Path) {
+        for node in &mut self.nodes {
+            let Some(desc) = registry::lookup(&node.kind) else {
+                continue;
+            };
+            for param in desc.params {
+                if !matches!(param.kind, ParamKind::File { .. }) {
+                    continue;
+                }
+                if let Some(ParamValue::Text(path)) = node.params.get_mut(param.name)
+                    && !path.is_empty()
+                    && Path::new(path.as_str()).is_relative()
+                {
+                    *path = folder.join(path.as_str()).to_string_lossy().into_owned();
+                }
+            }
+        }
+    }
+}
+
+/// The folder a graph file's relative paths start from: the file's parent (`.` for a bare
+/// file name).
+pub fn folder_of(graph_file: &Path) -> PathBuf {
+    match graph_file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}

@@ -1,0 +1,175 @@
+//! The schedule of a compiled program at a given size: its stages, what each computes and
+//! reads, the planes alive, the peak memory and the estimated work. `texgraph plan`
+//! prints it; the memory check before a render uses the same figures.
+
+use std::fmt;
+
+use crate::eval::{TILE, image_bytes};
+use crate::program::{Program, Reach, StageWork, TileProgram};
+
+/// One stage at a given size.
+#[derive(Debug, Clone)]
+pub struct StagePlan {
+    /// The node whose value the stage computes.
+    pub node: String,
+    /// `pixels N ops` or `blur σ=…`.
+    pub work: String,
+    /// Width and height of its grid.
+    pub grid: (u32, u32),
+    /// 1 or 4.
+    pub channels: usize,
+    /// What it writes: `plane #i` or `output`.
+    pub writes: String,
+    /// The nodes of the planes it reads, each with its apron in texels (`None`: reads
+    /// anywhere).
+    pub reads: Vec<(String, Option<u64>)>,
+    /// Estimated operations per texel of its grid.
+    pub cost: f32,
+    /// Bytes held while it runs: live planes, its target, its working memory.
+    pub memory: u64,
+}
+
+/// A program's schedule at one size.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Render width.
+    pub width: u32,
+    /// Render height.
+    pub height: u32,
+    /// The stages in order.
+    pub stages: Vec<StagePlan>,
+    /// The most bytes held at once, the output image included.
+    pub peak_bytes: u64,
+    /// Estimated operations for the whole render.
+    pub operations: f64,
+}
+
+/// Bytes of tile buffers each thread of a per-pixel stage holds.
+fn workspace_bytes(tiles: &TileProgram) -> u64 {
+    u64::from(tiles.slot_count) * (TILE * TILE * 4) as u64
+}
+
+/// The schedule of `program` rendered at `width` × `height` on `threads` threads.
+pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan {
+    let plane_bytes = |i: usize| {
+        let info = &program.planes[i];
+        let (w, h) = info.size.at(width, height);
+        image_bytes(w, h, info.channels as usize).unwrap_or(u64::MAX)
+    };
+    let output = image_bytes(width, height, program.channels()).unwrap_or(u64::MAX);
+    // Loaded images live as long as the program.
+    let images: u64 = (0..program.planes.len())
+        .filter(|&i| program.planes[i].image.is_some())
+        .map(plane_bytes)
+        .fold(0u64, u64::saturating_add);
+    let last = program.last_readers();
+    let mut alive: Vec<usize> = Vec::new();
+    let mut stages = Vec::new();
+    let mut peak = 0u64;
+    let mut operations = 0.0;
+    for (index, stage) in program.stages.iter().enumerate() {
+        let grid = match stage.target {
+            Some(p) => program.planes[p as usize].size.at(width, height),
+            None => (width, height),
+        };
+        let texels = f64::from(grid.0) * f64::from(grid.1);
+        let target = stage.target.map_or(0, |p| plane_bytes(p as usize));
+        let working = match &stage.work {
+            StageWork::Pixels(tiles) => workspace_bytes(tiles).saturating_mul(threads as u64),
+            // Three working planes of the target's size.
+            StageWork::Blur { .. } => target.saturating_mul(3),
+        };
+        let held: u64 = alive
+            .iter()
+            .map(|&p| plane_bytes(p))
+            .fold(0, u64::saturating_add);
+        let memory = held
+            .saturating_add(target)
+            .saturating_add(working)
+            .saturating_add(output)
+            .saturating_add(images);
+        peak = peak.max(memory);
+        operations += f64::from(stage.cost) * texels;
+        let apron = |plane: u32| -> Option<u64> {
+            match stage.reach {
+                Reach::Anywhere => None,
+                Reach::Near(a) => {
+                    let (w, h) = program.planes[plane as usize].size.at(width, height);
+                    Some(a.texels_at(w.max(h)))
+                }
+            }
+        };
+        stages.push(StagePlan {
+            node: stage.node.clone(),
+            work: match &stage.work {
+                StageWork::Pixels(tiles) => format!("pixels, {} operations", tiles.instrs.len()),
+                StageWork::Blur { radius, .. } => format!(
+                    "blur, σ = {:.1} texels",
+                    f64::from(*radius) * f64::from(grid.0)
+                ),
+            },
+            grid,
+            channels: stage.channels(&program.planes),
+            writes: stage
+                .target
+                .map_or_else(|| "output".to_owned(), |p| format!("plane #{p}")),
+            reads: stage
+                .reads
+                .iter()
+                .map(|&p| {
+                    (
+                        format!("#{p} ({})", program.planes[p as usize].node),
+                        apron(p),
+                    )
+                })
+                .collect(),
+            cost: stage.cost,
+            memory,
+        });
+        if let Some(p) = stage.target
+            && last[p as usize].is_some()
+        {
+            alive.push(p as usize);
+        }
+        alive.retain(|&p| last[p].is_some_and(|l| l > index));
+    }
+    Plan {
+        width,
+        height,
+        stages,
+        peak_bytes: peak,
+        operations,
+    }
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1u32 << 20)
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.stages.iter().enumerate() {
+            writeln!(
+                f,
+                "stage {i}: '{}' {}x{}x{} -> {}: {} ({:.0} per texel)",
+                s.node, s.grid.0, s.grid.1, s.channels, s.writes, s.work, s.cost
+            )?;
+            for (plane, apron) in &s.reads {
+                match apron {
+                    Some(a) => writeln!(f, "    reads plane {plane}, apron {a} texels")?,
+                    None => writeln!(f, "    reads plane {plane} anywhere (re-sampled)")?,
+                }
+            }
+            writeln!(f, "    memory while running: {:.1} MiB", mib(s.memory))?;
+        }
+        write!(
+            f,
+            "{}x{}: {} stage(s), peak memory {:.1} MiB, about {:.0} million operations",
+            self.width,
+            self.height,
+            self.stages.len(),
+            mib(self.peak_bytes),
+            self.operations / 1e6
+        )
+    }
+}

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail};
-use texgraph_core::{Image, RenderOptions, compile, render_into};
+use texgraph_core::{Image, RenderOptions, compile, render_timed};
 
 use crate::args::parse_size;
 use crate::load::{describe, load};
@@ -60,9 +60,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         data: Vec::new(),
     };
     let mut times = Vec::with_capacity(args.reps);
+    let mut stage_times: Vec<Vec<f64>> = vec![Vec::new(); program.stages.len()];
     for rep in 1..=args.reps {
         let start = Instant::now();
-        render_into(
+        let stages = render_timed(
             &program,
             &mut image,
             width,
@@ -72,6 +73,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         )
         .map_err(|e| anyhow!("{e}"))?;
         let seconds = start.elapsed().as_secs_f64();
+        for (all, took) in stage_times.iter_mut().zip(stages) {
+            all.push(took.as_secs_f64());
+        }
         std::hint::black_box(&image);
         times.push(seconds);
         crate::say!(
@@ -80,6 +84,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             pixels / seconds / 1e6,
             seconds * 1e9 / pixels
         );
+    }
+    if program.stages.len() > 1 {
+        for (i, (stage, mut all)) in program.stages.iter().zip(stage_times).enumerate() {
+            all.sort_by(f64::total_cmp);
+            if let Some(median) = all.get(all.len() / 2) {
+                crate::say!("stage {i} '{}': median {:.2} ms", stage.node, median * 1e3);
+            }
+        }
     }
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];

@@ -32,7 +32,7 @@ pub mod validate;
 
 pub use compile::{check, compile, compile_node, output_names};
 pub use error::{Error, GraphError, Location, Result};
-pub use eval::{Image, RenderOptions, render, render_into};
+pub use eval::{Image, RenderOptions, render, render_into, render_timed};
 pub use graph::{Comment, Graph, Node, ParamValue, Settings};
 pub use program::Program;
 pub use validate::{Diagnostics, check_connection, diagnose, validate};

@@ -11,6 +11,9 @@ impl Graph {
     /// Joins every relative file param to `folder` (the graph file's folder), so the
     /// graph can be compiled from any working directory.
     pub fn resolve_paths(&mut self, folder: &Path) {
+        if folder == Path::new(".") {
+            return; // already relative to the working directory
+        }
         for node in &mut self.nodes {
             let Some(desc) = registry::lookup(&node.kind) else {
                 continue;

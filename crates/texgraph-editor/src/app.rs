@@ -97,6 +97,12 @@ pub struct EditorApp {
     ask_save_as: Option<Option<Then>>,
     /// A file param waiting for its chooser: (node, param).
     choose_file: Option<(String, String)>,
+    /// The nodes the preview's program computes over the whole image first (badged).
+    stage_nodes: std::collections::HashSet<String>,
+    /// The files the graph reads, with their modification times, and when they were
+    /// last looked at.
+    file_stamps: Vec<(String, Option<std::time::SystemTime>)>,
+    files_checked: std::time::Instant,
     /// The action to carry out after the save in progress succeeds.
     after_save: Option<Then>,
     /// An action cleared to go ahead (its question answered).
@@ -165,6 +171,9 @@ impl EditorApp {
             commands: Vec::new(),
             ask_save_as: None,
             choose_file: None,
+            stage_nodes: Default::default(),
+            file_stamps: Vec::new(),
+            files_checked: std::time::Instant::now(),
             after_save: None,
             then: None,
             closing: false,
@@ -234,6 +243,11 @@ impl EditorApp {
     /// Any nodes' warnings, by node id.
     pub fn warnings(&self) -> &HashMap<String, String> {
         &self.warnings
+    }
+
+    /// The nodes badged as ending a raster stage.
+    pub fn stage_nodes(&self) -> &std::collections::HashSet<String> {
+        &self.stage_nodes
     }
 
     fn title(&self) -> String {
@@ -337,6 +351,7 @@ impl EditorApp {
             pinned: self.preview.pinned.as_deref(),
             view: &mut self.view,
             renaming: &mut self.renaming,
+            stages: &self.stage_nodes,
         };
         SnarlWidget::new()
             .id(Id::new(CANVAS_ID))
@@ -369,6 +384,7 @@ impl eframe::App for EditorApp {
             eprintln!("frame cpu_ms {:.2} dt_ms {:.2}", cpu * 1e3, dt * 1e3);
         }
         self.receive(ui.ctx());
+        self.watch_files();
         self.shortcuts(ui);
         let title = self.title();
         if title != self.shown_title {

@@ -60,7 +60,15 @@ pub struct Canvas<'a> {
     pub view: &'a mut ViewRequest,
     /// The node being renamed, with the id typed so far.
     pub renaming: &'a mut Option<(String, String)>,
+    /// Nodes computed over the whole image before what reads them (a stage ends there).
+    pub stages: &'a std::collections::HashSet<String>,
 }
+
+/// The badge of a node whose value is computed over the whole image first.
+pub const STAGE_BADGE: &str = "raster";
+/// What the badge means.
+const STAGE_HINT: &str = "computed over the whole image before the nodes that read it \
+                          (a raster stage: see `texgraph plan`)";
 
 /// The outline of a node with a warning (unfinished, not used by any output).
 pub const AMBER: Color32 = Color32::from_rgb(230, 170, 40);
@@ -187,6 +195,14 @@ impl SnarlViewer<String> for Canvas<'_> {
                 .selectable(false)
                 .sense(Sense::click()),
         );
+        if self.stages.contains(&id) {
+            let badge = egui::RichText::new(STAGE_BADGE)
+                .small()
+                .color(Color32::from_rgb(20, 30, 40))
+                .background_color(Color32::from_rgb(120, 190, 230));
+            ui.add(egui::Label::new(badge).selectable(false))
+                .on_hover_text(STAGE_HINT);
+        }
         // The rest of the header selects too (clicks only: a drag still moves the node).
         let rest = ui.allocate_response(
             egui::vec2(ui.available_width(), label.rect.height()),

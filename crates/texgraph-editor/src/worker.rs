@@ -47,6 +47,9 @@ pub struct Rendered {
     pub result: Result<Image, String>,
     /// The nodes the error is about, each with its problem.
     pub at_fault: Vec<(String, String)>,
+    /// The nodes whose value the program computes over the whole image first (the
+    /// stages before the last), for the canvas's badges.
+    pub stages: Vec<String>,
     /// Time spent compiling and evaluating.
     pub elapsed: Duration,
 }
@@ -139,6 +142,16 @@ pub fn evaluate(job: Job) -> Rendered {
         None => compile(&job.graph, None),
         Some((node, port)) => compile_node(&job.graph, node, port.as_deref()),
     };
+    let stages = program.as_ref().map_or_else(
+        |_| Vec::new(),
+        |p| {
+            p.stages
+                .iter()
+                .filter(|s| s.target.is_some())
+                .map(|s| s.node.clone())
+                .collect()
+        },
+    );
     let result = program.and_then(|p| {
         render(
             &p,
@@ -164,6 +177,7 @@ pub fn evaluate(job: Job) -> Rendered {
         generation: job.generation,
         result: result.map_err(|e| e.to_string()),
         at_fault,
+        stages,
         elapsed: start.elapsed(),
     }
 }

@@ -15,12 +15,14 @@ mod avx512;
 pub mod blur;
 mod ops;
 pub mod planes;
+mod pool;
 
 pub use ops::Tables;
 pub(crate) use ops::apply_uniform;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -114,6 +116,18 @@ pub fn render_into(
     options: RenderOptions,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<()> {
+    render_timed(program, image, width, height, options, progress).map(|_| ())
+}
+
+/// [`render_into`], returning how long each stage took (what `texgraph bench` shows).
+pub fn render_timed(
+    program: &Program,
+    image: &mut Image,
+    width: u32,
+    height: u32,
+    options: RenderOptions,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Vec<Duration>> {
     if width == 0 || height == 0 {
         return Err(Error::Render(format!(
             "image size {width}x{height} is empty"
@@ -133,28 +147,30 @@ pub fn render_into(
     }
     (image.width, image.height, image.channels) = (width, height, channels);
     let mut job = || run_stages(program, image, &options, progress);
-    match options.threads {
+    let times = match options.threads {
         None => job()?,
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
             .map_err(|e| Error::Render(format!("cannot start {n} threads: {e}")))?
             .install(job)?,
-    }
+    };
     if options.cancelled() {
         return Err(Error::Cancelled);
     }
-    Ok(())
+    Ok(times)
 }
 
-/// Runs every stage of `program`, the last into `image` (already sized). Progress is
-/// reported in rows of the output, in proportion to the texels computed by all stages.
+/// Runs every stage of `program`, the last into `image` (already sized), and returns the
+/// time each took. Progress is reported in rows of the output, in proportion to the
+/// texels computed by all stages.
 fn run_stages(
     program: &Program,
     image: &mut Image,
     options: &RenderOptions,
     progress: &(dyn Fn(u32) + Sync),
-) -> Result<()> {
+) -> Result<Vec<Duration>> {
+    let mut times = Vec::with_capacity(program.stages.len());
     let (width, height) = (image.width, image.height);
     let grid = |target: Option<u32>| match target {
         Some(p) => program.planes[p as usize].size.at(width, height),
@@ -182,6 +198,7 @@ fn run_stages(
         if options.cancelled() {
             return Err(Error::Cancelled);
         }
+        let start = Instant::now();
         let views: Vec<Option<PlaneView<'_>>> = planes
             .iter()
             .zip(&program.planes)
@@ -209,6 +226,7 @@ fn run_stages(
                 cancel,
                 &report,
             );
+            times.push(start.elapsed());
             break;
         };
         let (w, h) = grid(Some(target));
@@ -219,7 +237,7 @@ fn run_stages(
             channels,
             data: image_bytes(w, h, channels)
                 .and_then(|b| usize::try_from(b / 4).ok())
-                .and_then(try_zeroed)
+                .and_then(pool::take)
                 .ok_or_else(|| {
                     Error::Render(format!(
                         "not enough memory for the {w}x{h} plane of node '{}'",
@@ -252,13 +270,38 @@ fn run_stages(
         }
         drop(views);
         planes[target as usize] = Some(Arc::new(plane));
+        times.push(start.elapsed());
         for (plane, last) in planes.iter_mut().zip(&last_readers) {
             if *last == Some(index) {
-                *plane = None;
+                release(plane.take());
             }
         }
     }
-    Ok(())
+    for plane in planes {
+        release(plane);
+    }
+    Ok(times)
+}
+
+/// Gives a computed plane's buffer back to the pool (loaded images stay with the program).
+fn release(plane: Option<Arc<Image>>) {
+    if let Some(image) = plane.and_then(|p| Arc::try_unwrap(p).ok()) {
+        pool::give(image.data);
+    }
+}
+
+crate::kernels::dispatch::multiversion! {
+    /// RGBA pixels from four channel rows of the pixels' length.
+    fn interleave4(pixels: &mut [f32], channels: [&[f32]; 4]) {
+        let n = pixels.len() / 4;
+        let [red, green, blue, alpha] = channels.map(|c| &c[..n]);
+        for (i, px) in pixels.chunks_exact_mut(4).enumerate().take(n) {
+            px[0] = red[i];
+            px[1] = green[i];
+            px[2] = blue[i];
+            px[3] = alpha[i];
+        }
+    }
 }
 
 /// A zeroed buffer of `len` samples, or `None` when memory is short (never an abort).
@@ -427,11 +470,10 @@ impl Workspace {
                 band[start..start + cols].copy_from_slice(row(0, r));
                 continue;
             }
-            let [red, green, blue, alpha] = [0, 1, 2, 3].map(|c| row(c, r));
-            let pixels = &mut band[start * 4..(start + cols) * 4];
-            for (i, px) in pixels.chunks_exact_mut(4).enumerate() {
-                px.copy_from_slice(&[red[i], green[i], blue[i], alpha[i]]);
-            }
+            interleave4(
+                &mut band[start * 4..(start + cols) * 4],
+                [0, 1, 2, 3].map(|c| row(c, r)),
+            );
         }
     }
 }

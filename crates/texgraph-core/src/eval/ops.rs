@@ -242,16 +242,13 @@ fn apply<'s>(
             directx,
         } => {
             let view = tables.plane(plane);
-            let strength = arg(strength);
             let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
-            let (x, y) = (arg(x), arg(y));
+            let (gx, gy) = gradients(view, on_grid, arg(x), arg(y), cols, at, n);
             let [r, g, b, ..] = dst else {
                 unreachable!("a normal writes three channels")
             };
-            for_each_gradient(view, on_grid, x, y, cols, at, n, |i, gx, gy| {
-                let c = planes::encode_normal(planes::normal(gx, gy, strength.at(i)), directx);
-                (r[i], g[i], b[i]) = (c[0], c[1], c[2]);
-            });
+            normal_k(r, g, b, &gx, &gy, arg(strength), directx);
+            keep_scratch((gx, gy));
         }
         Op::Emboss {
             plane,
@@ -261,14 +258,13 @@ fn apply<'s>(
             light,
         } => {
             let view = tables.plane(plane);
-            let strength = arg(strength);
-            let light = light.map(f32::from_bits);
             let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
-            let (x, y) = (arg(x), arg(y));
-            let out = &mut *dst[0];
-            for_each_gradient(view, on_grid, x, y, cols, at, n, |i, gx, gy| {
-                out[i] = planes::emboss(gx, gy, strength.at(i), light);
-            });
+            let (gx, gy) = gradients(view, on_grid, arg(x), arg(y), cols, at, n);
+            let (strength, light) = (arg(strength), light.map(f32::from_bits));
+            for (i, o) in dst[0].iter_mut().enumerate() {
+                *o = planes::emboss(gx[i], gy[i], strength.at(i), light);
+            }
+            keep_scratch((gx, gy));
         }
         Op::Edges {
             plane,
@@ -296,10 +292,11 @@ fn apply<'s>(
             let (input, slope) = (tables.plane(input), tables.plane(slope));
             let on_grid = image_frame(x, y) && (slope.width, slope.height) == (at.width, at.height);
             let (x, y, distance) = (arg(x), arg(y), arg(distance));
-            for_each_gradient(slope, on_grid, x, y, cols, at, n, |i, gx, gy| {
+            let (gx, gy) = gradients(slope, on_grid, x, y, cols, at, n);
+            for i in 0..n {
                 let px = planes::slope_blur(
                     input,
-                    (gx, gy),
+                    (gx[i], gy[i]),
                     x.at(i),
                     y.at(i),
                     distance.at(i),
@@ -309,7 +306,8 @@ fn apply<'s>(
                 for (d, p) in dst.iter_mut().zip(px) {
                     d[i] = p;
                 }
-            });
+            }
+            keep_scratch((gx, gy));
         }
         Op::PerlinTable {
             x,
@@ -478,11 +476,20 @@ fn fetch(view: &PlaneView<'_>, dst: &mut [&mut [f32]], cols: usize, at: TileAt) 
     }
 }
 
-/// Calls `f(i, ∂h/∂u, ∂h/∂v)` for each sample of the tile: exact neighbours on the grid
-/// (with a fast path for interior texels), bilinear ones elsewhere.
+thread_local! {
+    /// The slope buffers of the gradient filters, kept per thread between tiles.
+    static SCRATCH: std::cell::Cell<(Vec<f32>, Vec<f32>)> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// Returns slope buffers taken by [`gradients`] for the next tile.
+fn keep_scratch(buffers: (Vec<f32>, Vec<f32>)) {
+    SCRATCH.set(buffers);
+}
+
+/// (∂h/∂u, ∂h/∂v) at each sample of the tile: exact neighbours on the grid (interior
+/// texels in one vectorized pass per row), bilinear ones elsewhere.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn for_each_gradient(
+fn gradients(
     view: &PlaneView<'_>,
     on_grid: bool,
     x: Arg<'_>,
@@ -490,44 +497,93 @@ fn for_each_gradient(
     cols: usize,
     at: TileAt,
     n: usize,
-    mut f: impl FnMut(usize, f32, f32),
-) {
+) -> (Vec<f32>, Vec<f32>) {
+    let (mut gx, mut gy) = SCRATCH.take();
+    // Every sample below is written; the buffers only need the length.
+    gx.resize(n, 0.0);
+    gy.resize(n, 0.0);
     if !on_grid {
         for i in 0..n {
-            let (gx, gy) = view.gradient(x.at(i), y.at(i));
-            f(i, gx, gy);
+            (gx[i], gy[i]) = view.gradient(x.at(i), y.at(i));
         }
-        return;
+        return (gx, gy);
     }
     let (w, h, c) = (view.width, view.height, view.channels);
     let (sx, sy) = (0.5 * w as f32, 0.5 * h as f32);
     for r in 0..n / cols {
         let row = at.row0 + r;
-        // Interior rows and columns read their neighbours directly.
-        if row == 0 || row + 1 >= h || c != 1 {
-            for k in 0..cols {
-                let (gx, gy) = view.grid_gradient(at.col0 + k, row);
-                f(r * cols + k, gx, gy);
-            }
-            continue;
-        }
-        let (above, here, below) = (
-            &view.data[(row - 1) * w..row * w],
-            &view.data[row * w..(row + 1) * w],
-            &view.data[(row + 1) * w..(row + 2) * w],
+        let (gx, gy) = (
+            &mut gx[r * cols..(r + 1) * cols],
+            &mut gy[r * cols..(r + 1) * cols],
         );
-        for k in 0..cols {
-            let col = at.col0 + k;
-            let (gx, gy) = if col == 0 || col + 1 >= w {
-                view.grid_gradient(col, row)
-            } else {
-                (
-                    (here[col + 1] - here[col - 1]) * sx,
-                    (below[col] - above[col]) * sy,
-                )
-            };
-            f(r * cols + k, gx, gy);
+        // Edge texels (and every texel of edge rows) take the general path.
+        let (first, last) = if row == 0 || row + 1 >= h || c != 1 {
+            (at.col0 + cols, at.col0 + cols)
+        } else {
+            (
+                at.col0.max(1),
+                (at.col0 + cols).min(w - 1).max(at.col0.max(1)),
+            )
+        };
+        for col in (at.col0..first).chain(last..at.col0 + cols) {
+            (gx[col - at.col0], gy[col - at.col0]) = view.grid_gradient(col, row);
         }
+        if first < last {
+            let line = |r: usize| &view.data[r * w..(r + 1) * w];
+            let (above, here, below) = (line(row - 1), line(row), line(row + 1));
+            let k = first - at.col0..last - at.col0;
+            central_differences(
+                &mut gx[k.clone()],
+                &mut gy[k],
+                [&here[first - 1..last - 1], &here[first + 1..last + 1]],
+                [&above[first..last], &below[first..last]],
+                [sx, sy],
+            );
+        }
+    }
+    (gx, gy)
+}
+
+multiversion! {
+    /// gx = (right − left)·sx, gy = (below − above)·sy.
+    fn central_differences(gx: &mut [f32], gy: &mut [f32], across: [&[f32]; 2], down: [&[f32]; 2], scale: [f32; 2]) {
+        let n = gx.len();
+        let [left, right] = across.map(|s| &s[..n]);
+        let [above, below] = down.map(|s| &s[..n]);
+        let gy = &mut gy[..n];
+        for i in 0..n {
+            gx[i] = (right[i] - left[i]) * scale[0];
+            gy[i] = (below[i] - above[i]) * scale[1];
+        }
+    }
+}
+
+multiversion! {
+    /// Normal-map colors from slopes (see [`planes::normal`] and [`planes::encode_normal`]).
+    fn normal_k(r: &mut [f32], g: &mut [f32], b: &mut [f32], gx: &[f32], gy: &[f32], strength: Arg<'_>, directx: bool) {
+        let n = r.len();
+        match strength {
+            Arg::C(s) => normal_loop(r, &mut g[..n], &mut b[..n], &gx[..n], &gy[..n], Uniform(s), directx),
+            Arg::S(s) => normal_loop(r, &mut g[..n], &mut b[..n], &gx[..n], &gy[..n], &s[..n], directx),
+        }
+    }
+}
+
+#[inline(always)]
+fn normal_loop(
+    r: &mut [f32],
+    g: &mut [f32],
+    b: &mut [f32],
+    gx: &[f32],
+    gy: &[f32],
+    strength: impl Lane,
+    directx: bool,
+) {
+    for i in 0..r.len() {
+        let c = planes::encode_normal(planes::normal(gx[i], gy[i], strength.get(i)), directx);
+        r[i] = c[0];
+        g[i] = c[1];
+        b[i] = c[2];
     }
 }
 

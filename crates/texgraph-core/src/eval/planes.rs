@@ -67,19 +67,44 @@ impl PlaneView<'_> {
         out
     }
 
+    /// The two texels a bilinear read at `t` (texture units) blends along an axis of
+    /// `len` texels, and the weight of the second. Wrapping is done in floats: no integer
+    /// division per read.
+    #[inline(always)]
+    fn axis(&self, t: f32, len: usize) -> (usize, usize, f32) {
+        let size = len as f32;
+        let f = t * size - 0.5;
+        let floor = f.floor();
+        let frac = f - floor;
+        if self.wrap {
+            let mut i = floor - size * (floor / size).floor();
+            if i < 0.0 {
+                i += size;
+            }
+            if i >= size {
+                i -= size;
+            }
+            // `as` maps NaN to 0; the comparisons above keep i below len otherwise.
+            let i0 = (i as usize).min(len - 1);
+            let i1 = if i0 + 1 == len { 0 } else { i0 + 1 };
+            (i0, i1, frac)
+        } else {
+            let top = size - 1.0;
+            (
+                floor.clamp(0.0, top) as usize,
+                (floor + 1.0).clamp(0.0, top) as usize,
+                frac,
+            )
+        }
+    }
+
     /// Bilinear read at (u, v): texel centres sit at (i + 0.5) / size.
     #[inline(always)]
     pub fn bilinear(&self, u: f32, v: f32) -> [f32; 4] {
-        let fx = u * self.width as f32 - 0.5;
-        let fy = v * self.height as f32 - 0.5;
-        let (x0, y0) = (fx.floor(), fy.floor());
-        let (tx, ty) = (fx - x0, fy - y0);
-        let (x0, y0) = (x0 as i64, y0 as i64);
-        let (xa, xb) = (self.index(x0, self.width), self.index(x0 + 1, self.width));
-        let (ya, yb) = (self.index(y0, self.height), self.index(y0 + 1, self.height));
+        let (xa, xb, tx) = self.axis(u, self.width);
+        let (ya, yb, ty) = self.axis(v, self.height);
         let c = self.channels;
-        let row_a = ya * self.width;
-        let row_b = yb * self.width;
+        let (row_a, row_b) = (ya * self.width, yb * self.width);
         let mut out = [0.0; 4];
         for (ch, o) in out.iter_mut().enumerate().take(c) {
             let p00 = self.data[(row_a + xa) * c + ch];

@@ -105,9 +105,11 @@ impl EditorApp {
             let wake = ctx.clone();
             let request = self.export.request();
             self.export.message.clear();
-            self.export.job = Some(ExportJob::start(self.graph.clone(), request, move || {
-                wake.request_repaint()
-            }));
+            self.export.job = Some(ExportJob::start(
+                self.resolved_graph(),
+                request,
+                move || wake.request_repaint(),
+            ));
         }
     }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use eframe::egui::{self, TextureOptions};
-use texgraph_core::{Graph, diagnose, validate};
+use texgraph_core::{Graph, ParamValue, diagnose, validate};
 
 use super::{EditorApp, THUMBNAIL_PIXELS};
 use crate::preview::to_color_image;
@@ -19,12 +19,14 @@ impl EditorApp {
         self.thumbnail_errors.retain(|id, _| ids.contains(id));
         self.preview_errors.retain(|id, _| ids.contains(id));
         self.collect_errors();
-        let graph = Arc::new(self.graph.clone());
+        let graph = Arc::new(self.resolved_graph());
+        // What the renders asked for now read; a later change on disk renders again.
+        self.file_stamps = file_stamps(&graph);
         self.request_preview_of(graph.clone());
         self.thumbnails.retain(|id, _| ids.contains(id));
         self.signatures.retain(|id, _| ids.contains(id));
         for id in ids {
-            let signature = signature(&self.graph, &id);
+            let signature = signature(&graph, &id);
             if self.signatures.get(&id) == Some(&signature) {
                 continue; // nothing that feeds this node changed
             }
@@ -80,7 +82,27 @@ impl EditorApp {
 
     /// Asks for the preview: the pinned node or the output, at the playback time if playing.
     pub(super) fn request_preview(&mut self) {
-        self.request_preview_of(Arc::new(self.graph.clone()));
+        self.request_preview_of(Arc::new(self.resolved_graph()));
+    }
+
+    /// The graph as the core compiles it: file params made relative to the graph file's
+    /// folder (the document keeps them as written).
+    pub(crate) fn resolved_graph(&self) -> Graph {
+        let mut graph = self.graph.clone();
+        graph.resolve_paths(&self.folder());
+        graph
+    }
+
+    /// Renders again what reads a file that changed on disk since the last look (an
+    /// image edited in a paint program). Looks at most once a second.
+    pub(super) fn watch_files(&mut self) {
+        if self.files_checked.elapsed() < std::time::Duration::from_secs(1) {
+            return;
+        }
+        self.files_checked = std::time::Instant::now();
+        if file_stamps(&self.resolved_graph()) != self.file_stamps {
+            self.changed();
+        }
     }
 
     /// [`Self::request_preview`] of `graph`, the current graph already shared.
@@ -119,6 +141,7 @@ impl EditorApp {
             match (done.slot, done.result) {
                 (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
                     self.shown_generation = done.generation;
+                    self.stage_nodes = done.stages.into_iter().collect();
                     errors_changed |= !self.preview_errors.is_empty();
                     self.preview_errors.clear();
                     let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
@@ -175,8 +198,28 @@ impl EditorApp {
     }
 }
 
-/// What a node's result depends on (its upstream nodes' types, params and inputs, and the
-/// settings), so that a thumbnail is rendered again only when this changes.
+/// The modification time of every file a file param names (`None` when unreadable).
+pub(super) fn file_stamps(graph: &Graph) -> Vec<(String, Option<std::time::SystemTime>)> {
+    let mut stamps = Vec::new();
+    for node in &graph.nodes {
+        let Some(desc) = texgraph_core::registry::lookup(&node.kind) else {
+            continue;
+        };
+        for param in desc.params {
+            if let (texgraph_core::registry::ParamKind::File { .. }, Some(ParamValue::Text(path))) =
+                (param.kind, node.params.get(param.name))
+            {
+                let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+                stamps.push((path.clone(), modified));
+            }
+        }
+    }
+    stamps
+}
+
+/// What a node's result depends on (its upstream nodes' types, params and inputs, the
+/// files they read and the settings), so that a thumbnail is rendered again only when
+/// this changes.
 fn signature(graph: &Graph, id: &str) -> String {
     let upstream = validate::upstream(graph, id);
     let mut nodes: Vec<_> = graph
@@ -193,9 +236,14 @@ fn signature(graph: &Graph, id: &str) -> String {
         })
         .collect();
     nodes.sort_by(|a, b| a.0.cmp(b.0));
+    let mut upstream_graph = graph.clone();
+    upstream_graph
+        .nodes
+        .retain(|n| upstream.contains(n.id.as_str()));
     format!(
-        "{:?}{:?}",
+        "{:?}{:?}{:?}",
         nodes,
-        (graph.settings.tileable, graph.settings.time.to_bits())
+        (graph.settings.tileable, graph.settings.time.to_bits()),
+        file_stamps(&upstream_graph)
     )
 }

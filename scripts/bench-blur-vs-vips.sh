@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 # The same kind of input as the benchmark: a 2048² float height, here as a vips image.
 cargo run --quiet --release -p texgraph-cli -- render graphs/fbm.json --size 2048 -o "$work/in.tif" --depth 32 >/dev/null
-vips extract_band "$work/in.tif" "$work/in.v" 0
+vips extract_band "$work/in.tif" "$work/in.v" 0 2>/dev/null
 
 # Median of five runs of a command, in seconds.
 median() {

@@ -468,17 +468,43 @@ const HIGH_FREQUENCY: &str = r#"{ "format": "texgraph", "version": 1, "settings"
     { "id": "mix", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "warped", "b": "fine" } },
     { "id": "out", "type": "output", "inputs": { "color": "mix" } } ] }"#;
 
+/// Warps re-sampling buffers (bilinear reads at computed positions) and a blur, edges and
+/// emboss of them.
+const BUFFERED_WARPS: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE },
+  "nodes": [
+    { "id": "h", "type": "fbm", "params": { "frequency": 5 } },
+    { "id": "b", "type": "buffer", "inputs": { "input": "h" } },
+    { "id": "w", "type": "warp", "params": { "strength": 0.3 }, "inputs": { "source": "b", "dx": "b" } },
+    { "id": "half", "type": "buffer", "params": { "scale": "half" }, "inputs": { "input": "w" } },
+    { "id": "bl", "type": "blur", "params": { "radius": 0.02 }, "inputs": { "input": "half" } },
+    { "id": "e", "type": "edge_detect", "params": { "width": 0.01, "threshold": 0.02 }, "inputs": { "input": "bl" } },
+    { "id": "em", "type": "emboss", "inputs": { "height": "w" } },
+    { "id": "mix", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "em", "b": "bl", "mask": "e" } },
+    { "id": "out", "type": "output", "inputs": { "color": "mix" } } ] }"#;
+
 #[test]
 fn every_instruction_set_renders_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let mut graphs: Vec<PathBuf> = ["marble.json", "blend_mask.json", "fire.json"]
-        .map(example)
-        .to_vec();
+    let mut graphs: Vec<PathBuf> = [
+        "marble.json",
+        "blend_mask.json",
+        "fire.json",
+        "marble_normal.json",
+        "eroded_terrain.json",
+        "image_blend.json",
+    ]
+    .map(example)
+    .to_vec();
     for tile in ["false", "true"] {
         graphs.push(write_graph(
             dir.path(),
             &format!("high_{tile}.json"),
             &HIGH_FREQUENCY.replace("TILE", tile),
+        ));
+        graphs.push(write_graph(
+            dir.path(),
+            &format!("buffered_{tile}.json"),
+            &BUFFERED_WARPS.replace("TILE", tile),
         ));
     }
     let mut files = Vec::new();

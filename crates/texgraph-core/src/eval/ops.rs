@@ -222,6 +222,10 @@ fn apply<'s>(
         } => {
             let view = tables.plane(plane);
             let (x, y) = (arg(x), arg(y));
+            if !nearest && view.channels == 1 {
+                bilinear1_k(dst[0], view, x, y);
+                return;
+            }
             for i in 0..n {
                 let px = if nearest {
                     view.nearest(x.at(i), y.at(i))
@@ -453,6 +457,45 @@ fn apply<'s>(
             }
         }
         Op::Blend(mode, a, b) => blend_k(dst[0], mode, arg(a), arg(b)),
+    }
+}
+
+multiversion! {
+    /// Bilinear reads of a one-channel plane (what buffers of heights and masks are): the
+    /// same arithmetic as [`PlaneView::bilinear`], in a loop the compiler can vectorize.
+    fn bilinear1_k(out: &mut [f32], view: &PlaneView<'_>, x: Arg<'_>, y: Arg<'_>) {
+        let n = out.len();
+        match (view.wrap, x, y) {
+            (true, Arg::S(x), Arg::S(y)) => bilinear1::<true>(out, view, &x[..n], &y[..n]),
+            (false, Arg::S(x), Arg::S(y)) => bilinear1::<false>(out, view, &x[..n], &y[..n]),
+            _ => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = view.bilinear(x.at(i), y.at(i))[0];
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn bilinear1<const WRAP: bool>(out: &mut [f32], view: &PlaneView<'_>, x: &[f32], y: &[f32]) {
+    let (w, h) = (view.width, view.height);
+    let data = &view.data[..w * h];
+    for i in 0..out.len() {
+        let (xa, xb, tx) = planes::axis::<WRAP>(x[i], w);
+        let (ya, yb, ty) = planes::axis::<WRAP>(y[i], h);
+        // SAFETY: `axis` returns indices below the axis length, so each is below w × h.
+        let [p00, p10, p01, p11] = unsafe {
+            [
+                *data.get_unchecked(ya * w + xa),
+                *data.get_unchecked(ya * w + xb),
+                *data.get_unchecked(yb * w + xa),
+                *data.get_unchecked(yb * w + xb),
+            ]
+        };
+        let top = p00 + (p10 - p00) * tx;
+        let bottom = p01 + (p11 - p01) * tx;
+        out[i] = top + (bottom - top) * ty;
     }
 }
 

@@ -67,42 +67,18 @@ impl PlaneView<'_> {
         out
     }
 
-    /// The two texels a bilinear read at `t` (texture units) blends along an axis of
-    /// `len` texels, and the weight of the second. Wrapping is done in floats: no integer
-    /// division per read.
-    #[inline(always)]
-    fn axis(&self, t: f32, len: usize) -> (usize, usize, f32) {
-        let size = len as f32;
-        let f = t * size - 0.5;
-        let floor = f.floor();
-        let frac = f - floor;
-        if self.wrap {
-            let mut i = floor - size * (floor / size).floor();
-            if i < 0.0 {
-                i += size;
-            }
-            if i >= size {
-                i -= size;
-            }
-            // `as` maps NaN to 0; the comparisons above keep i below len otherwise.
-            let i0 = (i as usize).min(len - 1);
-            let i1 = if i0 + 1 == len { 0 } else { i0 + 1 };
-            (i0, i1, frac)
-        } else {
-            let top = size - 1.0;
-            (
-                floor.clamp(0.0, top) as usize,
-                (floor + 1.0).clamp(0.0, top) as usize,
-                frac,
-            )
-        }
-    }
-
     /// Bilinear read at (u, v): texel centres sit at (i + 0.5) / size.
     #[inline(always)]
     pub fn bilinear(&self, u: f32, v: f32) -> [f32; 4] {
-        let (xa, xb, tx) = self.axis(u, self.width);
-        let (ya, yb, ty) = self.axis(v, self.height);
+        let (xa, xb, tx, ya, yb, ty) = if self.wrap {
+            let (xa, xb, tx) = axis::<true>(u, self.width);
+            let (ya, yb, ty) = axis::<true>(v, self.height);
+            (xa, xb, tx, ya, yb, ty)
+        } else {
+            let (xa, xb, tx) = axis::<false>(u, self.width);
+            let (ya, yb, ty) = axis::<false>(v, self.height);
+            (xa, xb, tx, ya, yb, ty)
+        };
         let c = self.channels;
         let (row_a, row_b) = (ya * self.width, yb * self.width);
         let mut out = [0.0; 4];
@@ -163,6 +139,37 @@ impl PlaneView<'_> {
         let gx = if self.width > 1 { gx } else { 0.0 };
         let gy = if self.height > 1 { gy } else { 0.0 };
         (gx, gy)
+    }
+}
+
+/// The two texels a bilinear read at `t` (texture units) blends along an axis of `len`
+/// texels, and the weight of the second; wrapping (`WRAP`) or clamping. Wrapping is done
+/// in floats: no integer division per read. Both indices are below `len`.
+#[inline(always)]
+pub fn axis<const WRAP: bool>(t: f32, len: usize) -> (usize, usize, f32) {
+    let size = len as f32;
+    let f = t * size - 0.5;
+    let floor = f.floor();
+    let frac = f - floor;
+    if WRAP {
+        let mut i = floor - size * (floor / size).floor();
+        if i < 0.0 {
+            i += size;
+        }
+        if i >= size {
+            i -= size;
+        }
+        // `as` maps NaN to 0; the comparisons above keep i below len otherwise.
+        let i0 = (i as usize).min(len - 1);
+        let i1 = if i0 + 1 == len { 0 } else { i0 + 1 };
+        (i0, i1, frac)
+    } else {
+        let top = size - 1.0;
+        (
+            floor.clamp(0.0, top) as usize,
+            (floor + 1.0).clamp(0.0, top) as usize,
+            frac,
+        )
     }
 }
 

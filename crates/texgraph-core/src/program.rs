@@ -433,13 +433,14 @@ impl Op {
             Op::Perlin { .. } | Op::Value { .. } => 12.0,
             Op::PerlinTable { .. } => 4.0,
             Op::Ramp { .. } | Op::Levels { .. } => 3.0,
-            Op::Sample { channels, .. } => 4.0 + 2.0 * channels as f32,
+            // A bilinear read costs about as much as a Perlin octave, more with four channels.
+            Op::Sample { channels, .. } => 4.0 + 4.0 * channels as f32,
             Op::Fetch { channels, .. } => channels as f32,
             Op::Normal { .. } | Op::Emboss { .. } => 12.0,
-            Op::Edges { .. } => 40.0,
+            Op::Edges { .. } => 100.0,
             Op::SlopeBlur {
                 samples, channels, ..
-            } => 12.0 + samples as f32 * (4.0 + 2.0 * channels as f32),
+            } => 12.0 + samples as f32 * (12.0 + 4.0 * channels as f32),
             _ => 1.0,
         }
     }

@@ -97,8 +97,10 @@ pub struct EditorApp {
     ask_save_as: Option<Option<Then>>,
     /// A file param waiting for its chooser: (node, param).
     choose_file: Option<(String, String)>,
-    /// The nodes the preview's program computes over the whole image first (badged).
+    /// The nodes the preview's or a thumbnail's program computes over the whole image
+    /// first (badged), and those of each render.
     stage_nodes: std::collections::HashSet<String>,
+    stages_by_slot: HashMap<crate::worker::Slot, Vec<String>>,
     /// The files the graph reads, with their modification times, and when they were
     /// last looked at.
     file_stamps: Vec<(String, Option<std::time::SystemTime>)>,
@@ -172,6 +174,7 @@ impl EditorApp {
             ask_save_as: None,
             choose_file: None,
             stage_nodes: Default::default(),
+            stages_by_slot: HashMap::new(),
             file_stamps: Vec::new(),
             files_checked: std::time::Instant::now(),
             after_save: None,

@@ -139,7 +139,12 @@ fn keep_newest(waiting: &mut BTreeMap<Slot, Job>, job: Job) {
 pub fn evaluate(job: Job) -> Rendered {
     let start = Instant::now();
     let program = match &job.node {
-        None => compile(&job.graph, None),
+        // The first output, checked like a node's preview: an output node added and not
+        // connected yet (unfinished work elsewhere) does not blank it.
+        None => match job.graph.nodes.iter().find(|n| n.kind == "output") {
+            Some(first) => compile_node(&job.graph, &first.id, None),
+            None => compile(&job.graph, None),
+        },
         Some((node, port)) => compile_node(&job.graph, node, port.as_deref()),
     };
     let stages = program.as_ref().map_or_else(

@@ -210,8 +210,6 @@ fn apply<'s>(
     at: TileAt,
 ) {
     let n = dst[0].len();
-    let image_frame =
-        |x: Operand, y: Operand| (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
     match *op {
         Op::Sample {
             plane,
@@ -245,9 +243,7 @@ fn apply<'s>(
             strength,
             directx,
         } => {
-            let view = tables.plane(plane);
-            let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
-            let (gx, gy) = gradients(view, on_grid, arg(x), arg(y), cols, at, n);
+            let (gx, gy) = slopes(tables.plane(plane), (x, y), arg, cols, at, n);
             let [r, g, b, ..] = dst else {
                 unreachable!("a normal writes three channels")
             };
@@ -261,9 +257,7 @@ fn apply<'s>(
             strength,
             light,
         } => {
-            let view = tables.plane(plane);
-            let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
-            let (gx, gy) = gradients(view, on_grid, arg(x), arg(y), cols, at, n);
+            let (gx, gy) = slopes(tables.plane(plane), (x, y), arg, cols, at, n);
             let (strength, light) = (arg(strength), light.map(f32::from_bits));
             for (i, o) in dst[0].iter_mut().enumerate() {
                 *o = planes::emboss(gx[i], gy[i], strength.at(i), light);
@@ -294,22 +288,21 @@ fn apply<'s>(
             ..
         } => {
             let (input, slope) = (tables.plane(input), tables.plane(slope));
-            let on_grid = image_frame(x, y) && (slope.width, slope.height) == (at.width, at.height);
+            let (gx, gy) = slopes(slope, (x, y), arg, cols, at, n);
             let (x, y, distance) = (arg(x), arg(y), arg(distance));
-            let (gx, gy) = gradients(slope, on_grid, x, y, cols, at, n);
-            for i in 0..n {
-                let px = planes::slope_blur(
-                    input,
-                    (gx[i], gy[i]),
-                    x.at(i),
-                    y.at(i),
-                    distance.at(i),
-                    samples,
-                    mode,
-                );
-                for (d, p) in dst.iter_mut().zip(px) {
-                    d[i] = p;
-                }
+            let smear = Smear {
+                input,
+                x,
+                y,
+                distance,
+                samples,
+                mode,
+            };
+            match (input.wrap, input.channels) {
+                (true, 1) => smear.run::<true, 1>(dst, &gx, &gy),
+                (false, 1) => smear.run::<false, 1>(dst, &gx, &gy),
+                (true, _) => smear.run::<true, 4>(dst, &gx, &gy),
+                (false, _) => smear.run::<false, 4>(dst, &gx, &gy),
             }
             keep_scratch((gx, gy));
         }
@@ -499,6 +492,40 @@ fn bilinear1<const WRAP: bool>(out: &mut [f32], view: &PlaneView<'_>, x: &[f32],
     }
 }
 
+/// A slope blur over one tile, given the slopes.
+struct Smear<'a, 'p> {
+    input: &'a PlaneView<'p>,
+    x: Arg<'a>,
+    y: Arg<'a>,
+    distance: Arg<'a>,
+    samples: u32,
+    mode: crate::program::SlopeMode,
+}
+
+impl Smear<'_, '_> {
+    fn run<const WRAP: bool, const C: usize>(
+        &self,
+        dst: &mut [&mut [f32]],
+        gx: &[f32],
+        gy: &[f32],
+    ) {
+        for i in 0..gx.len() {
+            let px = planes::slope_blur::<WRAP, C>(
+                self.input,
+                (gx[i], gy[i]),
+                self.x.at(i),
+                self.y.at(i),
+                self.distance.at(i),
+                self.samples,
+                self.mode,
+            );
+            for (d, p) in dst.iter_mut().zip(px) {
+                d[i] = p;
+            }
+        }
+    }
+}
+
 /// Copies the tile's texels of a plane of the grid's own size into one slot per channel.
 fn fetch(view: &PlaneView<'_>, dst: &mut [&mut [f32]], cols: usize, at: TileAt) {
     let n = dst[0].len();
@@ -527,6 +554,21 @@ thread_local! {
 /// Returns slope buffers taken by [`gradients`] for the next tile.
 fn keep_scratch(buffers: (Vec<f32>, Vec<f32>)) {
     SCRATCH.set(buffers);
+}
+
+/// The slopes of `view` at the samples (x, y) of the tile: on the grid when (x, y) is the
+/// stage's own pixel and the plane has the grid's size.
+fn slopes<'s>(
+    view: &PlaneView<'_>,
+    (x, y): (Operand, Operand),
+    arg: &dyn Fn(Operand) -> Arg<'s>,
+    cols: usize,
+    at: TileAt,
+    n: usize,
+) -> (Vec<f32>, Vec<f32>) {
+    let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+    let on_grid = image_frame && (view.width, view.height) == (at.width, at.height);
+    gradients(view, on_grid, arg(x), arg(y), cols, at, n)
 }
 
 /// (∂h/∂u, ∂h/∂v) at each sample of the tile: exact neighbours on the grid (interior

@@ -228,10 +228,12 @@ fn luma(plane: &PlaneView<'_>, px: [f32; 4]) -> f32 {
 }
 
 /// `input` combined over `samples` points from (u, v) up the slope, `distance` texture
-/// units long (shorter where the slope is flatter than 1 per texture unit).
+/// units long (shorter where the slope is flatter than 1 per texture unit). `WRAP` and
+/// `C` (channels) must be the plane's: they are parameters so that each combination is
+/// a loop of its own.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub fn slope_blur(
+pub fn slope_blur<const WRAP: bool, const C: usize>(
     input: &PlaneView<'_>,
     gradient: (f32, f32),
     u: f32,
@@ -244,6 +246,8 @@ pub fn slope_blur(
     let scale = distance / (gx * gx + gy * gy).sqrt().max(1.0);
     let (sx, sy) = (gx * scale, gy * scale);
     let steps = samples.max(2);
+    let (w, h) = (input.width, input.height);
+    let data = &input.data[..w * h * C];
     let mut acc = match mode {
         SlopeMode::Blur => [0.0; 4],
         SlopeMode::Min => [f32::INFINITY; 4],
@@ -251,8 +255,16 @@ pub fn slope_blur(
     };
     for i in 0..steps {
         let t = i as f32 / (steps - 1) as f32;
-        let px = input.bilinear(u + t * sx, v + t * sy);
-        for (a, p) in acc.iter_mut().zip(px) {
+        let (xa, xb, tx) = axis::<WRAP>(u + t * sx, w);
+        let (ya, yb, ty) = axis::<WRAP>(v + t * sy, h);
+        for (ch, a) in acc.iter_mut().enumerate().take(C) {
+            let p00 = data[(ya * w + xa) * C + ch];
+            let p10 = data[(ya * w + xb) * C + ch];
+            let p01 = data[(yb * w + xa) * C + ch];
+            let p11 = data[(yb * w + xb) * C + ch];
+            let top = p00 + (p10 - p00) * tx;
+            let bottom = p01 + (p11 - p01) * tx;
+            let p = top + (bottom - top) * ty;
             *a = match mode {
                 SlopeMode::Blur => *a + p,
                 SlopeMode::Min => a.min(p),

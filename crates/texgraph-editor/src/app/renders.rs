@@ -85,6 +85,23 @@ impl EditorApp {
         self.request_preview_of(Arc::new(self.resolved_graph()));
     }
 
+    /// The badged nodes: those any current render (the preview or a thumbnail) computes
+    /// over the whole image first.
+    fn collect_stage_nodes(&mut self) {
+        let graph = &self.graph;
+        self.stages_by_slot.retain(|slot, _| match slot {
+            Slot::Preview => true,
+            Slot::Thumbnail(id) => graph.node(id).is_some(),
+        });
+        self.stage_nodes = self
+            .stages_by_slot
+            .values()
+            .flatten()
+            .filter(|id| graph.node(id).is_some())
+            .cloned()
+            .collect();
+    }
+
     /// The graph as the core compiles it: file params made relative to the graph file's
     /// folder (the document keeps them as written).
     pub(crate) fn resolved_graph(&self) -> Graph {
@@ -141,7 +158,8 @@ impl EditorApp {
             match (done.slot, done.result) {
                 (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
                     self.shown_generation = done.generation;
-                    self.stage_nodes = done.stages.into_iter().collect();
+                    self.stages_by_slot.insert(Slot::Preview, done.stages);
+                    self.collect_stage_nodes();
                     errors_changed |= !self.preview_errors.is_empty();
                     self.preview_errors.clear();
                     let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
@@ -168,6 +186,9 @@ impl EditorApp {
                     errors_changed = true;
                 }
                 (Slot::Thumbnail(id), Ok(image)) => {
+                    self.stages_by_slot
+                        .insert(Slot::Thumbnail(id.clone()), done.stages);
+                    self.collect_stage_nodes();
                     errors_changed |= self.thumbnail_errors.remove(&id).is_some();
                     let pixels = to_color_image(&image);
                     match self.thumbnails.get_mut(&id) {

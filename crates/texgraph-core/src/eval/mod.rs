@@ -13,6 +13,7 @@
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub mod blur;
+mod interleave;
 mod ops;
 pub mod planes;
 mod pool;
@@ -290,20 +291,6 @@ fn release(plane: Option<Arc<Image>>) {
     }
 }
 
-crate::kernels::dispatch::multiversion! {
-    /// RGBA pixels from four channel rows of the pixels' length.
-    fn interleave4(pixels: &mut [f32], channels: [&[f32]; 4]) {
-        let n = pixels.len() / 4;
-        let [red, green, blue, alpha] = channels.map(|c| &c[..n]);
-        for (i, px) in pixels.chunks_exact_mut(4).enumerate().take(n) {
-            px[0] = red[i];
-            px[1] = green[i];
-            px[2] = blue[i];
-            px[3] = alpha[i];
-        }
-    }
-}
-
 /// A zeroed buffer of `len` samples, or `None` when memory is short (never an abort).
 pub(crate) fn try_zeroed(len: usize) -> Option<Vec<f32>> {
     zeroed(len)
@@ -456,23 +443,30 @@ impl Workspace {
         width: usize,
     ) {
         // Uniform channels are spread into a row of their own once, so that every channel
-        // is a slice and the interleaving loop has no branches.
-        // Row r of output channel c: a uniform channel's single spread row serves every row.
-        let row = |c: usize, r: usize| -> &[f32] {
-            match program.channels[c] {
-                Operand::Const(_) => &self.uniform_rows[c][..cols],
-                Operand::Slot(s) => &self.slots[s as usize][r * cols..(r + 1) * cols],
-            }
-        };
+        // is a slice and the interleaving loop has no branches. Each channel as (samples,
+        // step between rows): a uniform channel's single spread row serves every row.
+        let sources: Vec<(&[f32], usize)> = program
+            .channels
+            .iter()
+            .enumerate()
+            .map(|(c, operand)| match operand {
+                Operand::Const(_) => (&self.uniform_rows[c][..cols], 0),
+                Operand::Slot(s) => (&self.slots[*s as usize][..rows * cols], cols),
+            })
+            .collect();
+        fn row((samples, step): (&[f32], usize), r: usize, cols: usize) -> &[f32] {
+            &samples[r * step..r * step + cols]
+        }
         for r in 0..rows {
             let start = r * width + col0;
-            if program.channels.len() == 1 {
-                band[start..start + cols].copy_from_slice(row(0, r));
+            if let [only] = sources[..] {
+                band[start..start + cols].copy_from_slice(row(only, r, cols));
                 continue;
             }
-            interleave4(
+            let [red, green, blue, alpha] = [0, 1, 2, 3].map(|c| row(sources[c], r, cols));
+            interleave::interleave4(
                 &mut band[start * 4..(start + cols) * 4],
-                [0, 1, 2, 3].map(|c| row(c, r)),
+                [red, green, blue, alpha],
             );
         }
     }

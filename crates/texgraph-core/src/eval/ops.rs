@@ -15,7 +15,7 @@ use crate::kernels::noise::{
 };
 use crate::kernels::scalar::{self, LUMA};
 use crate::program::{
-    Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, U_SLOT, Unary, V_SLOT,
+    Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
 };
 
 use super::planes::{self, PlaneView, TileAt};
@@ -290,21 +290,35 @@ fn apply<'s>(
             let (input, slope) = (tables.plane(input), tables.plane(slope));
             let (gx, gy) = slopes(slope, (x, y), arg, cols, at, n);
             let (x, y, distance) = (arg(x), arg(y), arg(distance));
-            let smear = Smear {
-                input,
-                x,
-                y,
-                distance,
-                samples,
-                mode,
-            };
-            match (input.wrap, input.channels) {
-                (true, 1) => smear.run::<true, 1>(dst, &gx, &gy),
-                (false, 1) => smear.run::<false, 1>(dst, &gx, &gy),
-                (true, _) => smear.run::<true, 4>(dst, &gx, &gy),
-                (false, _) => smear.run::<false, 4>(dst, &gx, &gy),
+            // Each pixel's segment: from (u, v), `distance` up the slope (shortened where
+            // the slope is flatter than 1 per texture unit).
+            let (mut sx, mut sy) = (vec![0.0; n], vec![0.0; n]);
+            for i in 0..n {
+                let scale = distance.at(i) / (gx[i] * gx[i] + gy[i] * gy[i]).sqrt().max(1.0);
+                (sx[i], sy[i]) = (gx[i] * scale, gy[i] * scale);
             }
+            let us: Vec<f32> = (0..n).map(|i| x.at(i)).collect();
+            let vs: Vec<f32> = (0..n).map(|i| y.at(i)).collect();
             keep_scratch((gx, gy));
+            let start = match mode {
+                SlopeMode::Blur => 0.0,
+                SlopeMode::Min => f32::INFINITY,
+                SlopeMode::Max => f32::NEG_INFINITY,
+            };
+            for d in dst.iter_mut() {
+                d.fill(start);
+            }
+            // Step by step over all the tile's pixels, so each step vectorizes.
+            let steps = samples.max(2);
+            for i in 0..steps {
+                let t = i as f32 / (steps - 1) as f32;
+                smear_step_k(dst, input, [&us, &vs, &sx, &sy], t, mode);
+            }
+            if mode == SlopeMode::Blur {
+                for d in dst.iter_mut() {
+                    d.iter_mut().for_each(|a| *a /= steps as f32);
+                }
+            }
         }
         Op::PerlinTable {
             x,
@@ -492,36 +506,62 @@ fn bilinear1<const WRAP: bool>(out: &mut [f32], view: &PlaneView<'_>, x: &[f32],
     }
 }
 
-/// A slope blur over one tile, given the slopes.
-struct Smear<'a, 'p> {
-    input: &'a PlaneView<'p>,
-    x: Arg<'a>,
-    y: Arg<'a>,
-    distance: Arg<'a>,
-    samples: u32,
-    mode: crate::program::SlopeMode,
+multiversion! {
+    /// One step of a slope blur: each pixel's accumulator combined with `input` read
+    /// bilinearly at (u + t·sx, v + t·sy).
+    fn smear_step_k(acc: &mut [&mut [f32]], input: &PlaneView<'_>, segments: [&[f32]; 4], t: f32, mode: SlopeMode) {
+        match (input.wrap, input.channels, mode) {
+            (true, 1, SlopeMode::Blur) => smear_step::<true, 1, 0>(acc, input, segments, t),
+            (true, 1, SlopeMode::Min) => smear_step::<true, 1, 1>(acc, input, segments, t),
+            (true, 1, SlopeMode::Max) => smear_step::<true, 1, 2>(acc, input, segments, t),
+            (false, 1, SlopeMode::Blur) => smear_step::<false, 1, 0>(acc, input, segments, t),
+            (false, 1, SlopeMode::Min) => smear_step::<false, 1, 1>(acc, input, segments, t),
+            (false, 1, SlopeMode::Max) => smear_step::<false, 1, 2>(acc, input, segments, t),
+            (true, _, SlopeMode::Blur) => smear_step::<true, 4, 0>(acc, input, segments, t),
+            (true, _, SlopeMode::Min) => smear_step::<true, 4, 1>(acc, input, segments, t),
+            (true, _, SlopeMode::Max) => smear_step::<true, 4, 2>(acc, input, segments, t),
+            (false, _, SlopeMode::Blur) => smear_step::<false, 4, 0>(acc, input, segments, t),
+            (false, _, SlopeMode::Min) => smear_step::<false, 4, 1>(acc, input, segments, t),
+            (false, _, SlopeMode::Max) => smear_step::<false, 4, 2>(acc, input, segments, t),
+        }
+    }
 }
 
-impl Smear<'_, '_> {
-    fn run<const WRAP: bool, const C: usize>(
-        &self,
-        dst: &mut [&mut [f32]],
-        gx: &[f32],
-        gy: &[f32],
-    ) {
-        for i in 0..gx.len() {
-            let px = planes::slope_blur::<WRAP, C>(
-                self.input,
-                (gx[i], gy[i]),
-                self.x.at(i),
-                self.y.at(i),
-                self.distance.at(i),
-                self.samples,
-                self.mode,
-            );
-            for (d, p) in dst.iter_mut().zip(px) {
-                d[i] = p;
-            }
+/// [`smear_step_k`] for a plane that wraps or not, of C channels, combining by sum (M =
+/// 0), minimum (1) or maximum (2).
+#[inline(always)]
+fn smear_step<const WRAP: bool, const C: usize, const M: u8>(
+    acc: &mut [&mut [f32]],
+    input: &PlaneView<'_>,
+    [us, vs, sx, sy]: [&[f32]; 4],
+    t: f32,
+) {
+    let (w, h) = (input.width, input.height);
+    let data = &input.data[..w * h * C];
+    let n = us.len();
+    let (vs, sx, sy) = (&vs[..n], &sx[..n], &sy[..n]);
+    for ch in 0..C {
+        let acc = &mut acc[ch][..n];
+        for i in 0..n {
+            let (xa, xb, tx) = planes::axis::<WRAP>(us[i] + t * sx[i], w);
+            let (ya, yb, ty) = planes::axis::<WRAP>(vs[i] + t * sy[i], h);
+            // SAFETY: `axis` returns indices below each axis's length.
+            let [p00, p10, p01, p11] = unsafe {
+                [
+                    *data.get_unchecked((ya * w + xa) * C + ch),
+                    *data.get_unchecked((ya * w + xb) * C + ch),
+                    *data.get_unchecked((yb * w + xa) * C + ch),
+                    *data.get_unchecked((yb * w + xb) * C + ch),
+                ]
+            };
+            let top = p00 + (p10 - p00) * tx;
+            let bottom = p01 + (p11 - p01) * tx;
+            let p = top + (bottom - top) * ty;
+            acc[i] = match M {
+                0 => acc[i] + p,
+                1 => acc[i].min(p),
+                _ => acc[i].max(p),
+            };
         }
     }
 }

@@ -5,7 +5,6 @@
 //! warped or transformed position means the same thing.
 
 use crate::kernels::scalar::LUMA;
-use crate::program::SlopeMode;
 
 /// A plane while it is read: interleaved samples, rows top to bottom.
 #[derive(Clone, Copy)]
@@ -225,55 +224,4 @@ fn luma(plane: &PlaneView<'_>, px: [f32; 4]) -> f32 {
     } else {
         LUMA[0] * px[0] + LUMA[1] * px[1] + LUMA[2] * px[2]
     }
-}
-
-/// `input` combined over `samples` points from (u, v) up the slope, `distance` texture
-/// units long (shorter where the slope is flatter than 1 per texture unit). `WRAP` and
-/// `C` (channels) must be the plane's: they are parameters so that each combination is
-/// a loop of its own.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-pub fn slope_blur<const WRAP: bool, const C: usize>(
-    input: &PlaneView<'_>,
-    gradient: (f32, f32),
-    u: f32,
-    v: f32,
-    distance: f32,
-    samples: u32,
-    mode: SlopeMode,
-) -> [f32; 4] {
-    let (gx, gy) = gradient;
-    let scale = distance / (gx * gx + gy * gy).sqrt().max(1.0);
-    let (sx, sy) = (gx * scale, gy * scale);
-    let steps = samples.max(2);
-    let (w, h) = (input.width, input.height);
-    let data = &input.data[..w * h * C];
-    let mut acc = match mode {
-        SlopeMode::Blur => [0.0; 4],
-        SlopeMode::Min => [f32::INFINITY; 4],
-        SlopeMode::Max => [f32::NEG_INFINITY; 4],
-    };
-    for i in 0..steps {
-        let t = i as f32 / (steps - 1) as f32;
-        let (xa, xb, tx) = axis::<WRAP>(u + t * sx, w);
-        let (ya, yb, ty) = axis::<WRAP>(v + t * sy, h);
-        for (ch, a) in acc.iter_mut().enumerate().take(C) {
-            let p00 = data[(ya * w + xa) * C + ch];
-            let p10 = data[(ya * w + xb) * C + ch];
-            let p01 = data[(yb * w + xa) * C + ch];
-            let p11 = data[(yb * w + xb) * C + ch];
-            let top = p00 + (p10 - p00) * tx;
-            let bottom = p01 + (p11 - p01) * tx;
-            let p = top + (bottom - top) * ty;
-            *a = match mode {
-                SlopeMode::Blur => *a + p,
-                SlopeMode::Min => a.min(p),
-                SlopeMode::Max => a.max(p),
-            };
-        }
-    }
-    if mode == SlopeMode::Blur {
-        acc = acc.map(|a| a / steps as f32);
-    }
-    acc
 }

@@ -8,16 +8,15 @@ use std::arch::x86_64::*;
 use crate::kernels::dispatch::{Level, level};
 
 /// RGBA pixels from four channel rows of the pixels' length.
-pub fn interleave4(pixels: &mut [f32], channels: [&[f32]; 4]) {
+pub fn interleave4(pixels: &mut [f32], [red, green, blue, alpha]: [&[f32]; 4]) {
     let n = pixels.len() / 4;
-    let channels = channels.map(|c| &c[..n]);
+    let (red, green, blue, alpha) = (&red[..n], &green[..n], &blue[..n], &alpha[..n]);
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if level() == Level::Avx512 {
         // SAFETY: level() reports AVX-512 only when the CPU has it.
-        done = unsafe { interleave4_avx512(pixels, channels) };
+        done = unsafe { interleave4_avx512(pixels, [red, green, blue, alpha]) };
     }
-    let [red, green, blue, alpha] = channels;
     for i in done..n {
         pixels[4 * i..4 * i + 4].copy_from_slice(&[red[i], green[i], blue[i], alpha[i]]);
     }

@@ -463,11 +463,13 @@ impl Workspace {
                 band[start..start + cols].copy_from_slice(row(only, r, cols));
                 continue;
             }
-            let [red, green, blue, alpha] = [0, 1, 2, 3].map(|c| row(sources[c], r, cols));
-            interleave::interleave4(
-                &mut band[start * 4..(start + cols) * 4],
-                [red, green, blue, alpha],
-            );
+            let channels = [
+                row(sources[0], r, cols),
+                row(sources[1], r, cols),
+                row(sources[2], r, cols),
+                row(sources[3], r, cols),
+            ];
+            interleave::interleave4(&mut band[start * 4..(start + cols) * 4], channels);
         }
     }
 }

@@ -634,51 +634,77 @@ fn gradients(
         return (gx, gy);
     }
     let (w, h, c) = (view.width, view.height, view.channels);
-    let (sx, sy) = (0.5 * w as f32, 0.5 * h as f32);
-    for r in 0..n / cols {
-        let row = at.row0 + r;
-        let (gx, gy) = (
-            &mut gx[r * cols..(r + 1) * cols],
-            &mut gy[r * cols..(r + 1) * cols],
-        );
-        // Edge texels (and every texel of edge rows) take the general path.
-        let (first, last) = if row == 0 || row + 1 >= h || c != 1 {
-            (at.col0 + cols, at.col0 + cols)
-        } else {
-            (
-                at.col0.max(1),
-                (at.col0 + cols).min(w - 1).max(at.col0.max(1)),
-            )
+    let rows = n / cols;
+    // Texels whose four neighbours are inside the plane: one vectorized pass.
+    let inner_rows = if c == 1 {
+        at.row0.max(1)..(at.row0 + rows).min(h.saturating_sub(1))
+    } else {
+        0..0
+    };
+    let inner_cols = at.col0.max(1)..(at.col0 + cols).min(w.saturating_sub(1));
+    if !inner_rows.is_empty() && !inner_cols.is_empty() {
+        let tile = Inner {
+            cols,
+            row0: at.row0,
+            col0: at.col0,
+            rows: inner_rows.clone(),
+            texels: inner_cols.clone(),
         };
-        for col in (at.col0..first).chain(last..at.col0 + cols) {
-            (gx[col - at.col0], gy[col - at.col0]) = view.grid_gradient(col, row);
-        }
-        if first < last {
-            let line = |r: usize| &view.data[r * w..(r + 1) * w];
-            let (above, here, below) = (line(row - 1), line(row), line(row + 1));
-            let k = first - at.col0..last - at.col0;
-            central_differences(
-                &mut gx[k.clone()],
-                &mut gy[k],
-                [&here[first - 1..last - 1], &here[first + 1..last + 1]],
-                [&above[first..last], &below[first..last]],
-                [sx, sy],
-            );
+        central_differences(
+            &mut gx,
+            &mut gy,
+            view.data,
+            w,
+            &tile,
+            [0.5 * w as f32, 0.5 * h as f32],
+        );
+    }
+    // The rest (edge rows and columns, clamped or wrapped) one texel at a time.
+    for r in 0..rows {
+        let row = at.row0 + r;
+        let (skip_from, skip_to) = if inner_rows.contains(&row) && !inner_cols.is_empty() {
+            (inner_cols.start, inner_cols.end)
+        } else {
+            (at.col0, at.col0)
+        };
+        for col in (at.col0..skip_from).chain(skip_to.max(at.col0)..at.col0 + cols) {
+            let i = r * cols + col - at.col0;
+            (gx[i], gy[i]) = view.grid_gradient(col, row);
         }
     }
     (gx, gy)
 }
 
+/// The interior part of a tile: rows and columns (of the plane) whose neighbours are all
+/// inside it.
+struct Inner {
+    /// Samples per tile row.
+    cols: usize,
+    /// The tile's first row and column on the plane.
+    row0: usize,
+    col0: usize,
+    /// Interior rows and columns, in plane coordinates.
+    rows: std::ops::Range<usize>,
+    texels: std::ops::Range<usize>,
+}
+
 multiversion! {
-    /// gx = (right − left)·sx, gy = (below − above)·sy.
-    fn central_differences(gx: &mut [f32], gy: &mut [f32], across: [&[f32]; 2], down: [&[f32]; 2], scale: [f32; 2]) {
-        let n = gx.len();
-        let [left, right] = across.map(|s| &s[..n]);
-        let [above, below] = down.map(|s| &s[..n]);
-        let gy = &mut gy[..n];
-        for i in 0..n {
-            gx[i] = (right[i] - left[i]) * scale[0];
-            gy[i] = (below[i] - above[i]) * scale[1];
+    /// gx = (right − left)·sx, gy = (below − above)·sy over the interior of a tile of a
+    /// one-channel plane `w` texels wide.
+    fn central_differences(gx: &mut [f32], gy: &mut [f32], data: &[f32], w: usize, tile: &Inner, scale: [f32; 2]) {
+        let (first, last) = (tile.texels.start, tile.texels.end);
+        let len = last - first;
+        for row in tile.rows.clone() {
+            let at = (row - tile.row0) * tile.cols + first - tile.col0;
+            let (gx, gy) = (&mut gx[at..at + len], &mut gy[at..at + len]);
+            let left = &data[row * w + first - 1..row * w + last - 1];
+            let right = &data[row * w + first + 1..row * w + last + 1];
+            let above = &data[(row - 1) * w + first..(row - 1) * w + last];
+            let below = &data[(row + 1) * w + first..(row + 1) * w + last];
+            for i in 0..len {
+                gx[i] = (right[i] - left[i]) * scale[0];
+                gy[i] = (below[i] - above[i]) * scale[1];
+            }
         }
     }
 }

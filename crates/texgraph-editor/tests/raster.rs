@@ -168,3 +168,35 @@ fn a_normal_map_for_marble_by_mouse_and_keyboard() {
     h.run_steps(2);
     assert!(h.query_by_label(STAGE_BADGE).is_some());
 }
+
+#[test]
+fn a_graph_over_the_cost_budget_outlines_the_node_where_a_buffer_goes() {
+    let mut nodes = vec![r#"{ "id": "w0", "type": "perlin", "pos": [0, 0] }"#.to_owned()];
+    for i in 1..=20 {
+        nodes.push(format!(
+            r#"{{ "id": "w{i}", "type": "warp", "inputs": {{ "source": "w{p}", "dx": "w{p}" }}, "pos": [{x}, 0] }}"#,
+            p = i - 1,
+            x = i * 260
+        ));
+    }
+    nodes.push(
+        r#"{ "id": "out", "type": "output", "inputs": { "color": "w20" }, "pos": [5460, 0] }"#
+            .to_owned(),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chain.json");
+    std::fs::write(
+        &path,
+        format!(
+            r#"{{ "format": "texgraph", "version": 1, "nodes": [ {} ] }}"#,
+            nodes.join(",")
+        ),
+    )
+    .unwrap();
+    let mut h = harness(&path);
+    wait_until(&mut h, "the cost error on a node", |app| {
+        app.errors()
+            .iter()
+            .any(|(node, message)| node.starts_with('w') && message.contains("put a `buffer` node"))
+    });
+}

@@ -220,8 +220,8 @@ fn apply<'s>(
         } => {
             let view = tables.plane(plane);
             let (x, y) = (arg(x), arg(y));
-            if !nearest && view.channels == 1 {
-                bilinear1_k(dst[0], view, x, y);
+            if !nearest {
+                bilinear_k(dst, view, x, y);
                 return;
             }
             for i in 0..n {
@@ -468,41 +468,73 @@ fn apply<'s>(
 }
 
 multiversion! {
-    /// Bilinear reads of a one-channel plane (what buffers of heights and masks are): the
-    /// same arithmetic as [`PlaneView::bilinear`], in a loop the compiler can vectorize.
-    fn bilinear1_k(out: &mut [f32], view: &PlaneView<'_>, x: Arg<'_>, y: Arg<'_>) {
-        let n = out.len();
-        match (view.wrap, x, y) {
-            (true, Arg::S(x), Arg::S(y)) => bilinear1::<true>(out, view, &x[..n], &y[..n]),
-            (false, Arg::S(x), Arg::S(y)) => bilinear1::<false>(out, view, &x[..n], &y[..n]),
+    /// Bilinear reads of a plane into one slot per channel: the same arithmetic as
+    /// [`PlaneView::bilinear`], each channel in a loop over the tile the compiler can
+    /// vectorize.
+    fn bilinear_k(dst: &mut [&mut [f32]], view: &PlaneView<'_>, x: Arg<'_>, y: Arg<'_>) {
+        let n = dst[0].len();
+        match (view.wrap, view.channels, x, y) {
+            (true, 1, Arg::S(x), Arg::S(y)) => bilinear::<true, 1>(dst, view, &x[..n], &y[..n]),
+            (false, 1, Arg::S(x), Arg::S(y)) => bilinear::<false, 1>(dst, view, &x[..n], &y[..n]),
+            (true, 4, Arg::S(x), Arg::S(y)) => bilinear::<true, 4>(dst, view, &x[..n], &y[..n]),
+            (false, 4, Arg::S(x), Arg::S(y)) => bilinear::<false, 4>(dst, view, &x[..n], &y[..n]),
             _ => {
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o = view.bilinear(x.at(i), y.at(i))[0];
+                for i in 0..n {
+                    let px = view.bilinear(x.at(i), y.at(i));
+                    for (d, p) in dst.iter_mut().zip(px) {
+                        d[i] = p;
+                    }
                 }
             }
         }
     }
 }
 
+/// Pixels per pass of [`bilinear`]: their texel offsets and weights fit on the stack.
+const BILINEAR_CHUNK: usize = 256;
+
 #[inline(always)]
-fn bilinear1<const WRAP: bool>(out: &mut [f32], view: &PlaneView<'_>, x: &[f32], y: &[f32]) {
+fn bilinear<const WRAP: bool, const C: usize>(
+    dst: &mut [&mut [f32]],
+    view: &PlaneView<'_>,
+    x: &[f32],
+    y: &[f32],
+) {
     let (w, h) = (view.width, view.height);
-    let data = &view.data[..w * h];
-    for i in 0..out.len() {
-        let (xa, xb, tx) = planes::axis::<WRAP>(x[i], w);
-        let (ya, yb, ty) = planes::axis::<WRAP>(y[i], h);
-        // SAFETY: `axis` returns indices below the axis length, so each is below w × h.
-        let [p00, p10, p01, p11] = unsafe {
-            [
-                *data.get_unchecked(ya * w + xa),
-                *data.get_unchecked(ya * w + xb),
-                *data.get_unchecked(yb * w + xa),
-                *data.get_unchecked(yb * w + xb),
-            ]
-        };
-        let top = p00 + (p10 - p00) * tx;
-        let bottom = p01 + (p11 - p01) * tx;
-        out[i] = top + (bottom - top) * ty;
+    let data = &view.data[..w * h * C];
+    let n = x.len();
+    // The four texels and two weights of each pixel, once for all channels.
+    let mut offsets = [[0usize; 4]; BILINEAR_CHUNK];
+    let mut weights = [[0.0f32; 2]; BILINEAR_CHUNK];
+    for start in (0..n).step_by(BILINEAR_CHUNK) {
+        let m = BILINEAR_CHUNK.min(n - start);
+        for j in 0..m {
+            let (xa, xb, tx) = planes::axis::<WRAP>(x[start + j], w);
+            let (ya, yb, ty) = planes::axis::<WRAP>(y[start + j], h);
+            let (ra, rb) = (ya * w, yb * w);
+            offsets[j] = [(ra + xa) * C, (ra + xb) * C, (rb + xa) * C, (rb + xb) * C];
+            weights[j] = [tx, ty];
+        }
+        for (ch, out) in dst.iter_mut().enumerate().take(C) {
+            let out = &mut out[start..start + m];
+            for j in 0..m {
+                let [o00, o10, o01, o11] = offsets[j];
+                let [tx, ty] = weights[j];
+                // SAFETY: `axis` returns indices below each axis's length, so every
+                // offset plus a channel is below w × h × C.
+                let [p00, p10, p01, p11] = unsafe {
+                    [
+                        *data.get_unchecked(o00 + ch),
+                        *data.get_unchecked(o10 + ch),
+                        *data.get_unchecked(o01 + ch),
+                        *data.get_unchecked(o11 + ch),
+                    ]
+                };
+                let top = p00 + (p10 - p00) * tx;
+                let bottom = p01 + (p11 - p01) * tx;
+                out[j] = top + (bottom - top) * ty;
+            }
+        }
     }
 }
 

@@ -151,7 +151,9 @@ pub fn axis<const WRAP: bool>(t: f32, len: usize) -> (usize, usize, f32) {
     let floor = f.floor();
     let frac = f - floor;
     if WRAP {
-        let mut i = floor - size * (floor / size).floor();
+        // floor mod len; a product instead of a division, the two corrections below make
+        // it exact either way.
+        let mut i = floor - size * (floor * (1.0 / size)).floor();
         if i < 0.0 {
             i += size;
         }

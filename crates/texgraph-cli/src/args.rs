@@ -5,17 +5,45 @@ use texgraph_core::graph::GradientStop;
 use texgraph_core::registry::{self, ParamKind};
 use texgraph_core::{Graph, ParamValue};
 
-/// Parses `1024` (square) or `2048x1024` (width x height).
+/// Largest side of an image, in pixels.
+pub const MAX_SIDE: u32 = 65_536;
+/// Most worker threads.
+pub const MAX_THREADS: usize = 1024;
+/// Most repetitions of `texgraph bench`.
+pub const MAX_REPS: usize = 100_000;
+
+/// Parses `1024` (square) or `2048x1024` (width x height), each side 1 to [`MAX_SIDE`].
 pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
     let side = |s: &str| -> Result<u32, String> {
-        match s.trim().parse::<u32>() {
-            Ok(0) | Err(_) => Err(format!("'{s}' is not a positive whole number of pixels")),
-            Ok(n) => Ok(n),
+        match s.trim().parse::<u64>() {
+            Ok(n) if (1..=u64::from(MAX_SIDE)).contains(&n) => Ok(n as u32),
+            Ok(_) => Err(format!(
+                "'{s}' is out of range: a side is 1 to {MAX_SIDE} pixels"
+            )),
+            Err(_) => Err(format!("'{s}' is not a positive whole number of pixels")),
         }
     };
     match text.split_once(['x', 'X']) {
         Some((w, h)) => Ok((side(w)?, side(h)?)),
         None => side(text).map(|n| (n, n)),
+    }
+}
+
+/// Parses a thread count, 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    bounded(text, MAX_THREADS, "threads")
+}
+
+/// Parses a repetition count, 1 to [`MAX_REPS`].
+pub fn parse_reps(text: &str) -> Result<usize, String> {
+    bounded(text, MAX_REPS, "repetitions")
+}
+
+fn bounded(text: &str, max: usize, what: &str) -> Result<usize, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 && n <= max as u64 => Ok(n as usize),
+        Ok(_) => Err(format!("'{text}' is out of range: 1 to {max} {what}")),
+        Err(_) => Err(format!("'{text}' is not a positive whole number")),
     }
 }
 
@@ -89,5 +117,25 @@ mod tests {
         assert!(parse_size("0").is_err());
         assert!(parse_size("12xx4").is_err());
         assert!(parse_size("-3").is_err());
+        assert_eq!(parse_size("65536x1"), Ok((65536, 1)));
+        assert!(parse_size("65537").unwrap_err().contains("1 to 65536"));
+        assert!(parse_size("99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn counts_have_ranges() {
+        assert_eq!(parse_threads("8"), Ok(8));
+        assert!(parse_threads("0").is_err());
+        assert!(
+            parse_threads("100000")
+                .unwrap_err()
+                .contains("1 to 1024 threads")
+        );
+        assert_eq!(parse_reps("5"), Ok(5));
+        assert!(
+            parse_reps("100000000000")
+                .unwrap_err()
+                .contains("1 to 100000")
+        );
     }
 }

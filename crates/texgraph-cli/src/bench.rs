@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 use texgraph_core::{Image, RenderOptions, compile, render_timed};
 
-use crate::args::parse_size;
+use crate::args::{parse_reps, parse_size, parse_threads};
 use crate::load::{describe, load};
 
 /// Arguments of `texgraph bench`.
@@ -18,10 +18,10 @@ pub struct BenchArgs {
     #[arg(long, default_value = "2048", value_parser = parse_size)]
     size: (u32, u32),
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// How many times to evaluate.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = parse_reps)]
     reps: usize,
     /// The output to evaluate (default: the first).
     #[arg(long)]
@@ -30,9 +30,6 @@ pub struct BenchArgs {
 
 /// Runs `texgraph bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    if args.reps == 0 || args.threads == Some(0) {
-        bail!("--reps and --threads must be at least 1");
-    }
     let start = Instant::now();
     let graph = load(&args.graph)?;
     let program = compile(&graph, args.output.as_deref()).map_err(|e| describe(&args.graph, &e))?;

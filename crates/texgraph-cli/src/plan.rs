@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use texgraph_core::compile;
 use texgraph_core::plan::plan;
 
-use crate::args::parse_size;
+use crate::args::{parse_size, parse_threads};
 use crate::load::{describe, load};
 
 /// Arguments of `texgraph plan`.
@@ -18,7 +18,7 @@ pub struct PlanArgs {
     #[arg(long, default_value = "1024", value_parser = parse_size)]
     size: (u32, u32),
     /// Worker threads the render would use (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// The output to plan (default: the first).
     #[arg(long)]
@@ -27,9 +27,6 @@ pub struct PlanArgs {
 
 /// Runs `texgraph plan`.
 pub fn run(args: &PlanArgs) -> anyhow::Result<()> {
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
-    }
     let graph = load(&args.graph)?;
     let program = compile(&graph, args.output.as_deref()).map_err(|e| describe(&args.graph, &e))?;
     let threads = args

@@ -10,7 +10,7 @@ use texgraph_core::export::{
 };
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
-use crate::args::{apply_set, parse_size};
+use crate::args::{apply_set, parse_size, parse_threads};
 use crate::load::{describe, load, print_warnings};
 
 /// Arguments of `texgraph render`.
@@ -35,7 +35,7 @@ pub struct RenderArgs {
     #[arg(long = "set", value_name = "NODE.PARAM=VALUE")]
     sets: Vec<String>,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Render the output with this name instead of the first.
     #[arg(long, conflicts_with = "all_outputs")]
@@ -56,9 +56,6 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             bail!("--time must be a finite number");
         }
         graph.settings.time = time;
-    }
-    if args.threads == Some(0) {
-        bail!("--threads must be at least 1");
     }
     let out = args
         .out
@@ -85,6 +82,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     } else {
         vec![(args.output.clone(), out)]
     };
+    if targets.is_empty() {
+        bail!(
+            "{}: the graph has no output node, so there is nothing to render",
+            args.graph.display()
+        );
+    }
     // Errors stop the render below, named by file, node and field; warnings are about
     // nodes no output uses, so the render goes on.
     let found = diagnose(&graph);

@@ -311,7 +311,8 @@ fn refuses_bad_arguments() {
         &["no output named 'height'"],
     );
     assert_refused(PERLIN, &["--size", "0"], &["--size"]);
-    assert_refused(PERLIN, &["--size", "100000x100000"], &["memory"]);
+    assert_refused(PERLIN, &["--size", "65536x65536"], &["memory"]);
+    assert_refused(PERLIN, &["--size", "100000x100000"], &["1 to 65536 pixels"]);
     assert_refused(PERLIN, &["--depth", "32"], &["cannot hold 32-bit"]);
     assert_refused(PERLIN, &["--threads", "0"], &["--threads"]);
 }

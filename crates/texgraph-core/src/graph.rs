@@ -15,6 +15,9 @@ use crate::error::{Error, GraphError, Location, Result};
 pub const FORMAT: &str = "texgraph";
 /// The graph file format version this build reads and writes.
 pub const VERSION: u32 = 1;
+/// Largest graph file read, in bytes (64 MiB: far above any hand-made or generated
+/// material).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// A material graph: settings plus a list of nodes that refer to each other by id, and
 /// the comments drawn around them in the editor.
@@ -293,12 +296,40 @@ impl Graph {
         }
     }
 
-    /// Reads a graph file.
+    /// Reads a graph file. Only regular files of at most [`MAX_FILE_BYTES`] are read, so a
+    /// device, a pipe or a huge file is refused at once instead of hanging or filling
+    /// memory.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        use std::io::Read;
+        let fail = |source| Error::Io {
             path: path.to_owned(),
             source,
-        })?;
+        };
+        let refuse = |message: String| fail(std::io::Error::other(message));
+        // Looked at before opening: opening a pipe would wait for a writer.
+        let meta = std::fs::metadata(path).map_err(fail)?;
+        if !meta.is_file() {
+            return Err(refuse("not a regular file".to_owned()));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(refuse(format!(
+                "{} MiB; graph files are read up to {} MiB",
+                meta.len() >> 20,
+                MAX_FILE_BYTES >> 20
+            )));
+        }
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .map_err(fail)?
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(fail)?;
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(refuse(format!(
+                "grew past {} MiB while being read",
+                MAX_FILE_BYTES >> 20
+            )));
+        }
         Self::from_json(&text)
     }
 

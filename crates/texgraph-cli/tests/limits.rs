@@ -1,0 +1,136 @@
+//! Inputs that cannot be done refuse at once with a clear error and write nothing:
+//! absurd numbers, files that are not graph files, a render with nothing to render.
+#![allow(missing_docs)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn texgraph(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("texgraph").expect("binary built");
+    cmd.current_dir(dir).timeout(Duration::from_secs(20));
+    cmd
+}
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../graphs")
+        .join(name)
+}
+
+/// Runs `args` in an empty folder: exit `code`, stderr starting `error:` and holding
+/// `words`, nothing written.
+fn assert_refused(args: &[&str], code: i32, words: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let run = texgraph(dir.path()).args(args).assert().code(code);
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(words),
+        "{args:?}: stderr lacks '{words}':\n{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{args:?} wrote {left:?}");
+}
+
+#[test]
+fn absurd_numbers_are_range_errors_at_once() {
+    let fbm = example("fbm.json");
+    let fbm = fbm.to_str().unwrap();
+    for (args, words) in [
+        (
+            vec!["render", fbm, "-o", "x.png", "--threads", "100000"],
+            "1 to 1024 threads",
+        ),
+        (
+            vec!["render", fbm, "-o", "x.png", "--threads", "0"],
+            "1 to 1024 threads",
+        ),
+        (
+            vec!["render", fbm, "-o", "x.png", "--size", "70000"],
+            "1 to 65536 pixels",
+        ),
+        (
+            vec!["render", fbm, "-o", "x.png", "--size", "4096x0"],
+            "1 to 65536 pixels",
+        ),
+        (
+            vec![
+                "render",
+                fbm,
+                "-o",
+                "x.png",
+                "--size",
+                "99999999999999999999",
+            ],
+            "is not a positive whole number",
+        ),
+        (
+            vec!["bench", fbm, "--reps", "100000000000"],
+            "1 to 100000 repetitions",
+        ),
+        (vec!["bench", fbm, "--threads", "5000"], "1 to 1024 threads"),
+        (vec!["plan", fbm, "--threads", "0"], "1 to 1024 threads"),
+    ] {
+        assert_refused(&args, 2, words);
+    }
+}
+
+#[test]
+fn a_render_with_no_output_node_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.json");
+    std::fs::write(
+        &graph,
+        r#"{ "format": "texgraph", "version": 1, "nodes": [ { "id": "p", "type": "perlin" } ] }"#,
+    )
+    .unwrap();
+    let graph = graph.to_str().unwrap();
+    for all in [true, false] {
+        let mut args = vec!["render", graph, "-o", "x.png"];
+        if all {
+            args.push("--all-outputs");
+        }
+        assert_refused(&args, 2, "no output node");
+    }
+}
+
+#[test]
+fn devices_pipes_and_huge_files_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge.json");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    let fifo = dir.path().join("pipe.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut cases = vec![
+        ("/dev/zero".to_owned(), "not a regular file"),
+        (dir.path().display().to_string(), "not a regular file"),
+        (
+            huge.display().to_string(),
+            "graph files are read up to 64 MiB",
+        ),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        cases.push((fifo.display().to_string(), "not a regular file"));
+    }
+    for (path, words) in cases {
+        for command in ["render", "validate"] {
+            let code = if command == "render" { 2 } else { 1 };
+            let run = texgraph(dir.path())
+                .args([command, path.as_str()])
+                .assert()
+                .code(code);
+            let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+            assert!(
+                stderr.starts_with(&format!("error: {path}: cannot read: "))
+                    && stderr.contains(words),
+                "{command} {path}: {stderr}"
+            );
+        }
+    }
+}

@@ -36,7 +36,7 @@ pub fn load(path: &Path) -> anyhow::Result<Graph> {
 /// Prints each warning about `path` on stderr, as `warning: <file>: <problem>`.
 pub fn print_warnings(path: &Path, warnings: &[GraphError]) {
     for warning in warnings {
-        eprintln!("warning: {}: {warning}", path.display());
+        crate::complain!("warning: {}: {warning}", path.display());
     }
 }
 
@@ -59,7 +59,7 @@ pub fn validate_files(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
             }
         };
         for line in errors.iter().flat_map(|p| p.lines()) {
-            eprintln!("error: {line}");
+            crate::complain!("error: {line}");
         }
         print_warnings(path, &warnings);
         if !errors.is_empty() {

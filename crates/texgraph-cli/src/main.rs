@@ -1,11 +1,22 @@
 //! `texgraph`: renders texgraph material graphs without a GUI.
 
-/// `println!` that returns write errors (a closed pipe) instead of panicking.
+/// `println!` that returns write errors (a closed pipe) instead of panicking, with
+/// control characters escaped (paths and names come from the user's files).
 #[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        writeln!(std::io::stdout().lock(), $($arg)*)?
+        let text = format!($($arg)*);
+        writeln!(std::io::stdout().lock(), "{}", texgraph_core::text::printable(&text))?
+    }};
+}
+
+/// `eprintln!` with control characters escaped.
+#[macro_export]
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        let text = format!($($arg)*);
+        eprintln!("{}", texgraph_core::text::printable(&text));
     }};
 }
 
@@ -67,7 +78,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         for line in format!("{error:#}").lines() {
-            eprintln!("error: {line}");
+            complain!("error: {line}");
         }
         ExitCode::from(2)
     })

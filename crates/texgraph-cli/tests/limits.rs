@@ -134,3 +134,37 @@ fn devices_pipes_and_huge_files_are_not_read() {
         }
     }
 }
+
+#[test]
+fn control_characters_from_files_and_arguments_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    // A node id with an escape sequence, a bad type naming a bell, in a file whose name
+    // holds a carriage return.
+    let name = "evil\rname.json";
+    std::fs::write(
+        dir.path().join(name),
+        "{ \"format\": \"texgraph\", \"version\": 1, \"nodes\": [ \
+           { \"id\": \"x\\u001b[2Jy\", \"type\": \"ring\\u0007\" }, \
+           { \"id\": \"out\", \"type\": \"output\", \"inputs\": { \"color\": \"x\\u001b[2Jy\" } } ] }",
+    )
+    .unwrap();
+    for (command, code) in [("validate", 1), ("render", 2)] {
+        let run = texgraph(dir.path())
+            .args([command, name])
+            .assert()
+            .code(code);
+        let stderr = run.get_output().stderr.clone();
+        assert!(
+            !stderr.iter().any(|b| matches!(b, 0x1b | 0x07 | b'\r')),
+            "{command} echoed control characters: {:?}",
+            String::from_utf8_lossy(&stderr)
+        );
+        let text = String::from_utf8_lossy(&stderr);
+        assert!(
+            text.contains("node 'x\\u{1b}[2Jy'")
+                && text.contains("ring\\u{7}")
+                && text.contains("evil\\u{d}name.json"),
+            "{command}: {text}"
+        );
+    }
+}

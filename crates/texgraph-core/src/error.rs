@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::text::printable;
+
 /// Result alias of the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -44,7 +46,12 @@ impl Location {
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.node, &self.field) {
+        // Ids and fields come from files: printed, they must not act on a terminal.
+        let (node, field) = (
+            self.node.as_deref().map(printable),
+            self.field.as_deref().map(printable),
+        );
+        match (&node, &field) {
             (Some(n), Some(field)) => write!(f, "node '{n}', field '{field}'"),
             (Some(n), None) => write!(f, "node '{n}'"),
             (None, Some(field)) => write!(f, "field '{field}'"),
@@ -74,7 +81,7 @@ impl GraphError {
 
 impl fmt::Display for GraphError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location, self.message)
+        write!(f, "{}: {}", self.location, printable(&self.message))
     }
 }
 

@@ -28,6 +28,7 @@ pub mod paths;
 pub mod plan;
 pub mod program;
 pub mod registry;
+pub mod text;
 pub mod validate;
 
 pub use compile::{check, compile, compile_node, output_names};

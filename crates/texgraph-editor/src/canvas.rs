@@ -89,9 +89,10 @@ impl Canvas<'_> {
 
 impl SnarlViewer<String> for Canvas<'_> {
     fn title(&mut self, id: &String) -> String {
+        let shown = texgraph_core::text::printable(id);
         match self.descriptor(id) {
-            Some(desc) => format!("{id}: {}", desc.label),
-            None => id.clone(),
+            Some(desc) => format!("{shown}: {}", desc.label),
+            None => shown.into_owned(),
         }
     }
 
@@ -219,7 +220,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         // The title takes the clicks, so it opens the node's menu itself.
         response.context_menu(|ui| self.node_menu(&id, ui));
         if let Some(message) = self.errors.get(&id).or_else(|| self.warnings.get(&id)) {
-            response.on_hover_text(message.as_str());
+            response.on_hover_text(texgraph_core::text::printable(message));
         }
     }
 

@@ -214,7 +214,10 @@ impl Preview {
             self.time_controls(ui, time, &mut actions);
         }
         if let Some(error) = &self.error {
-            ui.colored_label(Color32::from_rgb(230, 90, 80), error);
+            ui.colored_label(
+                Color32::from_rgb(230, 90, 80),
+                texgraph_core::text::printable(error),
+            );
         }
         self.image_view(ui);
         if let Some(stats) = &self.stats {

@@ -354,7 +354,8 @@ impl EditorApp {
             } else {
                 ui.visuals().text_color()
             };
-            ui.add(egui::Label::new(egui::RichText::new(&self.status).color(color)).truncate());
+            let status = texgraph_core::text::printable(&self.status);
+            ui.add(egui::Label::new(egui::RichText::new(status).color(color)).truncate());
         });
     }
 }

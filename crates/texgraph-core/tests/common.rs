@@ -72,3 +72,26 @@ pub fn dir_entries(dir: &std::path::Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Every raster node — a half-size buffer re-sampled by a warp, blur, sharpen, normal,
+/// emboss, edge detect, slope blur, a transform and an image read — in one graph whose
+/// output is node `all`.
+pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
+    graph(&format!(
+        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": {tileable} }}, "nodes": [
+           {{ "id": "h", "type": "fbm", "params": {{ "frequency": 3.3, "octaves": 5 }} }},
+           {{ "id": "img", "type": "image", "params": {{ "path": {image_path:?} }} }},
+           {{ "id": "buf", "type": "buffer", "params": {{ "scale": "half" }}, "inputs": {{ "input": "h" }} }},
+           {{ "id": "w", "type": "warp", "params": {{ "strength": 0.1 }}, "inputs": {{ "source": "buf", "dx": "h" }} }},
+           {{ "id": "bl", "type": "blur", "params": {{ "radius": 0.03 }}, "inputs": {{ "input": "w" }} }},
+           {{ "id": "sh", "type": "sharpen", "inputs": {{ "input": "img" }} }},
+           {{ "id": "nm", "type": "normal", "inputs": {{ "height": "bl" }} }},
+           {{ "id": "em", "type": "emboss", "inputs": {{ "height": "h" }} }},
+           {{ "id": "ed", "type": "edge_detect", "params": {{ "width": 0.01, "threshold": 0.02 }}, "inputs": {{ "input": "em" }} }},
+           {{ "id": "sb", "type": "slope_blur", "params": {{ "distance": 0.05, "mode": "max" }}, "inputs": {{ "input": "nm", "slope": "h" }} }},
+           {{ "id": "t", "type": "transform", "params": {{ "scale_x": 2, "scale_y": 2 }}, "inputs": {{ "source": "sb" }} }},
+           {{ "id": "m1", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "t", "b": "sh", "mask": "ed" }} }},
+           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m1", "b": "img" }} }},
+           {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
+    ))
+}

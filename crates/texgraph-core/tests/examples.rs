@@ -131,33 +131,12 @@ fn every_node_kind_tiles_when_tileable() {
     assert_tiles("everything", &common::graph(EVERYTHING_TILEABLE));
 }
 
-/// Every raster node — buffer (half size, re-sampled by a warp), blur, sharpen, normal,
-/// emboss, edge detect, slope blur and a repeated image — in one tileable graph.
-fn everything_raster_tileable() -> Graph {
-    let image = common::graphs_dir().join("images/marble.png");
-    common::graph(&format!(
-        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": true }},
-  "nodes": [
-    {{ "id": "h", "type": "fbm", "params": {{ "frequency": 3.3, "octaves": 5 }} }},
-    {{ "id": "img", "type": "image", "params": {{ "path": {:?} }} }},
-    {{ "id": "buf", "type": "buffer", "params": {{ "scale": "half" }}, "inputs": {{ "input": "h" }} }},
-    {{ "id": "w", "type": "warp", "params": {{ "strength": 0.1 }}, "inputs": {{ "source": "buf", "dx": "h" }} }},
-    {{ "id": "bl", "type": "blur", "params": {{ "radius": 0.03 }}, "inputs": {{ "input": "w" }} }},
-    {{ "id": "sh", "type": "sharpen", "inputs": {{ "input": "img" }} }},
-    {{ "id": "nm", "type": "normal", "inputs": {{ "height": "bl" }} }},
-    {{ "id": "em", "type": "emboss", "inputs": {{ "height": "h" }} }},
-    {{ "id": "ed", "type": "edge_detect", "params": {{ "width": 0.02, "threshold": 0.01 }}, "inputs": {{ "input": "bl" }} }},
-    {{ "id": "sb", "type": "slope_blur", "params": {{ "distance": 0.05, "mode": "max" }}, "inputs": {{ "input": "nm", "slope": "h" }} }},
-    {{ "id": "m1", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "sb", "b": "sh", "mask": "ed" }} }},
-    {{ "id": "m2", "type": "blend", "params": {{ "mode": "multiply", "opacity": 0.5 }}, "inputs": {{ "a": "m1", "b": "em" }} }},
-    {{ "id": "out", "type": "output", "inputs": {{ "color": "m2" }} }} ] }}"#,
-        image.display().to_string()
-    ))
-}
-
 #[test]
 fn every_raster_node_tiles_when_tileable() {
-    assert_tiles("everything raster", &everything_raster_tileable());
+    // The image is marble rendered tileable, so repeating it is seamless too.
+    let image = common::graphs_dir().join("images/marble.png");
+    let graph = common::everything_raster(&image.display().to_string(), true);
+    assert_tiles("everything raster", &graph);
 }
 
 #[test]

@@ -421,7 +421,7 @@ fn raster_nodes_give_the_same_bits_for_any_threads_and_tiles() {
     let dir = tempfile::tempdir().unwrap();
     let path = impulse_file(dir.path(), 50, 10, 20);
     for tileable in [false, true] {
-        let g = graph(tileable, &everything_raster(&path), "all");
+        let g = common::everything_raster(&path, tileable);
         let one = common::render_graph(
             &g,
             None,
@@ -452,23 +452,4 @@ fn raster_nodes_give_the_same_bits_for_any_threads_and_tiles() {
             );
         }
     }
-}
-
-/// Every raster node, reading one another and re-sampled by a warp, into one output.
-pub fn everything_raster(image_path: &str) -> String {
-    format!(
-        r#"{{ "id": "h", "type": "fbm", "params": {{ "frequency": 3.3, "octaves": 5 }} }},
-           {{ "id": "img", "type": "image", "params": {{ "path": {image_path:?} }} }},
-           {{ "id": "buf", "type": "buffer", "params": {{ "scale": "half" }}, "inputs": {{ "input": "h" }} }},
-           {{ "id": "w", "type": "warp", "params": {{ "strength": 0.1 }}, "inputs": {{ "source": "buf", "dx": "h" }} }},
-           {{ "id": "bl", "type": "blur", "params": {{ "radius": 0.03 }}, "inputs": {{ "input": "w" }} }},
-           {{ "id": "sh", "type": "sharpen", "inputs": {{ "input": "img" }} }},
-           {{ "id": "nm", "type": "normal", "inputs": {{ "height": "bl" }} }},
-           {{ "id": "em", "type": "emboss", "inputs": {{ "height": "h" }} }},
-           {{ "id": "ed", "type": "edge_detect", "params": {{ "width": 0.01, "threshold": 0.02 }}, "inputs": {{ "input": "em" }} }},
-           {{ "id": "sb", "type": "slope_blur", "params": {{ "distance": 0.05, "mode": "max" }}, "inputs": {{ "input": "nm", "slope": "h" }} }},
-           {{ "id": "t", "type": "transform", "params": {{ "scale_x": 2, "scale_y": 2 }}, "inputs": {{ "source": "sb" }} }},
-           {{ "id": "m1", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "t", "b": "sh", "mask": "ed" }} }},
-           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m1", "b": "img" }} }}"#
-    )
 }

@@ -530,9 +530,7 @@ fn bilinear<const WRAP: bool, const C: usize>(
                         *data.get_unchecked(o11 + ch),
                     ]
                 };
-                let top = p00 + (p10 - p00) * tx;
-                let bottom = p01 + (p11 - p01) * tx;
-                out[j] = top + (bottom - top) * ty;
+                out[j] = planes::blend([p00, p10, p01, p11], tx, ty);
             }
         }
     }
@@ -586,9 +584,7 @@ fn smear_step<const WRAP: bool, const C: usize, const M: u8>(
                     *data.get_unchecked((yb * w + xb) * C + ch),
                 ]
             };
-            let top = p00 + (p10 - p00) * tx;
-            let bottom = p01 + (p11 - p01) * tx;
-            let p = top + (bottom - top) * ty;
+            let p = planes::blend([p00, p10, p01, p11], tx, ty);
             acc[i] = match M {
                 0 => acc[i] + p,
                 1 => acc[i].min(p),

@@ -48,13 +48,6 @@ impl PlaneView<'_> {
         }
     }
 
-    /// Channel `ch` of texel (x, y), wrapped or clamped.
-    #[inline(always)]
-    pub fn texel(&self, x: i64, y: i64, ch: usize) -> f32 {
-        let (x, y) = (self.index(x, self.width), self.index(y, self.height));
-        self.data[(y * self.width + x) * self.channels + ch]
-    }
-
     /// The texel under (u, v).
     #[inline(always)]
     pub fn nearest(&self, u: f32, v: f32) -> [f32; 4] {
@@ -86,9 +79,7 @@ impl PlaneView<'_> {
             let p10 = self.data[(row_a + xb) * c + ch];
             let p01 = self.data[(row_b + xa) * c + ch];
             let p11 = self.data[(row_b + xb) * c + ch];
-            let top = p00 + (p10 - p00) * tx;
-            let bottom = p01 + (p11 - p01) * tx;
-            *o = top + (bottom - top) * ty;
+            *o = blend([p00, p10, p01, p11], tx, ty);
         }
         out
     }
@@ -139,6 +130,15 @@ impl PlaneView<'_> {
         let gy = if self.height > 1 { gy } else { 0.0 };
         (gx, gy)
     }
+}
+
+/// The bilinear blend of four texels (top-left, top-right, bottom-left, bottom-right) at
+/// weights (tx, ty): the one formula every bilinear read uses, so all give the same bits.
+#[inline(always)]
+pub fn blend([p00, p10, p01, p11]: [f32; 4], tx: f32, ty: f32) -> f32 {
+    let top = p00 + (p10 - p00) * tx;
+    let bottom = p01 + (p11 - p01) * tx;
+    top + (bottom - top) * ty
 }
 
 /// The two texels a bilinear read at `t` (texture units) blends along an axis of `len`

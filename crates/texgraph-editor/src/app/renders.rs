@@ -221,8 +221,15 @@ impl EditorApp {
 
 /// The modification time of every file a file param names (`None` when unreadable).
 pub(super) fn file_stamps(graph: &Graph) -> Vec<(String, Option<std::time::SystemTime>)> {
+    stamps_of(&graph.nodes)
+}
+
+/// The modification times of the files the file params of `nodes` name.
+fn stamps_of<'n>(
+    nodes: impl IntoIterator<Item = &'n texgraph_core::Node>,
+) -> Vec<(String, Option<std::time::SystemTime>)> {
     let mut stamps = Vec::new();
-    for node in &graph.nodes {
+    for node in nodes {
         let Some(desc) = texgraph_core::registry::lookup(&node.kind) else {
             continue;
         };
@@ -257,14 +264,16 @@ fn signature(graph: &Graph, id: &str) -> String {
         })
         .collect();
     nodes.sort_by(|a, b| a.0.cmp(b.0));
-    let mut upstream_graph = graph.clone();
-    upstream_graph
-        .nodes
-        .retain(|n| upstream.contains(n.id.as_str()));
+    let files = stamps_of(
+        graph
+            .nodes
+            .iter()
+            .filter(|n| upstream.contains(n.id.as_str())),
+    );
     format!(
         "{:?}{:?}{:?}",
         nodes,
         (graph.settings.tileable, graph.settings.time.to_bits()),
-        file_stamps(&upstream_graph)
+        files
     )
 }

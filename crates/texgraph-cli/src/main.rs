@@ -62,6 +62,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Interrupted, a write under way leaves no temporary and the old file in place.
+    if let Err(e) = texgraph_core::signals::end_cleanly_on_signals(|_| {}) {
+        complain!(
+            "warning: cannot catch signals ({e}); an interrupted write may leave a temporary file"
+        );
+    }
     let result = match cli.command {
         Command::Render(args) => render::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),

@@ -1,12 +1,12 @@
 //! `texgraph render`.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::export::{
-    Depth, ExportSettings, Format, default_image_name, export_graph, output_paths,
+    Depth, ExportSettings, Format, default_image_name, export_all, output_paths,
 };
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
@@ -94,30 +94,34 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if found.errors.is_empty() {
         print_warnings(&args.graph, &found.warnings);
     }
-    for (output, path) in targets {
-        let settings = ExportSettings {
-            width: args.size.0,
-            height: args.size.1,
-            depth,
-            output,
-            options: RenderOptions {
-                threads: args.threads,
-                ..RenderOptions::default()
-            },
-        };
-        render_one(args, &graph, &settings, &path)?;
-    }
-    Ok(())
+    let jobs: Vec<(ExportSettings, PathBuf)> = targets
+        .into_iter()
+        .map(|(output, path)| {
+            let settings = ExportSettings {
+                width: args.size.0,
+                height: args.size.1,
+                depth,
+                output,
+                options: RenderOptions {
+                    threads: args.threads,
+                    ..RenderOptions::default()
+                },
+            };
+            (settings, path)
+        })
+        .collect();
+    render_all(args, &graph, &jobs)
 }
 
-fn render_one(
+/// Renders every file of `jobs`, all or none, with one progress bar over their rows.
+fn render_all(
     args: &RenderArgs,
     graph: &Graph,
-    settings: &ExportSettings,
-    path: &Path,
+    jobs: &[(ExportSettings, PathBuf)],
 ) -> anyhow::Result<()> {
+    let rows: u64 = jobs.iter().map(|(s, _)| u64::from(s.height)).sum();
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(u64::from(settings.height));
+        let bar = ProgressBar::new(rows);
         bar.set_style(
             ProgressStyle::with_template("{spinner} rendering [{bar:40}] {pos}/{len} rows ({eta})")
                 .expect("valid template")
@@ -127,24 +131,24 @@ fn render_one(
     } else {
         ProgressBar::hidden()
     };
-    let result = export_graph(graph, settings, path, &|rows| {
-        bar.set_position(u64::from(rows))
-    });
+    let result = export_all(graph, jobs, &|rows| bar.set_position(u64::from(rows)));
     bar.finish_and_clear();
-    let done = result.map_err(|e| match e {
+    let written = result.map_err(|e| match e {
         // Graph problems are named by file, node and field.
         Error::Invalid(_) => describe(&args.graph, &e),
         other => anyhow!("{other}"),
     })?;
-    let (width, height, seconds) = (done.width, done.height, done.seconds);
-    let mpix = f64::from(width) * f64::from(height) / 1e6;
-    crate::say!(
-        "wrote {}: {width}x{height} {} {}-bit, rendered in {:.3} s ({:.1} Mpix/s)",
-        done.path.display(),
-        if done.channels == 1 { "gray" } else { "rgba" },
-        done.depth.bits(),
-        seconds,
-        mpix / seconds.max(1e-9)
-    );
+    for done in written {
+        let (width, height, seconds) = (done.width, done.height, done.seconds);
+        let mpix = f64::from(width) * f64::from(height) / 1e6;
+        crate::say!(
+            "wrote {}: {width}x{height} {} {}-bit, rendered in {:.3} s ({:.1} Mpix/s)",
+            done.path.display(),
+            if done.channels == 1 { "gray" } else { "rgba" },
+            done.depth.bits(),
+            seconds,
+            mpix / seconds.max(1e-9)
+        );
+    }
     Ok(())
 }

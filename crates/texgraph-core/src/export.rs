@@ -7,7 +7,6 @@
 //! [`export_graph`] is the whole "graph to file" path (compile, check, render, write)
 //! shared by `texgraph render` and the editor, so both write the same bytes.
 
-use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::eval::{Image, RenderOptions, image_bytes, render};
 use crate::graph::Graph;
 use crate::program::Program;
+use crate::staging::{self, Staged};
 
 /// File formats, chosen by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,7 +130,18 @@ fn write_encoded(
     depth: Depth,
     cancel: Option<&AtomicBool>,
 ) -> Result<()> {
-    write_atomically(path, |file| {
+    stage_encoded(image, path, format, depth, cancel)?.commit()
+}
+
+/// Encodes `image` into a staged temporary beside `path`.
+fn stage_encoded(
+    image: &Image,
+    path: &Path,
+    format: Format,
+    depth: Depth,
+    cancel: Option<&AtomicBool>,
+) -> Result<Staged> {
+    staging::stage(path, |file| {
         let mut out = BufWriter::new(file);
         encode(image, format, depth, &mut out)
             .and_then(|()| out.flush().map_err(|e| e.to_string()))
@@ -190,6 +201,46 @@ pub fn export_graph(
     path: &Path,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Exported> {
+    let (staged, done) = stage_export(graph, settings, path, progress)?;
+    staged.commit()?;
+    Ok(done)
+}
+
+/// [`export_graph`] for several files (`--all-outputs`): all of them are written, or
+/// none. Each is rendered and encoded to a temporary in turn; only when every one has
+/// succeeded are they renamed into place together. `progress` counts rows over the whole
+/// set (the sum of the heights).
+pub fn export_all(
+    graph: &Graph,
+    targets: &[(ExportSettings, PathBuf)],
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Vec<Exported>> {
+    // Every target is checked before anything is rendered.
+    for (settings, path) in targets {
+        checked_format(path, settings.depth)?;
+        compile(graph, settings.output.as_deref())?;
+    }
+    let mut staged = Vec::with_capacity(targets.len());
+    let mut written = Vec::with_capacity(targets.len());
+    let mut before = 0u32;
+    for (settings, path) in targets {
+        let so_far = |rows: u32| progress(before.saturating_add(rows));
+        let (file, done) = stage_export(graph, settings, path, &so_far)?;
+        staged.push(file);
+        written.push(done);
+        before = before.saturating_add(settings.height);
+    }
+    staging::commit_all(staged)?;
+    Ok(written)
+}
+
+/// Renders and encodes one file into a staged temporary.
+fn stage_export(
+    graph: &Graph,
+    settings: &ExportSettings,
+    path: &Path,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<(Staged, Exported)> {
     let format = checked_format(path, settings.depth)?;
     let program = compile(graph, settings.output.as_deref())?;
     let (width, height) = (settings.width, settings.height);
@@ -203,15 +254,16 @@ pub fn export_graph(
     let image = render(&program, width, height, settings.options.clone(), progress)?;
     let seconds = start.elapsed().as_secs_f64();
     let cancel = settings.options.cancel.as_deref();
-    write_encoded(&image, path, format, settings.depth, cancel)?;
-    Ok(Exported {
+    let staged = stage_encoded(&image, path, format, settings.depth, cancel)?;
+    let done = Exported {
         path: path.to_owned(),
         width,
         height,
         channels,
         depth: settings.depth,
         seconds,
-    })
+    };
+    Ok((staged, done))
 }
 
 /// The files `texgraph render --all-outputs` writes: one per output name,
@@ -448,48 +500,4 @@ pub fn read_exr(path: &Path) -> Result<Image> {
         channels: c,
         data,
     })
-}
-
-/// Writes `path` through `write` on a temporary file in the same directory, then renames
-/// it over `path`. On any failure the temporary file is removed and `path` is untouched.
-pub fn write_atomically(path: &Path, write: impl FnOnce(&mut File) -> Result<()>) -> Result<()> {
-    let io = |source| Error::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // Temporary files are private; the result should look like any other file written here.
-    let permissions = match std::fs::metadata(path) {
-        Ok(existing) => Some(existing.permissions()),
-        Err(_) => default_permissions(),
-    };
-    if let Some(permissions) = permissions {
-        builder.permissions(permissions);
-    }
-    let mut temp = builder.tempfile_in(dir).map_err(io)?;
-    write(temp.as_file_mut())?;
-    temp.as_file().sync_all().map_err(io)?;
-    temp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    Some(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    None
 }

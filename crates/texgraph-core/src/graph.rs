@@ -342,7 +342,7 @@ impl Graph {
 
     /// Writes the graph to `path` atomically: a failed write leaves any existing file as it was.
     pub fn save(&self, path: &Path) -> Result<()> {
-        crate::export::write_atomically(path, |file| {
+        crate::staging::write_atomically(path, |file| {
             use std::io::Write;
             file.write_all(self.to_json().as_bytes())
                 .map_err(|source| Error::Io {

@@ -28,6 +28,8 @@ pub mod paths;
 pub mod plan;
 pub mod program;
 pub mod registry;
+pub mod signals;
+pub mod staging;
 pub mod text;
 pub mod validate;
 

@@ -1,5 +1,5 @@
 //! The export dialog and its background job. The job calls the same core function as
-//! `texgraph render` (`texgraph_core::export::export_graph`), so an export is
+//! `texgraph render` (`texgraph_core::export::export_all`), so an export is
 //! byte-identical to the CLI's file for the same settings.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use eframe::egui::{self, Id, Ui};
 use texgraph_core::export::{
-    Depth, ExportSettings, Exported, default_image_name, export_graph, output_paths,
+    Depth, ExportSettings, Exported, default_image_name, export_all, output_paths,
 };
 use texgraph_core::{Graph, RenderOptions, output_names};
 
@@ -102,48 +102,44 @@ impl ExportJob {
         let rows = Arc::new(AtomicU32::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
         let total_rows = request.height.saturating_mul(targets.len().max(1) as u32);
+        let jobs: Vec<(ExportSettings, PathBuf)> = targets
+            .into_iter()
+            .map(|(output, path)| {
+                let settings = ExportSettings {
+                    width: request.width,
+                    height: request.height,
+                    depth: request.kind.depth(),
+                    output,
+                    options: RenderOptions {
+                        cancel: Some(cancel.clone()),
+                        ..RenderOptions::default()
+                    },
+                };
+                (settings, path)
+            })
+            .collect();
         let (send, result) = channel();
-        let (job_rows, job_cancel) = (rows.clone(), cancel.clone());
-        std::thread::Builder::new()
+        let job_rows = rows.clone();
+        // Should no thread start, the sender goes with the closure and `poll` reports it.
+        let _ = std::thread::Builder::new()
             .name("texgraph-export".into())
             .spawn(move || {
-                let mut written = Vec::new();
-                let mut outcome = if targets.is_empty() {
-                    Err("the graph has no output node to export".to_owned())
-                } else {
-                    Ok(())
+                let progress = |done: u32| {
+                    job_rows.fetch_max(done, Ordering::Relaxed);
+                    wake();
                 };
-                for (index, (output, path)) in targets.into_iter().enumerate() {
-                    if outcome.is_err() {
-                        break;
+                // A bug that panics ends this export with an error, not the editor.
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if jobs.is_empty() {
+                        return Err("the graph has no output node to export".to_owned());
                     }
-                    let settings = ExportSettings {
-                        width: request.width,
-                        height: request.height,
-                        depth: request.kind.depth(),
-                        output,
-                        options: RenderOptions {
-                            cancel: Some(job_cancel.clone()),
-                            ..RenderOptions::default()
-                        },
-                    };
-                    let before = request.height * index as u32;
-                    let progress = |done: u32| {
-                        job_rows.fetch_max(before + done, Ordering::Relaxed);
-                        wake();
-                    };
-                    match export_graph(&graph, &settings, &path, &progress) {
-                        Ok(done) => written.push(done),
-                        Err(e) => {
-                            outcome = Err(describe(&path, &e));
-                            break;
-                        }
-                    }
-                }
-                let _ = send.send(outcome.map(|()| written));
+                    // Every file or none (`--all-outputs` in the CLI does the same).
+                    export_all(&graph, &jobs, &progress).map_err(|e| describe(&request.path, &e))
+                }))
+                .unwrap_or_else(|panic| Err(crate::worker::panic_message("the export", &*panic)));
+                let _ = send.send(outcome);
                 wake();
-            })
-            .expect("the export thread starts");
+            });
         Self {
             rows,
             total_rows,
@@ -165,7 +161,14 @@ impl ExportJob {
 
     /// The outcome, once finished.
     pub fn poll(&self) -> Option<Result<Vec<Exported>, String>> {
-        self.result.try_recv().ok()
+        use std::sync::mpsc::TryRecvError;
+        match self.result.try_recv() {
+            Ok(outcome) => Some(outcome),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => {
+                Some(Err("the export stopped unexpectedly".to_owned()))
+            }
+        }
     }
 
     /// Waits for the outcome.

@@ -84,7 +84,7 @@ pub fn keep(store: &Path, text: &str) {
     if let Some(dir) = store.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = texgraph_core::export::write_atomically(store, |file| {
+    let _ = texgraph_core::staging::write_atomically(store, |file| {
         use std::io::Write;
         file.write_all(text.as_bytes())
             .map_err(|source| texgraph_core::Error::Io {

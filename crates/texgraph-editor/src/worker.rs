@@ -69,7 +69,7 @@ impl Worker {
         let (outbox, done) = channel();
         let thread = std::thread::Builder::new()
             .name("texgraph-preview".into())
-            .spawn(move || run(&inbox, &outbox, &wake))
+            .spawn(move || run(&inbox, &outbox, &wake, &evaluate))
             .expect("the preview thread starts");
         Self {
             jobs: Some(jobs),
@@ -101,7 +101,12 @@ impl Drop for Worker {
     }
 }
 
-fn run(inbox: &Receiver<Job>, outbox: &Sender<Rendered>, wake: &dyn Fn()) {
+fn run(
+    inbox: &Receiver<Job>,
+    outbox: &Sender<Rendered>,
+    wake: &dyn Fn(),
+    evaluate: &dyn Fn(Job) -> Rendered,
+) {
     let mut waiting: BTreeMap<Slot, Job> = BTreeMap::new();
     loop {
         if waiting.is_empty() {
@@ -117,12 +122,32 @@ fn run(inbox: &Receiver<Job>, outbox: &Sender<Rendered>, wake: &dyn Fn()) {
         let Some((_, job)) = waiting.pop_first() else {
             continue;
         };
-        let rendered = evaluate(job);
+        let (slot, generation) = (job.slot.clone(), job.generation);
+        // A bug that panics fails this job only; the worker and the editor go on.
+        let rendered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluate(job)))
+            .unwrap_or_else(|panic| Rendered {
+                slot,
+                generation,
+                result: Err(panic_message("the preview", &*panic)),
+                at_fault: Vec::new(),
+                stages: Vec::new(),
+                elapsed: Duration::ZERO,
+            });
         if outbox.send(rendered).is_err() {
             return;
         }
         wake();
     }
+}
+
+/// What to show for a panic caught in a background job: a bug, reported as an error.
+pub fn panic_message(what: &str, panic: &(dyn std::any::Any + Send)) -> String {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown cause".to_owned());
+    format!("{what} failed with an internal error ({detail}); your graph is unchanged")
 }
 
 fn keep_newest(waiting: &mut BTreeMap<Slot, Job>, job: Job) {
@@ -233,12 +258,43 @@ mod tests {
         jobs.send(job(3, Slot::Thumbnail("n".into()))).unwrap();
         drop(jobs);
         let (outbox, done) = channel();
-        run(&inbox, &outbox, &|| {});
+        run(&inbox, &outbox, &|| {}, &evaluate);
         let rendered: Vec<(Slot, u64)> = done.try_iter().map(|r| (r.slot, r.generation)).collect();
         assert_eq!(
             rendered,
             [(Slot::Preview, 5), (Slot::Thumbnail("n".into()), 3)]
         );
+    }
+
+    #[test]
+    fn a_job_that_panics_fails_alone() {
+        let job = |generation, slot| Job {
+            slot,
+            generation,
+            graph: graph(3),
+            node: None,
+            width: 16,
+            height: 16,
+        };
+        let (jobs, inbox) = channel();
+        jobs.send(job(1, Slot::Preview)).unwrap();
+        jobs.send(job(1, Slot::Thumbnail("n".into()))).unwrap();
+        drop(jobs);
+        let (outbox, done) = channel();
+        // A bug in the preview: it panics; the thumbnail after it still renders.
+        let buggy = |job: Job| {
+            assert!(job.slot != Slot::Preview, "a bug in the preview");
+            evaluate(job)
+        };
+        run(&inbox, &outbox, &|| {}, &buggy);
+        let results: Vec<Rendered> = done.try_iter().collect();
+        assert_eq!(results.len(), 2);
+        let error = results[0].result.as_ref().unwrap_err();
+        assert_eq!(
+            error,
+            "the preview failed with an internal error (a bug in the preview); your graph is unchanged"
+        );
+        assert_eq!(results[1].result.as_ref().unwrap().data.len(), 16 * 16);
     }
 
     #[test]

@@ -62,6 +62,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    texgraph_core::memory::fit_allocator_to_address_limit();
     // Interrupted, a write under way leaves no temporary and the old file in place.
     if let Err(e) = texgraph_core::signals::end_cleanly_on_signals(|_| {}) {
         complain!(

@@ -90,6 +90,16 @@ impl Format {
         }
     }
 
+    /// Bytes a pixel of `channels` takes in the copy the encoder is given at `depth`.
+    fn copy_bytes_per_pixel(self, depth: Depth, channels: usize) -> u64 {
+        let channels = match (self, depth) {
+            // Gray is stored as RGBA in float TIFFs.
+            (Format::Tiff, Depth::Float) => 4,
+            _ => channels as u64,
+        };
+        channels * u64::from(depth.bits() / 8)
+    }
+
     /// Whether the format can store `depth`.
     pub fn supports(self, depth: Depth) -> bool {
         match self {
@@ -249,7 +259,8 @@ fn stage_export(
         .options
         .threads
         .unwrap_or_else(rayon::current_num_threads);
-    check_memory(&program, width, height, threads)?;
+    let copy = format.copy_bytes_per_pixel(settings.depth, channels);
+    check_memory_for(&program, width, height, threads, copy)?;
     let start = Instant::now();
     let image = render(&program, width, height, settings.options.clone(), progress)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -316,36 +327,55 @@ fn suffixed(path: &Path, name: &str) -> PathBuf {
     path.with_file_name(file)
 }
 
-/// Refuses renders whose planes, working memory and image would not fit in the memory
-/// this machine has free.
+/// Refuses renders whose planes, working memory and image would not fit in the memory this
+/// process may take (see [`crate::memory`]). Exports also count the encoder's copy.
 pub fn check_memory(program: &Program, width: u32, height: u32, threads: usize) -> Result<()> {
-    // The peak of the stages, or the float image plus an encoded copy of the same size,
-    // whichever is more.
-    let peak = crate::plan::plan(program, width, height, threads).peak_bytes;
-    let needed = image_bytes(width, height, program.channels())
-        .and_then(|b| b.checked_mul(2))
-        .map(|b| b.max(peak))
-        .filter(|&b| b != u64::MAX);
+    check_memory_for(program, width, height, threads, 0)
+}
+
+/// [`check_memory`] for a render then encoded through a copy of `copy_per_pixel` bytes a
+/// pixel.
+fn check_memory_for(
+    program: &Program,
+    width: u32,
+    height: u32,
+    threads: usize,
+    copy_per_pixel: u64,
+) -> Result<()> {
+    let needed = memory_needed(program, width, height, threads, copy_per_pixel);
+    let room = crate::memory::Headroom::of_this_process().for_threads(threads);
     let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
-    match (needed, available_memory()) {
+    match (needed, room) {
         (None, _) => Err(Error::Render(format!(
             "a {width}x{height} image is too large to address"
         ))),
-        (Some(n), Some(avail)) if n > avail => Err(Error::Render(format!(
-            "a {width}x{height} image needs about {:.1} GiB but only {:.1} GiB of memory is available",
+        (Some(n), Some(room)) if n > room => Err(Error::Render(format!(
+            "a {width}x{height} image on {threads} thread(s) needs about {:.2} GiB but only {:.2} GiB of memory is available to this process",
             gib(n),
-            gib(avail)
+            gib(room)
         ))),
         _ => Ok(()),
     }
 }
 
-/// MemAvailable from /proc/meminfo, where the system has one.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
+/// Bytes a render and its encoding take at most: the peak of the stages (planes alive,
+/// every thread's tile buffers, the image), or the float image while it is encoded
+/// (the encoder's copy, and its compressed buffer of at most that size), whichever is
+/// more.
+fn memory_needed(
+    program: &Program,
+    width: u32,
+    height: u32,
+    threads: usize,
+    copy_per_pixel: u64,
+) -> Option<u64> {
+    let peak = crate::plan::plan(program, width, height, threads).peak_bytes;
+    let image = image_bytes(width, height, program.channels())?;
+    let copy = u64::from(width)
+        .checked_mul(u64::from(height))?
+        .checked_mul(copy_per_pixel)?;
+    let encoding = image.checked_add(copy.checked_mul(2)?)?;
+    Some(encoding.max(peak)).filter(|&b| b != u64::MAX)
 }
 
 /// The bytes of `image` encoded as `format` at `depth`.
@@ -363,75 +393,70 @@ fn encode(
 ) -> Result<(), String> {
     let (w, h) = (image.width, image.height);
     let gray = image.channels == 1;
+    let integer = |bits: Depth| match (gray, bits) {
+        (true, Depth::Eight) => ExtendedColorType::L8,
+        (false, Depth::Eight) => ExtendedColorType::Rgba8,
+        (true, _) => ExtendedColorType::L16,
+        (false, _) => ExtendedColorType::Rgba16,
+    };
     match (format, depth) {
         (Format::Exr, _) => return write_exr(image, out),
-        (Format::Png, Depth::Eight) => {
-            let color = if gray {
-                ExtendedColorType::L8
-            } else {
-                ExtendedColorType::Rgba8
-            };
-            image::codecs::png::PngEncoder::new(out).write_image(&to_u8(image), w, h, color)
-        }
-        (Format::Png, _) => {
-            let color = if gray {
-                ExtendedColorType::L16
-            } else {
-                ExtendedColorType::Rgba16
-            };
-            let bytes: Vec<u8> = to_u16(image).iter().flat_map(|v| v.to_ne_bytes()).collect();
-            image::codecs::png::PngEncoder::new(out).write_image(&bytes, w, h, color)
-        }
-        (Format::Tiff, Depth::Eight) => {
-            let color = if gray {
-                ExtendedColorType::L8
-            } else {
-                ExtendedColorType::Rgba8
-            };
-            image::codecs::tiff::TiffEncoder::new(out).write_image(&to_u8(image), w, h, color)
-        }
-        (Format::Tiff, Depth::Sixteen) => {
-            let color = if gray {
-                ExtendedColorType::L16
-            } else {
-                ExtendedColorType::Rgba16
-            };
-            let bytes: Vec<u8> = to_u16(image).iter().flat_map(|v| v.to_ne_bytes()).collect();
-            image::codecs::tiff::TiffEncoder::new(out).write_image(&bytes, w, h, color)
-        }
-        (Format::Tiff, Depth::Float) => {
-            // TIFF float has no one-channel writer here: gray is stored as RGBA.
-            let rgba = if gray {
-                image.data.iter().flat_map(|&v| [v, v, v, 1.0]).collect()
-            } else {
-                image.data.clone()
-            };
-            let bytes: Vec<u8> = rgba.iter().flat_map(|v: &f32| v.to_ne_bytes()).collect();
-            image::codecs::tiff::TiffEncoder::new(out).write_image(
-                &bytes,
-                w,
-                h,
-                ExtendedColorType::Rgba32F,
-            )
-        }
+        (Format::Png, _) => image::codecs::png::PngEncoder::new(out).write_image(
+            &integer_bytes(image, depth)?,
+            w,
+            h,
+            integer(depth),
+        ),
+        (Format::Tiff, Depth::Float) => image::codecs::tiff::TiffEncoder::new(out).write_image(
+            &float_rgba_bytes(image)?,
+            w,
+            h,
+            ExtendedColorType::Rgba32F,
+        ),
+        (Format::Tiff, _) => image::codecs::tiff::TiffEncoder::new(out).write_image(
+            &integer_bytes(image, depth)?,
+            w,
+            h,
+            integer(depth),
+        ),
     }
     .map_err(|e| e.to_string())
 }
 
-fn to_u8(image: &Image) -> Vec<u8> {
-    image
-        .data
-        .iter()
-        .map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8)
-        .collect()
+/// Not enough memory for the encoder's copy of the image.
+fn short_of_memory(image: &Image) -> String {
+    format!(
+        "not enough memory to encode a {}x{} image",
+        image.width, image.height
+    )
 }
 
-fn to_u16(image: &Image) -> Vec<u16> {
-    image
-        .data
-        .iter()
-        .map(|v| (v.clamp(0.0, 1.0) * 65535.0).round() as u16)
-        .collect()
+/// The samples as 8-bit or 16-bit (native-endian) integers, clamped to [0, 1] and rounded.
+fn integer_bytes(image: &Image, depth: Depth) -> Result<Vec<u8>, String> {
+    let len = image.data.len() * (depth.bits() / 8) as usize;
+    let eight = |v: &f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    let sixteen = |v: &f32| ((v.clamp(0.0, 1.0) * 65535.0).round() as u16).to_ne_bytes();
+    match depth {
+        Depth::Eight => crate::memory::try_collect(len, image.data.iter().map(eight)),
+        _ => crate::memory::try_collect(len, image.data.iter().flat_map(sixteen)),
+    }
+    .ok_or_else(|| short_of_memory(image))
+}
+
+/// The samples as native-endian RGBA floats (TIFF has no one-channel float writer here:
+/// gray is stored as RGBA).
+fn float_rgba_bytes(image: &Image) -> Result<Vec<u8>, String> {
+    let len = image.data.len() / image.channels * 16;
+    let bytes = if image.channels == 1 {
+        let rgba = |&v: &f32| [v, v, v, 1.0];
+        crate::memory::try_collect(
+            len,
+            image.data.iter().flat_map(rgba).flat_map(f32::to_ne_bytes),
+        )
+    } else {
+        crate::memory::try_collect(len, image.data.iter().flat_map(|v| v.to_ne_bytes()))
+    };
+    bytes.ok_or_else(|| short_of_memory(image))
 }
 
 fn write_exr(image: &Image, out: &mut (impl Write + Seek)) -> Result<(), String> {
@@ -442,14 +467,13 @@ fn write_exr(image: &Image, out: &mut (impl Write + Seek)) -> Result<(), String>
     } else {
         &["R", "G", "B", "A"]
     };
-    let channels: SmallVec<[AnyChannel<FlatSamples>; 4]> = names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let samples = image.data.iter().skip(i).step_by(c).copied().collect();
-            AnyChannel::new(*name, FlatSamples::F32(samples))
-        })
-        .collect();
+    let mut channels: SmallVec<[AnyChannel<FlatSamples>; 4]> = SmallVec::new();
+    for (i, name) in names.iter().enumerate() {
+        let samples = image.data.iter().skip(i).step_by(c).copied();
+        let samples =
+            crate::memory::try_collect(w * h, samples).ok_or_else(|| short_of_memory(image))?;
+        channels.push(AnyChannel::new(*name, FlatSamples::F32(samples)));
+    }
     let layer = Layer::new(
         (w, h),
         LayerAttributes::default(),

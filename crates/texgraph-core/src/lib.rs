@@ -23,6 +23,7 @@ pub mod export;
 pub mod graph;
 pub mod images;
 pub mod kernels;
+pub mod memory;
 pub mod nodes;
 pub mod paths;
 pub mod plan;

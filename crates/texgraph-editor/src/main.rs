@@ -10,6 +10,7 @@ use texgraph_editor::files::Files;
 use texgraph_editor::settings::Settings;
 
 fn main() -> eframe::Result {
+    texgraph_core::memory::fit_allocator_to_address_limit();
     let path = std::env::args_os().nth(1).map(PathBuf::from).or_else(|| {
         let marble = PathBuf::from("graphs/marble.json");
         marble.exists().then_some(marble)

@@ -90,6 +90,10 @@ pub enum Unary {
     ToUnit,
     /// 2·a − 1: [0, 1] to signed
     ToSigned,
+    /// a clamped to ±[`SATURATION`](crate::kernels::scalar::SATURATION): what nodes that
+    /// can amplify (sums, products, divisions, powers) put on their results, so no chain
+    /// of them reaches infinity.
+    Saturate,
 }
 
 /// Two-argument functions.

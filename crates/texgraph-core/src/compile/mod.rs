@@ -29,8 +29,8 @@ use crate::graph::{Graph, Node, ParamValue, split_reference};
 use crate::kernels::gradient::{Ramp, parse_hex_color};
 use crate::kernels::noise::{CornerTable, Permutation};
 use crate::program::{
-    Instr, Op, Operand, PlaneInfo, Program, ProgramOutput, Slot, Stage, StageWork, TileProgram,
-    U_SLOT, V_SLOT,
+    Binary, Instr, Op, Operand, PlaneInfo, Program, ProgramOutput, Slot, Stage, StageWork,
+    TileProgram, U_SLOT, V_SLOT,
 };
 use crate::registry::{self, NodeDescriptor, ParamKind};
 use crate::validate::{Diagnostics, diagnose, output_name, validate};
@@ -413,11 +413,17 @@ impl NodeCtx<'_, '_> {
             .kind
     }
 
-    /// A float param: the connected input of the same name, as a per-sample scalar, or
-    /// the param's value (its default when absent).
+    /// A float param: the connected input of the same name, as a per-sample scalar
+    /// clamped to the param's range (its domain: a noise's frequency is never 10⁹), or the
+    /// param's value (its default when absent).
     pub fn float(&mut self, name: &str) -> Result<Operand, GraphError> {
         if let Some(val) = self.input(name)? {
-            return self.scalar(val);
+            let value = self.scalar(val)?;
+            let ParamKind::Float { min, max, .. } = self.param_kind(name) else {
+                unreachable!("{name} is a float param")
+            };
+            let low = self.emit(Op::Binary(Binary::Max, value, Operand::Const(min)))?;
+            return self.emit(Op::Binary(Binary::Min, low, Operand::Const(max)));
         }
         Ok(Operand::Const(
             match (self.node.params.get(name), self.param_kind(name)) {

@@ -1009,7 +1009,7 @@ macro_rules! each_variant {
 multiversion! {
     fn unary_k(out: &mut [f32], f: Unary, a: Arg<'_>) {
         let n = out.len();
-        each_variant!(f, Unary [Abs, Invert, Clamp01, Sin, Fract, Smoothstep, CosDeg, SinDeg, Period, Round, SineWave, SawWave, TriangleWave, ToUnit, ToSigned],
+        each_variant!(f, Unary [Abs, Invert, Clamp01, Sin, Fract, Smoothstep, CosDeg, SinDeg, Period, Round, SineWave, SawWave, TriangleWave, ToUnit, ToSigned, Saturate],
             |V| lanes!(map1(out, #[inline(always)] |a| scalar::unary(V, a)); n; a))
     }
 }

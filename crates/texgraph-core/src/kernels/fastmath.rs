@@ -78,7 +78,7 @@ pub fn exp2(y: f32) -> f32 {
     p * scale
 }
 
-/// max(x, 0)^y: 0^y is 0 for y > 0 and 1 for y = 0.
+/// max(x, 0)^y: 0^y is 0 for y > 0, 1 for y = 0 and 2¹²⁷ for y < 0.
 #[inline(always)]
 pub fn pow(x: f32, y: f32) -> f32 {
     let x = x.max(0.0);
@@ -89,7 +89,8 @@ pub fn pow(x: f32, y: f32) -> f32 {
         } else if y > 0.0 {
             0.0
         } else {
-            f32::INFINITY
+            // 0^−y would be infinite: capped like exp2.
+            exp2(127.0)
         }
     } else {
         r

@@ -8,6 +8,11 @@ use crate::program::{Binary, BlendMode, Unary};
 /// Rec.709 luma weights, used when a color feeds a scalar input.
 pub const LUMA: [f32; 3] = [0.2126, 0.7152, 0.0722];
 
+/// The largest magnitude a node that can amplify passes on (see [`Unary::Saturate`]):
+/// far beyond any useful texture value, and small enough that a product or sum of two
+/// such values is still finite.
+pub const SATURATION: f32 = 1e12;
+
 /// f(a) for a [`Unary`] function.
 #[inline(always)]
 pub fn unary(f: Unary, a: f32) -> f32 {
@@ -30,6 +35,8 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::TriangleWave => 1.0 - (2.0 * (a - a.floor()) - 1.0).abs(),
         Unary::ToUnit => 0.5 + 0.5 * a,
         Unary::ToSigned => 2.0 * a - 1.0,
+        // max/min (not clamp) so that infinities land on the bounds.
+        Unary::Saturate => a.max(-SATURATION).min(SATURATION),
     }
 }
 

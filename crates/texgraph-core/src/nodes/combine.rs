@@ -80,13 +80,16 @@ pub static BLEND: NodeDescriptor = NodeDescriptor {
         let opacity = ctx.float("opacity")?;
         let t = match ctx.input("mask")? {
             Some(mask) => {
+                // A mask outside [0, 1] would extrapolate past both layers.
                 let mask = ctx.scalar(mask)?;
+                let mask = ctx.emit(Op::Unary(Unary::Clamp01, mask))?;
                 ctx.emit(Op::Binary(Binary::Multiply, mask, opacity))?
             }
             None => opacity,
         };
         let layer = |ctx: &mut NodeCtx<'_, '_>, a: Operand, b: Operand| {
             let blended = ctx.emit(Op::Blend(mode, a, b))?;
+            let blended = ctx.emit(Op::Unary(Unary::Saturate, blended))?;
             ctx.emit(Op::Lerp(a, blended, t))
         };
         Ok(vec![match (a, b) {
@@ -161,6 +164,9 @@ pub static MATH: NodeDescriptor = NodeDescriptor {
             "smoothstep" => Op::Unary(Unary::Smoothstep, a),
             _ => Op::Binary(Binary::Add, a, b),
         };
-        Ok(vec![Val::Scalar(ctx.emit(op)?)])
+        let result = ctx.emit(op)?;
+        Ok(vec![Val::Scalar(
+            ctx.emit(Op::Unary(Unary::Saturate, result))?,
+        )])
     },
 };

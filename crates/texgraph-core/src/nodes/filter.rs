@@ -145,7 +145,9 @@ pub static SHARPEN: NodeDescriptor = NodeDescriptor {
         let soft = ctx.read(blurred, false)?;
         let detail = |ctx: &mut NodeCtx<'_, '_>, x: Operand, b: Operand| {
             let d = ctx.emit(Op::Binary(crate::program::Binary::Subtract, x, b))?;
-            ctx.emit(Op::MulAdd(d, amount, x))
+            let sharpened = ctx.emit(Op::MulAdd(d, amount, x))?;
+            // Sharpening a sharpened image amplifies again: saturate, like other gains.
+            ctx.emit(Op::Unary(crate::program::Unary::Saturate, sharpened))
         };
         Ok(vec![match (sharp, soft) {
             (Val::Scalar(x), Val::Scalar(b)) => Val::Scalar(detail(ctx, x, b)?),

@@ -224,5 +224,7 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
         Kind::Fbm => ctx.emit(Op::Unary(Unary::ToUnit, normalized))?,
         Kind::Ridged | Kind::Turbulence => normalized,
     };
+    // A fractal of a fractal of … sums sums: saturate so no nesting overflows.
+    let out = ctx.emit(Op::Unary(Unary::Saturate, out))?;
     Ok(vec![Val::Scalar(out)])
 }

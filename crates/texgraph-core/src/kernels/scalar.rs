@@ -35,7 +35,8 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::TriangleWave => 1.0 - (2.0 * (a - a.floor()) - 1.0).abs(),
         Unary::ToUnit => 0.5 + 0.5 * a,
         Unary::ToSigned => 2.0 * a - 1.0,
-        // max/min (not clamp) so that infinities land on the bounds.
+        // max/min (not clamp) so that even a NaN lands on a bound.
+        #[allow(clippy::manual_clamp)]
         Unary::Saturate => a.max(-SATURATION).min(SATURATION),
     }
 }

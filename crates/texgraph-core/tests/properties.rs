@@ -56,10 +56,10 @@ fn graph_of(recipes: &[Recipe]) -> Value {
         let mut node_params = serde_json::Map::new();
         for (j, param) in desc.params.iter().enumerate() {
             let pick = params[j % params.len()].wrapping_mul(j as u32 + 1);
-            if pick % 5 != 4 {
-                if let Some(value) = param_value(&param.kind, pick) {
-                    node_params.insert(param.name.to_owned(), value);
-                }
+            if pick % 5 != 4
+                && let Some(value) = param_value(&param.kind, pick)
+            {
+                node_params.insert(param.name.to_owned(), value);
             }
         }
         let mut node_inputs = serde_json::Map::new();
@@ -78,7 +78,7 @@ fn graph_of(recipes: &[Recipe]) -> Value {
     if other != last {
         nodes.push(json!({ "id": "out2", "type": "output", "params": { "name": "second" }, "inputs": { "color": format!("n{other}") } }));
     }
-    let tileable = recipes[0].1[0] % 2 == 0;
+    let tileable = recipes[0].1[0].is_multiple_of(2);
     json!({ "format": "texgraph", "version": 1, "settings": { "tileable": tileable, "time": 0.25 }, "nodes": nodes })
 }
 

@@ -25,6 +25,7 @@ use crate::files::{Files, Then};
 use crate::history::History;
 use crate::inspector;
 use crate::preview::{Preview, PreviewAction};
+use crate::recovery::{Autosave, Recovered};
 use crate::settings::Settings;
 use crate::worker::Worker;
 
@@ -61,6 +62,10 @@ pub struct EditorApp {
     pub preview: Preview,
     /// Settings kept between runs (the UI scale).
     pub settings: Settings,
+    /// The recovery copy of unsaved edits (off until [`Autosave::for_desktop`] is set).
+    pub autosave: Autosave,
+    /// Unsaved work left by editors that did not close cleanly, offered for restoring.
+    pub recoveries: Vec<Recovered>,
     snarl: Snarl<String>,
     style: SnarlStyle,
     /// View changes for the canvas this frame (frame all, wheel zoom).
@@ -147,6 +152,8 @@ impl EditorApp {
             export: ExportDialog::default(),
             preview: Preview::default(),
             settings: Settings::default(),
+            autosave: Autosave::off(),
+            recoveries: Vec::new(),
             style: SnarlStyle {
                 pin_placement: Some(PinPlacement::Edge),
                 bg_pattern: Some(BackgroundPattern::grid(egui::vec2(40.0, 40.0), 0.0)),
@@ -378,6 +385,74 @@ impl EditorApp {
     }
 }
 
+impl EditorApp {
+    /// Writes the recovery copy when edits are due, or at once when a signal is ending the
+    /// process; offers the work earlier editors left behind.
+    fn keep_recovery_copy(&mut self, ctx: &egui::Context) {
+        let path = self.path.clone();
+        if crate::recovery::ending() {
+            if self.modified {
+                self.autosave
+                    .write_now(&self.graph, path.as_deref(), self.generation);
+            }
+            crate::recovery::ready_to_end();
+            return;
+        }
+        let now = std::time::Instant::now();
+        let next = self.autosave.tick(
+            &self.graph,
+            path.as_deref(),
+            self.generation,
+            self.modified,
+            now,
+        );
+        if let Some(wait) = next {
+            ctx.request_repaint_after(wait);
+        }
+        if let Some(failure) = self.autosave.failure.take() {
+            self.status = format!("error: {failure}");
+        }
+        self.recovery_question(ctx);
+    }
+
+    /// "Restore unsaved work?" for the first recovery left behind.
+    fn recovery_question(&mut self, ctx: &egui::Context) {
+        let Some(found) = self.recoveries.first().cloned() else {
+            return;
+        };
+        let mut answer = None;
+        egui::Modal::new(Id::new("recovery_question")).show(ctx, |ui| {
+            ui.set_width(440.0);
+            ui.heading("Restore unsaved work?");
+            ui.label(format!(
+                "texgraph did not close normally. Unsaved changes to {} were kept at {}.",
+                texgraph_core::text::printable(&found.name()),
+                crate::recovery::when(found.saved_at)
+            ));
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                if ui.button("Restore").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Discard").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        let Some(restore) = answer else {
+            return;
+        };
+        self.recoveries.remove(0);
+        if restore {
+            self.commands
+                .push(Command::Restore(Box::new(found.clone())));
+        } else {
+            self.status = format!("discarded the unsaved changes to {}", found.name());
+        }
+        found.forget();
+    }
+}
+
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
         if self.trace
@@ -428,5 +503,11 @@ impl eframe::App for EditorApp {
         if ui.input(|i| i.pointer.any_released()) {
             self.history.seal(); // a drag (of nodes or a slider) ended: its edits are one step
         }
+        self.keep_recovery_copy(ui.ctx());
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        // Closed the normal way (saved, or the user chose not to): nothing to recover.
+        self.autosave.clear(self.generation);
     }
 }

@@ -13,6 +13,7 @@ pub mod files;
 pub mod history;
 pub mod inspector;
 pub mod preview;
+pub mod recovery;
 pub mod settings;
 pub mod slider;
 pub mod worker;

@@ -7,6 +7,7 @@ use eframe::egui;
 use texgraph_editor::app::EditorApp;
 use texgraph_editor::document::new_graph;
 use texgraph_editor::files::Files;
+use texgraph_editor::recovery::{self, Autosave};
 use texgraph_editor::settings::Settings;
 
 fn main() -> eframe::Result {
@@ -37,6 +38,13 @@ fn main() -> eframe::Result {
             };
             app.files = Files::for_desktop();
             app.settings = Settings::for_desktop();
+            app.autosave = Autosave::for_desktop();
+            app.recoveries = recovery::state_dir()
+                .map(|dir| recovery::left_behind(&dir))
+                .unwrap_or_default();
+            if let Err(e) = recovery::end_on_signals(cc.egui_ctx.clone()) {
+                app.status = format!("cannot catch signals ({e}): a kill loses up to 3 s of edits");
+            }
             if let Some(path) = app.path.clone() {
                 app.files.remember(&path);
             }

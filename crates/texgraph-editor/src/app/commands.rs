@@ -137,6 +137,8 @@ pub enum Command {
     New,
     /// Load a graph file.
     Open(PathBuf),
+    /// Show work recovered from an editor that did not close cleanly, unsaved.
+    Restore(Box<crate::recovery::Recovered>),
     /// Ask for a file for a file param of a node.
     ChooseFile {
         /// Node id.
@@ -212,7 +214,11 @@ impl EditorApp {
         for command in std::mem::take(&mut self.commands) {
             let replaces = matches!(
                 command,
-                Command::Undo | Command::Redo | Command::New | Command::Open(_)
+                Command::Undo
+                    | Command::Redo
+                    | Command::New
+                    | Command::Open(_)
+                    | Command::Restore(_)
             );
             if replaces && self.record(&mut batch) {
                 batch = Batch::new(&self.graph);
@@ -486,6 +492,18 @@ impl EditorApp {
                     return Applied::Nothing;
                 }
             },
+            Command::Restore(found) => {
+                self.history.record(graph, None);
+                let name = found.name();
+                self.replace(found.graph, found.file);
+                // Still unsaved, and kept as this editor's own recovery copy from now on.
+                self.modified = true;
+                let path = self.path.clone();
+                self.autosave
+                    .write_now(&self.graph, path.as_deref(), self.generation);
+                self.status = format!("restored the unsaved changes to {name}");
+                return Applied::Replaced;
+            }
             Command::Save(path) => {
                 let Some(path) = path.or_else(|| self.path.clone()) else {
                     // Never saved: ask where, then carry on with what was waiting.
@@ -498,6 +516,7 @@ impl EditorApp {
                         self.files.remember(&path);
                         self.path = Some(path);
                         self.modified = false;
+                        self.autosave.clear(self.generation);
                         if let Some(then) = self.after_save.take() {
                             self.then = Some(then);
                         }
@@ -539,6 +558,8 @@ impl EditorApp {
         self.changed();
         self.frame_all();
         self.modified = false;
+        // The old document was saved or let go (its question answered).
+        self.autosave.clear(self.generation);
     }
 }
 

@@ -103,7 +103,10 @@ impl Autosave {
             "saved_at": SystemTime::now()
                 .duration_since(SystemTime::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
-            "file": file.map(|f| f.to_string_lossy().into_owned()),
+            // Absolute: the next start may be in another working directory.
+            "file": file
+                .map(|f| std::path::absolute(f).unwrap_or_else(|_| f.to_owned()))
+                .map(|f| f.to_string_lossy().into_owned()),
             "graph": serde_json::to_value(graph).expect("a graph always serializes"),
         });
         if let Some(dir) = store.parent() {

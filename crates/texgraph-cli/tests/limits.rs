@@ -168,3 +168,99 @@ fn control_characters_from_files_and_arguments_are_escaped() {
         );
     }
 }
+
+/// A chain of `count` nodes of `kind` (each reading the one before through `port`) on a
+/// perlin, into an output; `extra` adds nodes.
+fn chain(kind: &str, port: &str, count: usize, extra: &str) -> String {
+    let mut nodes = vec![r#"{ "id": "n0", "type": "perlin" }"#.to_owned()];
+    for i in 1..=count {
+        nodes.push(format!(
+            r#"{{ "id": "n{i}", "type": "{kind}", "inputs": {{ "{port}": "n{}" }} }}"#,
+            i - 1
+        ));
+    }
+    nodes.push(format!(
+        r#"{{ "id": "out", "type": "output", "inputs": {{ "color": "n{count}" }} }}"#
+    ));
+    if !extra.is_empty() {
+        nodes.push(extra.to_owned());
+    }
+    format!(
+        r#"{{ "format": "texgraph", "version": 1, "nodes": [ {} ] }}"#,
+        nodes.join(",")
+    )
+}
+
+#[test]
+fn validate_and_render_agree_on_every_limit() {
+    let missing = r#"{ "id": "photo", "type": "image", "params": { "path": "gone.png" } },
+        { "id": "out2", "type": "output", "params": { "name": "photo" }, "inputs": { "color": "photo" } }"#;
+    // (graph, words of the refusal; empty: it must render). Renders are of every output:
+    // validate checks them all.
+    let cases = [
+        (
+            chain("levels", "input", 450, ""),
+            "nest more than 400 levels deep",
+        ),
+        (
+            chain("blur", "input", 450, ""),
+            "nest more than 400 levels deep",
+        ),
+        (
+            chain("transform", "source", 420, ""),
+            "nest more than 400 levels deep",
+        ),
+        (chain("levels", "input", 10, missing), "gone.png"),
+        (chain("levels", "input", 390, ""), ""),
+        (chain("blur", "input", 60, ""), ""),
+    ];
+    for (json, words) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("g.json"), json).unwrap();
+        std::fs::write(dir.path().join("out.png"), "old").unwrap();
+        let validated = texgraph(dir.path())
+            .args(["validate", "g.json"])
+            .output()
+            .unwrap();
+        let rendered = texgraph(dir.path())
+            .args([
+                "render",
+                "g.json",
+                "-o",
+                "out.png",
+                "--size",
+                "32",
+                "--all-outputs",
+            ])
+            .output()
+            .unwrap();
+        let (said, refused) = (
+            String::from_utf8_lossy(&validated.stderr).into_owned(),
+            String::from_utf8_lossy(&rendered.stderr).into_owned(),
+        );
+        if words.is_empty() {
+            assert_eq!(validated.status.code(), Some(0), "{said}");
+            assert_eq!(rendered.status.code(), Some(0), "{refused}");
+            assert_eq!(
+                common_entries(dir.path()),
+                ["g.json", "out.png", "out_color.png"]
+            );
+            continue;
+        }
+        assert_eq!(validated.status.code(), Some(1), "{words}: {said}");
+        assert_eq!(rendered.status.code(), Some(2), "{words}: {refused}");
+        assert!(said.contains(words), "validate lacks '{words}': {said}");
+        assert_eq!(said, refused, "validate and render word it differently");
+        assert_eq!(std::fs::read(dir.path().join("out.png")).unwrap(), b"old");
+        assert_eq!(common_entries(dir.path()), ["g.json", "out.png"]);
+    }
+}
+
+fn common_entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

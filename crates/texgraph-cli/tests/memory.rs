@@ -143,3 +143,51 @@ fn cgroup_memory_limits_are_honoured() {
     }
     let _ = std::fs::remove_dir(&group);
 }
+
+#[test]
+fn an_image_too_large_for_the_memory_limit_is_refused_before_decoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let photo =
+        image::ImageBuffer::<image::Luma<u16>, _>::from_pixel(4096, 4096, image::Luma([30000]));
+    photo.save(dir.path().join("big.png")).unwrap();
+    std::fs::write(
+        dir.path().join("g.json"),
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+            { "id": "photo", "type": "image", "params": { "path": "big.png" } },
+            { "id": "out", "type": "output", "inputs": { "color": "photo" } } ] }"#,
+    )
+    .unwrap();
+    for (mib, command) in [(300u64, "render"), (300, "validate"), (400, "render")] {
+        let mut cmd = Command::new(texgraph());
+        cmd.current_dir(dir.path()).args([command, "g.json"]);
+        if command == "render" {
+            cmd.args(["-o", "x.png", "--size", "64"]);
+        }
+        let limit = libc::rlimit {
+            rlim_cur: mib << 20,
+            rlim_max: mib << 20,
+        };
+        // SAFETY: setrlimit is async-signal-safe and touches only the child's limits.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !stderr.contains("memory allocation") && output.status.code().is_some(),
+            "{command} under {mib} MiB: {stderr}"
+        );
+        assert!(
+            stderr.contains("node 'photo', field 'path'")
+                && stderr.contains("big.png is 4096x4096; reading it needs about 512 MiB"),
+            "{command} under {mib} MiB: {stderr}"
+        );
+        assert!(!dir.path().join("x.png").exists());
+    }
+}

@@ -119,6 +119,19 @@ fn decode(path: &Path) -> Result<Image, String> {
             path.display(),
         ));
     }
+    // Decoding holds the file's pixels and their float copy (at most 16 bytes a pixel
+    // each); an allocation the process cannot make would abort, so refuse it up front.
+    let needed = u64::from(width) * u64::from(height) * 32;
+    if let Some(room) = crate::memory::Headroom::of_this_process().for_threads(1)
+        && needed > room
+    {
+        return Err(format!(
+            "{} is {width}x{height}; reading it needs about {} MiB but only {} MiB of memory is available to this process",
+            path.display(),
+            needed >> 20,
+            room >> 20
+        ));
+    }
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(width);
     limits.max_image_height = Some(height);

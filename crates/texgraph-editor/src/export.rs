@@ -84,12 +84,29 @@ pub struct ExportJob {
     started: Instant,
 }
 
+/// The signature of `texgraph_core::export::export_all`.
+type ExportFn = fn(
+    &Graph,
+    &[(ExportSettings, PathBuf)],
+    &(dyn Fn(u32) + Sync),
+) -> texgraph_core::Result<Vec<Exported>>;
+
 impl ExportJob {
     /// Starts exporting `graph`; `wake` is called as rows finish and at the end.
     pub fn start(
         graph: Graph,
         request: ExportRequest,
         wake: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        Self::start_with(graph, request, wake, export_all)
+    }
+
+    /// [`ExportJob::start`] through `export` (the core's `export_all`; a stand-in in tests).
+    fn start_with(
+        graph: Graph,
+        request: ExportRequest,
+        wake: impl Fn() + Send + Sync + 'static,
+        export: ExportFn,
     ) -> Self {
         let targets: Vec<(Option<String>, PathBuf)> = if request.all_outputs {
             output_paths(&graph, &request.path)
@@ -134,7 +151,7 @@ impl ExportJob {
                         return Err("the graph has no output node to export".to_owned());
                     }
                     // Every file or none (`--all-outputs` in the CLI does the same).
-                    export_all(&graph, &jobs, &progress).map_err(|e| describe(&request.path, &e))
+                    export(&graph, &jobs, &progress).map_err(|e| describe(&request.path, &e))
                 }))
                 .unwrap_or_else(|panic| Err(crate::worker::panic_message("the export", &*panic)));
                 let _ = send.send(outcome);
@@ -521,6 +538,29 @@ mod tests {
             1,
             "no temp files left"
         );
+    }
+
+    #[test]
+    fn an_export_that_panics_is_an_error_and_the_editor_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let request = ExportRequest {
+            width: 64,
+            height: 64,
+            kind: ImageKind::Png8,
+            output: None,
+            all_outputs: false,
+            path: dir.path().join("x.png"),
+        };
+        let buggy: ExportFn = |_, _, _| panic!("a bug in the encoder");
+        let job = ExportJob::start_with(heavy(), request.clone(), || {}, buggy);
+        assert_eq!(
+            job.wait().unwrap_err(),
+            "the export failed with an internal error (a bug in the encoder); your graph is unchanged"
+        );
+        // The next export works.
+        let job = ExportJob::start(heavy(), request, || {});
+        assert_eq!(job.wait().unwrap().len(), 1);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! absurd numbers, files that are not graph files, a render with nothing to render.
 #![allow(missing_docs)]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{entries, example};
+
+use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -11,12 +14,6 @@ fn texgraph(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("texgraph").expect("binary built");
     cmd.current_dir(dir).timeout(Duration::from_secs(20));
     cmd
-}
-
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../graphs")
-        .join(name)
 }
 
 /// Runs `args` in an empty folder: exit `code`, stderr starting `error:` and holding
@@ -241,10 +238,7 @@ fn validate_and_render_agree_on_every_limit() {
         if words.is_empty() {
             assert_eq!(validated.status.code(), Some(0), "{said}");
             assert_eq!(rendered.status.code(), Some(0), "{refused}");
-            assert_eq!(
-                common_entries(dir.path()),
-                ["g.json", "out.png", "out_color.png"]
-            );
+            assert_eq!(entries(dir.path()), ["g.json", "out.png", "out_color.png"]);
             continue;
         }
         assert_eq!(validated.status.code(), Some(1), "{words}: {said}");
@@ -252,15 +246,6 @@ fn validate_and_render_agree_on_every_limit() {
         assert!(said.contains(words), "validate lacks '{words}': {said}");
         assert_eq!(said, refused, "validate and render word it differently");
         assert_eq!(std::fs::read(dir.path().join("out.png")).unwrap(), b"old");
-        assert_eq!(common_entries(dir.path()), ["g.json", "out.png"]);
+        assert_eq!(entries(dir.path()), ["g.json", "out.png"]);
     }
-}
-
-fn common_entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }

@@ -4,14 +4,29 @@
 #![cfg(target_os = "linux")]
 #![allow(missing_docs)]
 
+mod common;
+use common::example;
+
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../graphs")
-        .join(name)
+/// Runs `cmd` under an address-space limit (`ulimit -v`) of `mib` MiB.
+fn limit_address_space(cmd: &mut Command, mib: u64) {
+    let limit = libc::rlimit {
+        rlim_cur: mib << 20,
+        rlim_max: mib << 20,
+    };
+    // SAFETY: setrlimit is async-signal-safe and touches only the child's limits.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
 }
 
 fn texgraph() -> PathBuf {
@@ -68,20 +83,7 @@ fn address_space_limits_give_errors_not_aborts() {
                 "--threads",
                 &threads.to_string(),
             ]);
-        let limit = libc::rlimit {
-            rlim_cur: mib << 20,
-            rlim_max: mib << 20,
-        };
-        // SAFETY: setrlimit is async-signal-safe and touches only the child's limits.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
-            });
-        }
+        limit_address_space(&mut cmd, mib);
         let what = format!("{graph} at {size}² on {threads} threads under {mib} MiB");
         let rendered = assert_done_or_refused(&what, dir.path(), &cmd.output().unwrap());
         if let Some(expected) = expected {
@@ -163,20 +165,7 @@ fn an_image_too_large_for_the_memory_limit_is_refused_before_decoding() {
         if command == "render" {
             cmd.args(["-o", "x.png", "--size", "64"]);
         }
-        let limit = libc::rlimit {
-            rlim_cur: mib << 20,
-            rlim_max: mib << 20,
-        };
-        // SAFETY: setrlimit is async-signal-safe and touches only the child's limits.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
-            });
-        }
+        limit_address_space(&mut cmd, mib);
         let output = cmd.output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(

@@ -2,27 +2,14 @@
 //! interrupted by a signal leaves the old files and no temporary behind.
 #![allow(missing_docs)]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{entries, example};
+
+use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../graphs")
-        .join(name)
-}
-
-/// The names in `dir`, sorted.
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 /// Two outputs; the second one's input comes from `second`.
 fn two_outputs(second: &str) -> String {

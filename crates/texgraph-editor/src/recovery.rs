@@ -18,11 +18,7 @@ pub const INTERVAL: Duration = Duration::from_secs(3);
 /// The folder of recovery files: `$XDG_STATE_HOME/texgraph`, else
 /// `~/.local/state/texgraph`.
 pub fn state_dir() -> Option<PathBuf> {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/state")))
-        .map(|state| state.join("texgraph"))
+    crate::settings::xdg_folder("XDG_STATE_HOME", ".local/state")
 }
 
 /// This process's autosave.

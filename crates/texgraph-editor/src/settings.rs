@@ -11,11 +11,17 @@ pub const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 /// The user's config folder for texgraph: `$XDG_CONFIG_HOME/texgraph`, else
 /// `~/.config/texgraph`.
 pub fn config_dir() -> Option<PathBuf> {
-    std::env::var_os("XDG_CONFIG_HOME")
+    xdg_folder("XDG_CONFIG_HOME", ".config")
+}
+
+/// texgraph's folder in the XDG base directory `variable` names (when it is an absolute
+/// path, as the specification requires), else in `~/<fallback>`.
+pub fn xdg_folder(variable: &str, fallback: &str) -> Option<PathBuf> {
+    std::env::var_os(variable)
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".config")))
-        .map(|config| config.join("texgraph"))
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(fallback)))
+        .map(|base| base.join("texgraph"))
 }
 
 /// Settings kept between runs.

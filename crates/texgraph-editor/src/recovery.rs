@@ -30,6 +30,9 @@ pub struct Autosave {
     written: u64,
     /// When the edits not yet written are due.
     due: Option<Instant>,
+    /// The write under way in the background (a write syncs the file to disk, which can
+    /// take a while: never on the UI thread, except on a signal).
+    writing: Option<std::thread::JoinHandle<Result<(), String>>>,
     /// Why the last write failed, once (for the status bar).
     pub failure: Option<String>,
 }
@@ -41,6 +44,7 @@ impl Autosave {
             store: None,
             written: 0,
             due: None,
+            writing: None,
             failure: None,
         }
     }
@@ -63,9 +67,9 @@ impl Autosave {
         self.store.as_deref()
     }
 
-    /// Called every frame with the document: writes it when it has edits `INTERVAL` old
-    /// that are not written yet. Returns how long until it should be called again (for a
-    /// repaint), when something is pending.
+    /// Called every frame with the document: writes it (in the background) when it has
+    /// edits `INTERVAL` old that are not written yet. Returns how long until it should be
+    /// called again (for a repaint), when something is pending.
     pub fn tick(
         &mut self,
         graph: &Graph,
@@ -74,23 +78,67 @@ impl Autosave {
         modified: bool,
         now: Instant,
     ) -> Option<Duration> {
+        if self.writing.as_ref().is_some_and(|w| w.is_finished()) {
+            self.finish_writing();
+        }
         if self.store.is_none() || !modified || generation == self.written {
             self.due = None;
-            return None;
+            return self.writing.as_ref().map(|_| Duration::from_millis(100));
         }
         let due = *self.due.get_or_insert(now + INTERVAL);
         if now < due {
             return Some(due - now);
         }
-        self.write_now(graph, file, generation);
-        None
+        if self.writing.is_some() {
+            // One write at a time, so an older copy never lands after a newer one.
+            return Some(Duration::from_millis(100));
+        }
+        if let Some((store, text)) = self.snapshot(graph, file, generation) {
+            self.writing = Some(std::thread::spawn(move || keep(&store, &text)));
+        }
+        Some(Duration::from_millis(100))
     }
 
-    /// Writes the document at once (on a signal, before the process ends).
+    /// Writes the document at once, on this thread (on a signal, before the process
+    /// ends, and when restoring).
     pub fn write_now(&mut self, graph: &Graph, file: Option<&Path>, generation: u64) {
-        let Some(store) = &self.store else {
-            return;
-        };
+        self.finish_writing();
+        if let Some((store, text)) = self.snapshot(graph, file, generation) {
+            self.failure = keep(&store, &text).err();
+        }
+    }
+
+    /// The document was saved or closed cleanly, as of `generation`: nothing to recover.
+    pub fn clear(&mut self, generation: u64) {
+        // A write under way would bring the file back after the removal.
+        self.finish_writing();
+        self.failure = None;
+        self.written = generation;
+        self.due = None;
+        if let Some(store) = &self.store {
+            let _ = std::fs::remove_file(store);
+        }
+    }
+
+    /// Waits for the background write, keeping its failure for the status bar.
+    fn finish_writing(&mut self) {
+        if let Some(writing) = self.writing.take() {
+            self.failure = match writing.join() {
+                Ok(result) => result.err(),
+                Err(_) => Some("cannot keep a recovery copy: the writer stopped".to_owned()),
+            };
+        }
+    }
+
+    /// The recovery file and its text for the document as of `generation`, now counted
+    /// as written.
+    fn snapshot(
+        &mut self,
+        graph: &Graph,
+        file: Option<&Path>,
+        generation: u64,
+    ) -> Option<(PathBuf, String)> {
+        let store = self.store.clone()?;
         self.due = None;
         self.written = generation;
         let text = json!({
@@ -105,30 +153,24 @@ impl Autosave {
                 .map(|f| f.to_string_lossy().into_owned()),
             "graph": serde_json::to_value(graph).expect("a graph always serializes"),
         });
-        if let Some(dir) = store.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let written = texgraph_core::staging::write_atomically(store, |out| {
-            use std::io::Write;
-            out.write_all(text.to_string().as_bytes())
-                .map_err(|source| texgraph_core::Error::Io {
-                    path: store.clone(),
-                    source,
-                })
-        });
-        self.failure = written
-            .err()
-            .map(|e| format!("cannot keep a recovery copy: {e}"));
+        Some((store, text.to_string()))
     }
+}
 
-    /// The document was saved or closed cleanly, as of `generation`: nothing to recover.
-    pub fn clear(&mut self, generation: u64) {
-        self.written = generation;
-        self.due = None;
-        if let Some(store) = &self.store {
-            let _ = std::fs::remove_file(store);
-        }
+/// Writes a recovery file atomically, making its folder if needed.
+fn keep(store: &Path, text: &str) -> Result<(), String> {
+    if let Some(dir) = store.parent() {
+        let _ = std::fs::create_dir_all(dir);
     }
+    texgraph_core::staging::write_atomically(store, |out| {
+        use std::io::Write;
+        out.write_all(text.as_bytes())
+            .map_err(|source| texgraph_core::Error::Io {
+                path: store.to_owned(),
+                source,
+            })
+    })
+    .map_err(|e| format!("cannot keep a recovery copy: {e}"))
 }
 
 /// A signal is ending the process: the UI writes the recovery copy at once, then says
@@ -296,11 +338,21 @@ mod tests {
         );
         assert!(!store.exists());
         let later = start + INTERVAL;
-        assert_eq!(autosave.tick(&graph(), Some(file), 2, true, later), None);
+        // Written in the background: checked again shortly.
+        assert!(
+            autosave
+                .tick(&graph(), Some(file), 2, true, later)
+                .is_some()
+        );
+        autosave.finish_writing();
         assert!(store.exists());
+        assert_eq!(autosave.failure, None);
         // Nothing new: no rewrite is pending.
         assert_eq!(autosave.tick(&graph(), Some(file), 2, true, later), None);
-        autosave.clear(2);
+        // A write under way when the document is saved does not bring the file back.
+        autosave.tick(&graph(), Some(file), 3, true, later);
+        autosave.tick(&graph(), Some(file), 3, true, later + INTERVAL);
+        autosave.clear(3);
         assert!(!store.exists());
     }
 

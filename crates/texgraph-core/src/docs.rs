@@ -56,8 +56,10 @@ pub fn nodes_markdown() -> String {
          2¹²⁷. Nodes that can amplify — `math`, `blend`, `sharpen` and the fractals — \
          saturate their results at ±10¹² (far beyond any texture value, small enough that \
          sums and products of two such values stay finite), and a blend's mask is clamped \
-         to [0, 1]. This is tested for every node with every param at the ends of its range, \
-         fed huge, tiny, zero and negative values, and chained 60 deep.\n",
+         to [0, 1]. `time` is taken within ±10¹², and images read NaN as 0 and infinities \
+         as ±10¹². This is tested for every node with every param at the ends of its range, \
+         fed huge, tiny, zero and negative values, and chained 60 deep, at extreme times and \
+         from float images full of NaN and infinities.\n",
     );
     for category in CATEGORIES {
         let nodes: Vec<_> = NODES.iter().filter(|d| d.category == category).collect();

@@ -139,10 +139,21 @@ fn decode(path: &Path) -> Result<Image, String> {
     let mut reader = open()?;
     reader.limits(limits);
     let decoded = reader.decode().map_err(|e| fail(&e))?;
+    let mut data = decoded.into_rgba32f().into_raw();
+    // Float files (EXR, TIFF) may hold NaN and infinities: they become 0 and the
+    // saturation bounds, so an image is as finite as any other node's values.
+    let limit = crate::kernels::scalar::SATURATION;
+    for v in &mut data {
+        *v = if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(-limit, limit)
+        };
+    }
     Ok(Image {
         width,
         height,
         channels: 4,
-        data: decoded.into_rgba32f().into_raw(),
+        data,
     })
 }

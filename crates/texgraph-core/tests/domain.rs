@@ -207,3 +207,84 @@ fn long_chains_of_any_node_stay_finite() {
     }
     assert_none(&failures);
 }
+
+#[test]
+fn every_example_at_extreme_times_renders_finite_samples() {
+    // `time` is any finite number (`--time`, the timeline): it drives phases, offsets and
+    // blend masks, and none of them may overflow.
+    let mut failures = Vec::new();
+    for (name, graph) in common::examples() {
+        for time in [-3.4e38f32, -1e30, -1e6, 1e-30, 1e6, 1e30, 3.4e38] {
+            let mut graph = graph.clone();
+            graph.settings.time = time;
+            if let Err(broken) = invariants::check_graph(&graph) {
+                failures.push(format!("{name} at time {time}: {broken}"));
+            }
+        }
+    }
+    assert_none(&failures);
+}
+
+#[test]
+fn float_images_with_nan_and_infinities_read_as_finite_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        3.4e38,
+        -3.4e38,
+        0.5,
+    ];
+    let image = texgraph_core::Image {
+        width: 6,
+        height: 1,
+        channels: 4,
+        data: bad.iter().flat_map(|&v| [v, v, v, v]).collect(),
+    };
+    let path = dir.path().join("bad.exr");
+    texgraph_core::export::write_image(&image, &path, texgraph_core::export::Depth::Float).unwrap();
+    let mut failures = Vec::new();
+    for filter in [
+        "buffer",
+        "blur",
+        "sharpen",
+        "normal",
+        "emboss",
+        "edge_detect",
+        "slope_blur",
+    ] {
+        let port = if filter == "normal" || filter == "emboss" {
+            "height"
+        } else {
+            "input"
+        };
+        let inputs = if filter == "slope_blur" {
+            json!({ port: "photo", "slope": "photo" })
+        } else {
+            json!({ port: "photo" })
+        };
+        let graph = json!({ "format": "texgraph", "version": 1, "nodes": [
+            { "id": "photo", "type": "image", "params": { "path": path.to_str().unwrap(), "filter": "nearest" } },
+            { "id": "f", "type": filter, "inputs": inputs },
+            { "id": "out", "type": "output", "inputs": { "color": "f" } },
+            { "id": "raw", "type": "output", "params": { "name": "raw" }, "inputs": { "color": "photo" } } ] });
+        let parsed = texgraph_core::Graph::from_json(&graph.to_string()).unwrap();
+        let found = texgraph_core::check(&parsed);
+        assert!(found.errors.is_empty(), "{filter}: {:?}", found.errors);
+        check_finite(
+            &format!("{filter} of an image of NaN and infinities"),
+            &graph,
+            &mut failures,
+        );
+    }
+    assert_none(&failures);
+    // The values themselves: NaN reads as 0, infinities as the saturation bounds.
+    let graph = texgraph_core::Graph::from_json(&json!({ "format": "texgraph", "version": 1, "nodes": [
+        { "id": "photo", "type": "image", "params": { "path": path.to_str().unwrap(), "filter": "nearest" } },
+        { "id": "out", "type": "output", "inputs": { "color": "photo" } } ] }).to_string()).unwrap();
+    let program = texgraph_core::compile(&graph, None).unwrap();
+    let read = texgraph_core::render(&program, 6, 1, Default::default(), &|_| {}).unwrap();
+    let reds: Vec<f32> = read.data.iter().step_by(4).copied().collect();
+    assert_eq!(reds, [0.0, 1e12, -1e12, 1e12, -1e12, 0.5]);
+}

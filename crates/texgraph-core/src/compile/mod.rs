@@ -396,9 +396,11 @@ impl NodeCtx<'_, '_> {
         self.compiler.graph.settings.tileable
     }
 
-    /// The graph's `time` setting.
+    /// The graph's `time` setting, within ±[`SATURATION`](crate::kernels::scalar::SATURATION)
+    /// like every value a node passes on (a time of 10³⁸ would overflow a blur's sums).
     pub fn time(&self) -> f32 {
-        self.compiler.graph.settings.time
+        let limit = crate::kernels::scalar::SATURATION;
+        self.compiler.graph.settings.time.clamp(-limit, limit)
     }
 
     /// An error about `field` of this node.

@@ -170,7 +170,9 @@ pub fn graph_of(recipes: &[Recipe]) -> Value {
         nodes.push(json!({ "id": "out2", "type": "output", "params": { "name": "second" }, "inputs": { "color": format!("n{other}") } }));
     }
     let tileable = recipes[0].1[0].is_multiple_of(2);
-    json!({ "format": "texgraph", "version": 1, "settings": { "tileable": tileable, "time": 0.25 }, "nodes": nodes })
+    // Any finite time: ordinary, huge or the largest float.
+    let time = [0.25, -1e6, 1e30, 3.4e38][(recipes[0].1[0] / 2 % 4) as usize];
+    json!({ "format": "texgraph", "version": 1, "settings": { "tileable": tileable, "time": time }, "nodes": nodes })
 }
 
 /// Recipes read from raw bytes (the structured fuzz target): 16 bytes a node.

@@ -239,16 +239,20 @@ mod tests {
         all
     }
 
-    #[test]
-    fn superseded_preview_jobs_are_dropped() {
-        let job = |generation, slot| Job {
+    /// A 16×16 render of the first output of a 3-octave fBm.
+    fn job(generation: u64, slot: Slot) -> Job {
+        Job {
             slot,
             generation,
             graph: graph(3),
             node: None,
             width: 16,
             height: 16,
-        };
+        }
+    }
+
+    #[test]
+    fn superseded_preview_jobs_are_dropped() {
         // Five previews and a thumbnail wait in the queue when the worker looks: only the
         // newest preview is rendered, and the thumbnail still is.
         let (jobs, inbox) = channel();
@@ -268,14 +272,6 @@ mod tests {
 
     #[test]
     fn a_job_that_panics_fails_alone() {
-        let job = |generation, slot| Job {
-            slot,
-            generation,
-            graph: graph(3),
-            node: None,
-            width: 16,
-            height: 16,
-        };
         let (jobs, inbox) = channel();
         jobs.send(job(1, Slot::Preview)).unwrap();
         jobs.send(job(1, Slot::Thumbnail("n".into()))).unwrap();

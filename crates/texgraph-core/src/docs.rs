@@ -51,15 +51,17 @@ pub fn nodes_markdown() -> String {
          drive the param per pixel. Scalars feeding color inputs become opaque gray; colors \
          feeding scalar inputs become their Rec.709 luminance.\n\n\
          **Math domain.** No valid graph produces NaN or infinity. A param driven by a \
-         connection is clamped to the param's range (the ranges below). Division by zero \
-         gives 0; `power` is max(a, 0)^b, with 0^0 = 1 and 0 to a negative power capped at \
-         2¹²⁷. Nodes that can amplify — `math`, `blend`, `sharpen` and the fractals — \
-         saturate their results at ±10¹² (far beyond any texture value, small enough that \
-         sums and products of two such values stay finite), and a blend's mask is clamped \
-         to [0, 1]. `time` is taken within ±10¹², and images read NaN as 0 and infinities \
-         as ±10¹². This is tested for every node with every param at the ends of its range, \
-         fed huge, tiny, zero and negative values, and chained 60 deep, at extreme times and \
-         from float images full of NaN and infinities.\n",
+         connection is clamped to the param's range (the ranges below), except ranges of \
+         ±10⁶ (math's operands, a constant's value), which only bound the slider. Division \
+         by zero gives 0; `power` is max(a, 0)^b, with 0^0 = 1 and 0 to a negative power \
+         capped at 2¹²⁷. Arithmetic that can grow along a chain — math's add, subtract, \
+         multiply, divide and power, the blend modes other than mix, darken and lighten, \
+         sharpen, and a fractal of a source — saturates at ±10¹² (far beyond any texture \
+         value, small enough that sums and products of two such values stay finite), and a \
+         blend's mask is clamped to [0, 1]. `time` is taken within ±10¹², and images read \
+         NaN as 0 and infinities as ±10¹². This is tested for every node with every param \
+         at the ends of its range, fed huge, tiny, zero and negative values, and chained 60 \
+         deep, at extreme times and from float images full of NaN and infinities.\n",
     );
     for category in CATEGORIES {
         let nodes: Vec<_> = NODES.iter().filter(|d| d.category == category).collect();

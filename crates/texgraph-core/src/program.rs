@@ -91,15 +91,16 @@ pub enum Unary {
     /// 2·a − 1: [0, 1] to signed
     ToSigned,
     /// a clamped to ±[`SATURATION`](crate::kernels::scalar::SATURATION): what nodes that
-    /// can amplify (sums, products, divisions, powers) put on their results, so no chain
-    /// of them reaches infinity.
+    /// amplify through operations that do not saturate themselves (sharpen's multiply-add,
+    /// a fractal's sum of a source) put on their results, so no chain of them reaches
+    /// infinity.
     Saturate,
 }
 
 /// Two-argument functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Binary {
-    /// a + b
+    /// a + b (saturating, as the next three)
     Add,
     /// a − b
     Subtract,
@@ -111,7 +112,7 @@ pub enum Binary {
     Min,
     /// max(a, b)
     Max,
-    /// max(a, 0)^b
+    /// max(a, 0)^b, saturating
     Power,
     /// 1 where a ≥ b, else 0
     Step,

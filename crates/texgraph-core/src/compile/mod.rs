@@ -37,6 +37,10 @@ use crate::validate::{Diagnostics, diagnose, output_name, validate};
 
 use cost::StageCost;
 
+/// A float param whose range reaches ±this is open: its range is the slider's, and
+/// connections drive it with any value (the node saturates what could overflow).
+pub const OPEN_RANGE: f32 = 1e6;
+
 /// Limit on how deeply node inputs may nest.
 pub const MAX_DEPTH: usize = 400;
 
@@ -417,13 +421,17 @@ impl NodeCtx<'_, '_> {
 
     /// A float param: the connected input of the same name, as a per-sample scalar
     /// clamped to the param's range (its domain: a noise's frequency is never 10⁹), or the
-    /// param's value (its default when absent).
+    /// param's value (its default when absent). A range of ±[`OPEN_RANGE`] or wider (math's
+    /// operands) only bounds the slider: connected values pass as they are.
     pub fn float(&mut self, name: &str) -> Result<Operand, GraphError> {
         if let Some(val) = self.input(name)? {
             let value = self.scalar(val)?;
             let ParamKind::Float { min, max, .. } = self.param_kind(name) else {
                 unreachable!("{name} is a float param")
             };
+            if min <= -OPEN_RANGE && max >= OPEN_RANGE {
+                return Ok(value);
+            }
             let low = self.emit(Op::Binary(Binary::Max, value, Operand::Const(min)))?;
             return self.emit(Op::Binary(Binary::Min, low, Operand::Const(max)));
         }

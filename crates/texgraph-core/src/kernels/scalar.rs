@@ -13,6 +13,15 @@ pub const LUMA: [f32; 3] = [0.2126, 0.7152, 0.0722];
 /// such values is still finite.
 pub const SATURATION: f32 = 1e12;
 
+/// `a` within ±[`SATURATION`]. Arithmetic that can grow (sums, products, quotients,
+/// powers, blends) saturates inside its own kernel, at the cost of two instructions and
+/// no extra pass, so no chain of nodes overflows.
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // max/min (not clamp): even a NaN lands on a bound
+pub fn saturate(a: f32) -> f32 {
+    a.max(-SATURATION).min(SATURATION)
+}
+
 /// f(a) for a [`Unary`] function.
 #[inline(always)]
 pub fn unary(f: Unary, a: f32) -> f32 {
@@ -35,9 +44,7 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::TriangleWave => 1.0 - (2.0 * (a - a.floor()) - 1.0).abs(),
         Unary::ToUnit => 0.5 + 0.5 * a,
         Unary::ToSigned => 2.0 * a - 1.0,
-        // max/min (not clamp) so that even a NaN lands on a bound.
-        #[allow(clippy::manual_clamp)]
-        Unary::Saturate => a.max(-SATURATION).min(SATURATION),
+        Unary::Saturate => saturate(a),
     }
 }
 
@@ -45,19 +52,19 @@ pub fn unary(f: Unary, a: f32) -> f32 {
 #[inline(always)]
 pub fn binary(f: Binary, a: f32, b: f32) -> f32 {
     match f {
-        Binary::Add => a + b,
-        Binary::Subtract => a - b,
-        Binary::Multiply => a * b,
+        Binary::Add => saturate(a + b),
+        Binary::Subtract => saturate(a - b),
+        Binary::Multiply => saturate(a * b),
         Binary::Divide => {
             if b == 0.0 {
                 0.0
             } else {
-                a / b
+                saturate(a / b)
             }
         }
         Binary::Min => a.min(b),
         Binary::Max => a.max(b),
-        Binary::Power => fastmath::pow(a, b),
+        Binary::Power => saturate(fastmath::pow(a, b)),
         Binary::Step => {
             if a >= b {
                 1.0
@@ -73,20 +80,18 @@ pub fn binary(f: Binary, a: f32, b: f32) -> f32 {
 pub fn blend(mode: BlendMode, a: f32, b: f32) -> f32 {
     match mode {
         BlendMode::Mix => b,
-        BlendMode::Add => a + b,
-        BlendMode::Multiply => a * b,
-        BlendMode::Screen => 1.0 - (1.0 - a) * (1.0 - b),
-        BlendMode::Overlay => {
-            if a < 0.5 {
-                2.0 * a * b
-            } else {
-                1.0 - 2.0 * (1.0 - a) * (1.0 - b)
-            }
-        }
+        BlendMode::Add => saturate(a + b),
+        BlendMode::Multiply => saturate(a * b),
+        BlendMode::Screen => saturate(1.0 - (1.0 - a) * (1.0 - b)),
+        BlendMode::Overlay => saturate(if a < 0.5 {
+            2.0 * a * b
+        } else {
+            1.0 - 2.0 * (1.0 - a) * (1.0 - b)
+        }),
         BlendMode::Darken => a.min(b),
         BlendMode::Lighten => a.max(b),
-        BlendMode::Difference => (a - b).abs(),
-        BlendMode::Subtract => a - b,
+        BlendMode::Difference => saturate((a - b).abs()),
+        BlendMode::Subtract => saturate(a - b),
     }
 }
 

@@ -88,8 +88,8 @@ pub static BLEND: NodeDescriptor = NodeDescriptor {
             None => opacity,
         };
         let layer = |ctx: &mut NodeCtx<'_, '_>, a: Operand, b: Operand| {
+            // Blend modes that can grow saturate (kernels::scalar::saturate).
             let blended = ctx.emit(Op::Blend(mode, a, b))?;
-            let blended = ctx.emit(Op::Unary(Unary::Saturate, blended))?;
             ctx.emit(Op::Lerp(a, blended, t))
         };
         Ok(vec![match (a, b) {

@@ -224,7 +224,13 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
         Kind::Fbm => ctx.emit(Op::Unary(Unary::ToUnit, normalized))?,
         Kind::Ridged | Kind::Turbulence => normalized,
     };
-    // A fractal of a fractal of … sums sums: saturate so no nesting overflows.
-    let out = ctx.emit(Op::Unary(Unary::Saturate, out))?;
+    // The result is a weighted average of its octaves: bounded for the built-in noises,
+    // but a fractal of a fractal of … doubles (fbm) or squares (ridged) its source's
+    // range at each level, so with a source it saturates.
+    let out = if has_source {
+        ctx.emit(Op::Unary(Unary::Saturate, out))?
+    } else {
+        out
+    };
     Ok(vec![Val::Scalar(out)])
 }

@@ -228,6 +228,7 @@ pub fn export_all(
     // Every target is checked before anything is rendered.
     for (settings, path) in targets {
         checked_format(path, settings.depth)?;
+        staging::check_target(path)?;
         compile(graph, settings.output.as_deref())?;
     }
     let mut staged = Vec::with_capacity(targets.len());

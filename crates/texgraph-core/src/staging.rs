@@ -63,12 +63,7 @@ pub fn stage(path: &Path, write: impl FnOnce(&mut File) -> Result<()>) -> Result
         path: path.to_owned(),
         source,
     };
-    if path.is_dir() {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::IsADirectory,
-            "a folder is in the way",
-        )));
-    }
+    check_target(path)?;
     let dir = folder(path);
     let mut builder = tempfile::Builder::new();
     let prefix = format!(".{}.", file_name(path));
@@ -96,6 +91,17 @@ pub fn stage(path: &Path, write: impl FnOnce(&mut File) -> Result<()>) -> Result
     write(file)?;
     file.sync_all().map_err(io)?;
     Ok(staged)
+}
+
+/// Whether a file can be written at `path` by rename: not when a folder is there.
+pub fn check_target(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        return Err(Error::Io {
+            path: path.to_owned(),
+            source: std::io::Error::new(std::io::ErrorKind::IsADirectory, "a folder is in the way"),
+        });
+    }
+    Ok(())
 }
 
 /// Renames every staged file over its target: all of them, or (when a rename fails)

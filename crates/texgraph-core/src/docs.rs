@@ -4,12 +4,13 @@ use std::fmt::Write;
 
 use crate::registry::{Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType};
 
-const CATEGORIES: [Category; 9] = [
+const CATEGORIES: [Category; 10] = [
     Category::Noise,
     Category::Fractal,
     Category::Pattern,
     Category::Coordinates,
     Category::Adjust,
+    Category::Color,
     Category::Combine,
     Category::Filter,
     Category::Input,

@@ -19,6 +19,11 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::coordinates::WARP,
     &nodes::adjust::LEVELS,
     &nodes::adjust::GRADIENT,
+    &nodes::color::SPLIT,
+    &nodes::color::MERGE,
+    &nodes::color::GRAYSCALE,
+    &nodes::color::THRESHOLD,
+    &nodes::color::REMAP,
     &nodes::combine::BLEND,
     &nodes::combine::MATH,
     &nodes::filter::BUFFER,
@@ -104,6 +109,8 @@ pub enum Category {
     Coordinates,
     /// Value and color adjustments.
     Adjust,
+    /// Channels, conversions and ranges.
+    Color,
     /// Nodes that combine two inputs.
     Combine,
     /// Neighbourhood filters and buffers: nodes whose input is computed over the whole
@@ -124,6 +131,7 @@ impl Category {
             Category::Pattern => "Pattern",
             Category::Coordinates => "Coordinates",
             Category::Adjust => "Adjust",
+            Category::Color => "Color",
             Category::Combine => "Combine",
             Category::Filter => "Filter",
             Category::Input => "Input",

@@ -3,6 +3,7 @@
 
 pub mod adjust;
 pub mod bitmap;
+pub mod color;
 pub mod combine;
 pub mod coordinates;
 pub mod filter;

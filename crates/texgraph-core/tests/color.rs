@@ -1,0 +1,178 @@
+//! The channel and value nodes against their formulas, computed here independently from
+//! the rendered inputs.
+#![allow(missing_docs)]
+
+mod common;
+
+use common::{graph, render_graph};
+use texgraph_core::{Image, RenderOptions};
+
+const SIZE: u32 = 32;
+
+/// A colorful, partly transparent source: marble's colors with a noise in alpha.
+fn source_nodes() -> &'static str {
+    r##"{ "id": "n", "type": "fbm", "params": { "frequency": 3, "octaves": 4 } },
+       { "id": "ramp", "type": "gradient", "params": { "stops": [
+           { "pos": 0.0, "color": "#1f4e8c" }, { "pos": 0.5, "color": "#e0a040" }, { "pos": 1.0, "color": "#f0f0f0" } ] },
+         "inputs": { "input": "n" } },
+       { "id": "alpha", "type": "perlin", "params": { "frequency": 5, "seed": 9 } },
+       { "id": "colors", "type": "split", "inputs": { "color": "ramp" } },
+       { "id": "mixed", "type": "merge", "inputs": { "r": "colors.r", "g": "colors.g", "b": "colors.b", "a": "alpha" } }"##
+}
+
+/// Renders `extra` nodes after the source, with the output reading `out`.
+fn render(extra: &str, out: &str) -> Image {
+    let json = format!(
+        r#"{{ "format": "texgraph", "version": 1, "nodes": [ {}, {extra}
+             {{ "id": "out", "type": "output", "inputs": {{ "color": "{out}" }} }} ] }}"#,
+        source_nodes()
+    );
+    render_graph(&graph(&json), None, SIZE, RenderOptions::default())
+}
+
+fn bits(image: &Image) -> Vec<u32> {
+    image.data.iter().map(|v| v.to_bits()).collect()
+}
+
+#[test]
+fn split_then_merge_is_the_identity() {
+    let original = render("", "mixed");
+    // Alpha varies and colors are not gray: the test sees every channel.
+    let alphas: Vec<f32> = original.data.iter().skip(3).step_by(4).copied().collect();
+    assert!(alphas.iter().any(|&a| a < 0.3) && alphas.iter().any(|&a| a > 0.7));
+    let again = render(
+        r#"{ "id": "s", "type": "split", "inputs": { "color": "mixed" } },
+           { "id": "m", "type": "merge", "inputs": { "r": "s.r", "g": "s.g", "b": "s.b", "a": "s.a" } },"#,
+        "m",
+    );
+    assert_eq!(bits(&again), bits(&original));
+    // Each output is its channel.
+    for (i, channel) in ["r", "g", "b", "a"].iter().enumerate() {
+        let one = render(
+            &format!(
+                r#"{{ "id": "s", "type": "split", "inputs": {{ "color": "mixed" }} }},
+                        {{ "id": "m", "type": "merge", "inputs": {{ "r": "s.{channel}" }} }},"#
+            ),
+            "m",
+        );
+        for (px, want) in original.data.chunks(4).zip(one.data.chunks(4)) {
+            assert_eq!(want[0].to_bits(), px[i].to_bits(), "{channel}");
+            assert_eq!(
+                (want[1], want[2], want[3]),
+                (0.0, 0.0, 1.0),
+                "merge's defaults"
+            );
+        }
+    }
+}
+
+#[test]
+fn grayscale_modes_follow_their_formulas() {
+    let color = render("", "mixed");
+    for mode in ["luminance", "average", "lightness", "value"] {
+        let gray = render(
+            &format!(
+                r#"{{ "id": "g", "type": "grayscale", "params": {{ "mode": "{mode}" }}, "inputs": {{ "color": "mixed" }} }},"#
+            ),
+            "g",
+        );
+        assert_eq!(gray.channels, 1);
+        for (px, &got) in color.data.chunks(4).zip(&gray.data) {
+            let [r, g, b] = [px[0], px[1], px[2]].map(f64::from);
+            let want = match mode {
+                "luminance" => 0.2126 * r + 0.7152 * g + 0.0722 * b,
+                "average" => (r + g + b) / 3.0,
+                "lightness" => (r.max(g).max(b) + r.min(g).min(b)) / 2.0,
+                _ => r.max(g).max(b),
+            };
+            assert!(
+                (f64::from(got) - want).abs() < 1e-6,
+                "{mode}: {got} vs {want}"
+            );
+        }
+    }
+}
+
+/// u at every pixel (0 left, 1 right).
+fn u() -> Vec<f64> {
+    let image = render(r#"{ "id": "uv", "type": "coords" },"#, "uv.u");
+    image.data.iter().map(|&v| f64::from(v)).collect()
+}
+
+#[test]
+fn threshold_is_a_step_or_a_smoothstep_at_the_level() {
+    let us = u();
+    for (level, smoothness) in [(0.5, 0.0), (0.3, 0.0), (0.5, 0.2), (0.7, 1.0)] {
+        let out = render(
+            &format!(
+                r#"{{ "id": "uv", "type": "coords" }},
+                        {{ "id": "t", "type": "threshold", "params": {{ "level": {level}, "smoothness": {smoothness} }}, "inputs": {{ "input": "uv.u" }} }},"#
+            ),
+            "t",
+        );
+        for (&x, &got) in us.iter().zip(&out.data) {
+            let want = if smoothness == 0.0 {
+                if x >= level { 1.0 } else { 0.0 }
+            } else {
+                let t = ((x - level) / smoothness + 0.5).clamp(0.0, 1.0);
+                t * t * (3.0 - 2.0 * t)
+            };
+            assert!(
+                (f64::from(got) - want).abs() < 1e-5,
+                "{level} {smoothness} at {x}: {got} vs {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn remap_maps_ranges_linearly_and_clamps_when_asked() {
+    let us = u();
+    for (in_min, in_max, out_min, out_max, clamp) in [
+        (0.0, 1.0, 0.0, 1.0, false),
+        (0.25, 0.75, 0.0, 1.0, false),
+        (0.25, 0.75, 0.0, 1.0, true),
+        (0.0, 1.0, 1.0, -1.0, false),
+        (1.0, 0.0, 10.0, 20.0, true),
+        (0.5, 0.5, 3.0, 4.0, false),
+    ] {
+        let out = render(
+            &format!(
+                r#"{{ "id": "uv", "type": "coords" }},
+                        {{ "id": "r", "type": "remap", "params": {{ "in_min": {in_min}, "in_max": {in_max}, "out_min": {out_min}, "out_max": {out_max}, "clamp": {clamp} }}, "inputs": {{ "input": "uv.u" }} }},"#
+            ),
+            "r",
+        );
+        for (&x, &got) in us.iter().zip(&out.data) {
+            let span: f64 = in_max - in_min;
+            let mut t = if span == 0.0 {
+                0.0
+            } else {
+                (x - in_min) / span
+            };
+            if clamp {
+                t = t.clamp(0.0, 1.0);
+            }
+            let want = out_min + t * (out_max - out_min);
+            assert!(
+                (f64::from(got) - want).abs() < 1e-5,
+                "{in_min}..{in_max} -> {out_min}..{out_max} at {x}: {got} vs {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn remap_of_a_color_maps_rgb_and_keeps_alpha() {
+    let color = render("", "mixed");
+    let out = render(
+        r#"{ "id": "r", "type": "remap", "params": { "out_min": 1, "out_max": 0 }, "inputs": { "input": "mixed" } },"#,
+        "r",
+    );
+    for (px, got) in color.data.chunks(4).zip(out.data.chunks(4)) {
+        for c in 0..3 {
+            assert!((got[c] - (1.0 - px[c])).abs() < 1e-6);
+        }
+        assert_eq!(got[3].to_bits(), px[3].to_bits());
+    }
+}

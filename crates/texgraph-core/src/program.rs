@@ -150,6 +150,8 @@ pub enum Interpolation {
     Cosine,
     /// 6t⁵ − 15t⁴ + 10t³ (Perlin's fade).
     Quintic,
+    /// None: each cell holds its lattice value (white noise).
+    Constant,
 }
 
 /// How `slope_blur` combines its samples.

@@ -10,6 +10,7 @@ use crate::nodes;
 pub static NODES: &[&NodeDescriptor] = &[
     &nodes::noise::PERLIN,
     &nodes::noise::VALUE,
+    &nodes::noise::WHITE_NOISE,
     &nodes::fractal::FBM,
     &nodes::fractal::RIDGED,
     &nodes::fractal::TURBULENCE,

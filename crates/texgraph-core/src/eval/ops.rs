@@ -10,8 +10,8 @@ use crate::kernels::dispatch::{Level, level, multiversion};
 use super::avx512;
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{
-    CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, cosine, fade,
-    linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
+    CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, constant,
+    cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
 };
 use crate::kernels::scalar::{self, LUMA};
 use crate::program::{
@@ -939,6 +939,7 @@ multiversion! {
             Interpolation::Linear => lanes!(value_noise(out, linear, seed, tile, ox, oy); n; x, y, freq),
             Interpolation::Cosine => lanes!(value_noise(out, cosine, seed, tile, ox, oy); n; x, y, freq),
             Interpolation::Quintic => lanes!(value_noise(out, fade, seed, tile, ox, oy); n; x, y, freq),
+            Interpolation::Constant => lanes!(value_noise(out, constant, seed, tile, ox, oy); n; x, y, freq),
         }
     }
 }

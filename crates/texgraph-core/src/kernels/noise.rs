@@ -352,6 +352,12 @@ pub fn linear(t: f32) -> f32 {
     t
 }
 
+/// 0: a value-noise cell holds its corner's lattice value (white noise).
+#[inline(always)]
+pub fn constant(_t: f32) -> f32 {
+    0.0
+}
+
 /// (1 − cos πt) / 2, as a value-noise interpolation.
 #[inline(always)]
 pub fn cosine(t: f32) -> f32 {

@@ -90,6 +90,39 @@ pub static VALUE: NodeDescriptor = NodeDescriptor {
     },
 };
 
+/// `white_noise`: one random value per cell.
+pub static WHITE_NOISE: NodeDescriptor = NodeDescriptor {
+    id: "white_noise",
+    label: "White Noise",
+    category: Category::Noise,
+    doc: "One independent random value in [0, 1] per cell of a frequency × frequency grid,           constant inside the cell: the hashed lattice value of value noise at the cell's           corner, without interpolation. At the image's pixel count it is per-pixel noise;           lower, it gives random blocks (the base of smooth noise, or a random value per tile).",
+    inputs: &[],
+    outputs: SCALAR_OUT,
+    params: &[
+        float(
+            "frequency",
+            64.0,
+            0.0,
+            4096.0,
+            "Cells across the image (rounded when tileable).",
+        ),
+        SEED,
+    ],
+    compile: |ctx| {
+        let freq = ctx.float("frequency")?;
+        let seed = ctx.int("seed") as u32;
+        let n = value(
+            ctx,
+            ctx.frame(),
+            freq,
+            [0.0, 0.0],
+            seed,
+            Interpolation::Constant,
+        )?;
+        Ok(vec![Val::Scalar(ctx.emit(Op::Unary(Unary::ToUnit, n))?)])
+    },
+};
+
 /// How a noise's signed value n is written: scale·n + add, or scale·|n| + add.
 #[derive(Debug, Clone, Copy)]
 pub struct Layer {

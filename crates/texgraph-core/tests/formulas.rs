@@ -1,5 +1,5 @@
-//! The channel and value nodes against their formulas, computed here independently from
-//! the rendered inputs.
+//! Nodes against their formulas (channels, values, white noise), computed here
+//! independently from the rendered inputs.
 #![allow(missing_docs)]
 
 mod common;
@@ -175,4 +175,69 @@ fn remap_of_a_color_maps_rgb_and_keeps_alpha() {
         }
         assert_eq!(got[3].to_bits(), px[3].to_bits());
     }
+}
+
+/// The lattice hash of value noise, written out from its specification (multiply–xor of
+/// the point and seed, then the lowbias32 finalizer, top 24 bits).
+fn lattice(x: i32, y: i32, seed: u32) -> f64 {
+    let mut h = seed.wrapping_mul(0x9E37_79B9)
+        ^ (x as u32).wrapping_mul(0x85EB_CA6B)
+        ^ (y as u32).wrapping_mul(0xC2B2_AE35);
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x7FEB_352D);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x846C_A68B);
+    h ^= h >> 16;
+    f64::from(h >> 8) / 16_777_215.0
+}
+
+fn white(frequency: u32, seed: u32, size: u32, extra: &str, out: &str) -> Image {
+    let json = format!(
+        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": true }}, "nodes": [
+            {{ "id": "w", "type": "white_noise", "params": {{ "frequency": {frequency}, "seed": {seed} }} }}, {extra}
+            {{ "id": "out", "type": "output", "inputs": {{ "color": "{out}" }} }} ] }}"#
+    );
+    render_graph(&graph(&json), None, size, RenderOptions::default())
+}
+
+#[test]
+fn white_noise_is_the_cell_hash_constant_in_each_cell() {
+    for (frequency, seed) in [(8, 0), (16, 7), (64, 123_456)] {
+        let image = white(frequency, seed, 64, "", "w");
+        let cell = 64 / frequency;
+        for row in 0..64 {
+            for col in 0..64 {
+                let want = lattice((col / cell) as i32, (row / cell) as i32, seed);
+                let got = f64::from(common::at(&image, col, row, 0));
+                assert!(
+                    (got - want).abs() < 1e-6,
+                    "f{frequency} s{seed} ({col}, {row}): {got} vs {want}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn white_noise_is_uniform_and_tiles() {
+    let image = white(256, 3, 256, "", "w");
+    let n = image.data.len() as f64;
+    let mean = image.data.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
+    let variance = image
+        .data
+        .iter()
+        .map(|&v| (f64::from(v) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    assert!((mean - 0.5).abs() < 0.01, "mean {mean}");
+    assert!((variance - 1.0 / 12.0).abs() < 0.003, "variance {variance}");
+    // Moved by one whole period it is the same texture: the hash wraps at the period.
+    let moved = white(
+        16,
+        3,
+        64,
+        r#"{ "id": "t", "type": "transform", "params": { "offset_x": 1, "offset_y": -1 }, "inputs": { "source": "w" } },"#,
+        "t",
+    );
+    assert_eq!(bits(&moved), bits(&white(16, 3, 64, "", "w")));
 }

@@ -15,6 +15,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::fractal::RIDGED,
     &nodes::fractal::TURBULENCE,
     &nodes::pattern::WAVE,
+    &nodes::pattern::CHECKER,
     &nodes::coordinates::COORDS,
     &nodes::coordinates::TRANSFORM,
     &nodes::coordinates::WARP,

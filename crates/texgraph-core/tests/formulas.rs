@@ -241,3 +241,33 @@ fn white_noise_is_uniform_and_tiles() {
     );
     assert_eq!(bits(&moved), bits(&white(16, 3, 64, "", "w")));
 }
+
+#[test]
+fn checker_alternates_squares_and_tiles() {
+    for (frequency, tileable, squares) in [
+        (8.0, false, 8.0),
+        (8.0, true, 8.0),
+        (5.0, true, 6.0),
+        (3.2, false, 3.2),
+    ] {
+        let json = format!(
+            r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": {tileable} }}, "nodes": [
+                {{ "id": "c", "type": "checker", "params": {{ "frequency": {frequency} }} }},
+                {{ "id": "out", "type": "output", "inputs": {{ "color": "c" }} }} ] }}"#
+        );
+        let image = render_graph(&graph(&json), None, 96, RenderOptions::default());
+        for row in 0..96 {
+            for col in 0..96 {
+                // Pixel centers, never on a square's edge for these sizes.
+                let (u, v) = ((f64::from(col) + 0.5) / 96.0, (f64::from(row) + 0.5) / 96.0);
+                let parity = ((u * squares).floor() + (v * squares).floor()) as i64 % 2;
+                let want = if parity == 0 { 1.0 } else { 0.0 };
+                assert_eq!(
+                    common::at(&image, col, row, 0),
+                    want,
+                    "f{frequency} tileable {tileable} at ({col}, {row})"
+                );
+            }
+        }
+    }
+}

@@ -1,7 +1,8 @@
-//! Regular patterns: `wave`.
+//! Regular patterns: `wave`, `checker`.
 
-use crate::compile::{Frame, Val};
-use crate::program::{Binary, Op, Unary};
+use crate::compile::{Frame, NodeCtx, Val};
+use crate::error::GraphError;
+use crate::program::{Binary, Op, Operand, Unary};
 use crate::registry::{Category, InputPort, NodeDescriptor, PortType, SCALAR_OUT, choice, float};
 
 /// `wave`: bands or rings with a chosen profile, optionally distorted by noise.
@@ -115,3 +116,44 @@ pub static WAVE: NodeDescriptor = NodeDescriptor {
         Ok(vec![Val::Scalar(ctx.emit(Op::Unary(profile, t))?)])
     },
 };
+
+/// `checker`: alternating squares.
+pub static CHECKER: NodeDescriptor = NodeDescriptor {
+    id: "checker",
+    label: "Checker",
+    category: Category::Pattern,
+    doc: "A checkerboard of frequency × frequency squares: 1 where floor(u·f) + floor(v·f) is           even (the top-left square), else 0. When the graph is tileable the frequency is           rounded to an even whole number, so the pattern wraps.",
+    inputs: &[],
+    outputs: SCALAR_OUT,
+    params: &[float(
+        "frequency",
+        8.0,
+        0.0,
+        1024.0,
+        "Squares across the image (an even whole number when tileable).",
+    )],
+    compile: |ctx| {
+        let mut freq = ctx.float("frequency")?;
+        if ctx.tileable() {
+            let half = ctx.emit(Op::Binary(Binary::Multiply, freq, Operand::Const(0.5)))?;
+            let periods = ctx.emit(Op::Unary(Unary::Period, half))?;
+            freq = ctx.emit(Op::Binary(Binary::Multiply, periods, Operand::Const(2.0)))?;
+        }
+        let frame = ctx.frame();
+        let column = cell(ctx, frame.x, freq)?;
+        let row = cell(ctx, frame.y, freq)?;
+        // (column + row)/2 is whole or a half: its fraction tells the parity exactly.
+        let sum = ctx.emit(Op::Binary(Binary::Add, column, row))?;
+        let half = ctx.emit(Op::Binary(Binary::Multiply, sum, Operand::Const(0.5)))?;
+        let odd = ctx.emit(Op::Unary(Unary::Fract, half))?;
+        let odd = ctx.emit(Op::Binary(Binary::Multiply, odd, Operand::Const(2.0)))?;
+        Ok(vec![Val::Scalar(ctx.emit(Op::Unary(Unary::Invert, odd))?)])
+    },
+};
+
+/// floor(x·freq): the index of the square along one axis.
+fn cell(ctx: &mut NodeCtx<'_, '_>, x: Operand, freq: Operand) -> Result<Operand, GraphError> {
+    let scaled = ctx.emit(Op::Binary(Binary::Multiply, x, freq))?;
+    let fraction = ctx.emit(Op::Unary(Unary::Fract, scaled))?;
+    ctx.emit(Op::Binary(Binary::Subtract, scaled, fraction))
+}

@@ -26,6 +26,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::color::GRAYSCALE,
     &nodes::color::THRESHOLD,
     &nodes::color::REMAP,
+    &nodes::color::QUANTIZE,
     &nodes::combine::BLEND,
     &nodes::combine::MATH,
     &nodes::filter::BUFFER,

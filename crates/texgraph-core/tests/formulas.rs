@@ -271,3 +271,53 @@ fn checker_alternates_squares_and_tiles() {
         }
     }
 }
+
+#[test]
+fn quantize_rounds_down_to_even_levels() {
+    let us = u();
+    for steps in [2, 3, 4, 7] {
+        let out = render(
+            &format!(
+                r#"{{ "id": "uv", "type": "coords" }},
+                        {{ "id": "q", "type": "quantize", "params": {{ "steps": {steps} }}, "inputs": {{ "input": "uv.u" }} }},"#
+            ),
+            "q",
+        );
+        let k = f64::from(steps);
+        for (&x, &got) in us.iter().zip(&out.data) {
+            let want = (x * k).floor().min(k - 1.0) / (k - 1.0);
+            assert!(
+                (f64::from(got) - want).abs() < 1e-6,
+                "{steps} steps at {x}: {got} vs {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn dithered_quantize_keeps_the_mean_without_bands() {
+    for (value, steps) in [(0.3, 2), (0.5, 2), (0.62, 5)] {
+        let json = format!(
+            r#"{{ "format": "texgraph", "version": 1, "nodes": [
+                {{ "id": "c", "type": "constant", "params": {{ "value": {value} }} }},
+                {{ "id": "q", "type": "quantize", "params": {{ "steps": {steps}, "dither": true }}, "inputs": {{ "input": "c" }} }},
+                {{ "id": "out", "type": "output", "inputs": {{ "color": "q" }} }} ] }}"#
+        );
+        let image = render_graph(&graph(&json), None, 256, RenderOptions::default());
+        let k = f64::from(steps) - 1.0;
+        // Only the two levels around the value appear, in proportion to where it lies.
+        let (low, high) = ((value * k).floor() / k, (value * k).ceil() / k);
+        for &v in &image.data {
+            let v = f64::from(v);
+            assert!(
+                (v - low).abs() < 1e-6 || (v - high).abs() < 1e-6,
+                "{value}: level {v}"
+            );
+        }
+        let mean = image.data.iter().map(|&v| f64::from(v)).sum::<f64>() / image.data.len() as f64;
+        assert!(
+            (mean - value).abs() < 0.01,
+            "{value} with {steps} steps: mean {mean}"
+        );
+    }
+}

@@ -1,8 +1,9 @@
-//! Channel and value nodes: `split`, `merge`, `grayscale`, `threshold`, `remap`.
+//! Channel and value nodes: `split`, `merge`, `grayscale`, `threshold`, `remap`,
+//! `quantize`.
 
 use crate::compile::{NodeCtx, Val};
 use crate::error::GraphError;
-use crate::program::{Binary, Op, Operand, Unary};
+use crate::program::{Binary, Interpolation, Op, Operand, Unary};
 use crate::registry::{
     COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
     PortType, SCALAR_OUT, choice, float,
@@ -251,6 +252,96 @@ pub static REMAP: NodeDescriptor = NodeDescriptor {
         Ok(vec![match input {
             Val::Scalar(x) => Val::Scalar(map(x)?),
             Val::Color([r, g, b, a]) => Val::Color([map(r)?, map(g)?, map(b)?, a]),
+        }])
+    },
+};
+
+/// Cells across the texture of the noise `quantize` dithers with: finer than the pixels of
+/// any usual render, and the same at every resolution.
+pub const DITHER_CELLS: f32 = 4096.0;
+
+/// `quantize`: a few discrete levels.
+pub static QUANTIZE: NodeDescriptor = NodeDescriptor {
+    id: "quantize",
+    label: "Quantize",
+    category: Category::Color,
+    doc: "Rounds values in [0, 1] down to `steps` evenly spaced levels 0, 1/(steps − 1), …, 1: \
+          level = min(floor(x·steps), steps − 1). Driven by a noise, it decides which of k \
+          variants a cell or object takes. With `dither`, x·(steps − 1) plus a white noise in \
+          [0, 1) of 4096 cells across is rounded down instead, so the mean follows x without \
+          bands. Colors are quantized per channel, alpha kept.",
+    inputs: &[InputPort {
+        name: "input",
+        ty: PortType::Any,
+        required: true,
+        doc: "The values to quantize (clamped to [0, 1] first).",
+    }],
+    outputs: &[OutputPort {
+        name: "out",
+        ty: OutputType::FollowsInputs,
+        doc: "The levels (a color if the input is).",
+    }],
+    params: &[
+        Param {
+            name: "steps",
+            doc: "How many levels.",
+            kind: ParamKind::Int {
+                default: 4,
+                min: 2,
+                max: 256,
+            },
+        },
+        Param {
+            name: "dither",
+            doc: "Dither with fine white noise instead of banding.",
+            kind: ParamKind::Bool { default: false },
+        },
+    ],
+    compile: |ctx| {
+        let input = ctx.input("input")?.expect("input is required");
+        let steps = ctx.int("steps") as f32;
+        let noise = if ctx.flag("dither") {
+            let frame = ctx.frame();
+            let n = crate::nodes::noise::value(
+                ctx,
+                frame,
+                Operand::Const(DITHER_CELLS),
+                [0.0, 0.0],
+                0x5EED,
+                Interpolation::Constant,
+            )?;
+            // [−1, 1] to [0, 1), kept below 1 so a level is never skipped.
+            let unit = ctx.emit(Op::Unary(Unary::ToUnit, n))?;
+            Some(ctx.emit(Op::Binary(Binary::Min, unit, Operand::Const(0.999_999)))?)
+        } else {
+            None
+        };
+        let mut level = |x: Operand| -> Result<Operand, GraphError> {
+            let x = ctx.emit(Op::Unary(Unary::Clamp01, x))?;
+            let index = match noise {
+                // floor(x·(steps − 1) + d)
+                Some(d) => {
+                    let t = ctx.emit(Op::MulAdd(x, Operand::Const(steps - 1.0), d))?;
+                    let f = ctx.emit(Op::Unary(Unary::Fract, t))?;
+                    ctx.emit(Op::Binary(Binary::Subtract, t, f))?
+                }
+                // min(floor(x·steps), steps − 1)
+                None => {
+                    let t = ctx.emit(Op::Binary(Binary::Multiply, x, Operand::Const(steps)))?;
+                    let f = ctx.emit(Op::Unary(Unary::Fract, t))?;
+                    let whole = ctx.emit(Op::Binary(Binary::Subtract, t, f))?;
+                    ctx.emit(Op::Binary(Binary::Min, whole, Operand::Const(steps - 1.0)))?
+                }
+            };
+            ctx.emit(Op::Binary(
+                Binary::Multiply,
+                index,
+                Operand::Const(1.0 / (steps - 1.0)),
+            ))
+        };
+        Ok(vec![match input {
+            Val::Scalar(x) => Val::Scalar(level(x)?),
+            Val::Color([r, g, b, a]) => Val::Color([level(r)?, level(g)?, level(b)?, a]),
         }])
     },
 };

@@ -272,6 +272,18 @@ pub enum Op {
         /// Output white.
         out_high: Operand,
     },
+    /// Hue, saturation and lightness adjustment of (r, g, b) in HSL space; writes three
+    /// consecutive slots (see [`crate::kernels::color::hsl_adjust`]).
+    Hsl {
+        /// Red, green and blue.
+        rgb: [Operand; 3],
+        /// Hue shift in degrees.
+        hue: Operand,
+        /// Saturation change, −1 (gray) to 1 (doubled).
+        saturation: Operand,
+        /// Lightness change, −1 (black) to 1 (white).
+        lightness: Operand,
+    },
     /// Color ramp lookup; writes four consecutive slots (RGBA).
     Ramp {
         /// Position on the ramp.
@@ -371,7 +383,7 @@ impl Op {
     pub fn arity(&self) -> u32 {
         match *self {
             Op::Ramp { .. } => 4,
-            Op::Normal { .. } => 3,
+            Op::Normal { .. } | Op::Hsl { .. } => 3,
             Op::Sample { channels, .. }
             | Op::Fetch { channels, .. }
             | Op::SlopeBlur { channels, .. } => channels,
@@ -444,6 +456,7 @@ impl Op {
             Op::Sample { channels, .. } => 4.0 + 4.0 * channels as f32,
             Op::Fetch { channels, .. } => channels as f32,
             Op::Normal { .. } | Op::Emboss { .. } => 12.0,
+            Op::Hsl { .. } => 30.0,
             Op::Edges { .. } => 100.0,
             Op::SlopeBlur {
                 samples, channels, ..
@@ -460,6 +473,12 @@ impl Op {
             Op::Unary(_, a) | Op::Ramp { a, .. } => vec![a],
             Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
             Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],
+            Op::Hsl {
+                rgb: [r, g, b],
+                hue,
+                saturation,
+                lightness,
+            } => vec![r, g, b, hue, saturation, lightness],
             Op::Ridge { n, offset, weight } => vec![n, offset, weight],
             Op::PerlinTable { x, y, add, .. } => vec![x, y, add],
             Op::RingDistance {

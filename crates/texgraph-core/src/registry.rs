@@ -24,6 +24,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::color::SPLIT,
     &nodes::color::MERGE,
     &nodes::color::GRAYSCALE,
+    &nodes::color::HSL,
     &nodes::color::THRESHOLD,
     &nodes::color::REMAP,
     &nodes::color::QUANTIZE,

@@ -321,3 +321,86 @@ fn dithered_quantize_keeps_the_mean_without_bands() {
         );
     }
 }
+
+/// HSL to RGB by the CSS Color 4 formula (hue in degrees), a different route from the
+/// kernel's: f(n) = l − a·max(−1, min(k − 3, 9 − k, 1)), k = (n + h/30) mod 12.
+fn css_hsl_to_rgb(h: f64, s: f64, l: f64) -> [f64; 3] {
+    let a = s * l.min(1.0 - l);
+    [0.0, 8.0, 4.0].map(|n: f64| {
+        let k = (n + h / 30.0).rem_euclid(12.0);
+        l - a * (k - 3.0).min(9.0 - k).clamp(-1.0, 1.0)
+    })
+}
+
+/// RGB to HSL (hue in degrees) from the definitions: hue from the largest channel's
+/// sector, lightness the mid-range, saturation the chroma over 1 − |2l − 1|.
+fn rgb_to_hsl([r, g, b]: [f64; 3]) -> [f64; 3] {
+    let (high, low) = (r.max(g).max(b), r.min(g).min(b));
+    let chroma = high - low;
+    let l = (high + low) / 2.0;
+    if chroma == 0.0 {
+        return [0.0, 0.0, l];
+    }
+    let h = if high == r {
+        60.0 * ((g - b) / chroma).rem_euclid(6.0)
+    } else if high == g {
+        60.0 * ((b - r) / chroma + 2.0)
+    } else {
+        60.0 * ((r - g) / chroma + 4.0)
+    };
+    [h, chroma / (1.0 - (2.0 * l - 1.0).abs()), l]
+}
+
+#[test]
+fn hsl_turns_hue_scales_saturation_and_moves_lightness() {
+    let color = render("", "mixed");
+    for (hue, saturation, lightness) in [
+        (0.0, 0.0, 0.0),
+        (120.0, 0.0, 0.0),
+        (-75.0, 0.5, 0.0),
+        (30.0, -0.6, 0.3),
+        (180.0, 1.0, -0.4),
+        (0.0, -1.0, 0.0),
+    ] {
+        let out = render(
+            &format!(
+                r#"{{ "id": "h", "type": "hsl", "params": {{ "hue": {hue}, "saturation": {saturation}, "lightness": {lightness} }}, "inputs": {{ "color": "mixed" }} }},"#
+            ),
+            "h",
+        );
+        for (px, got) in color.data.chunks(4).zip(out.data.chunks(4)) {
+            let [h, s, l] = rgb_to_hsl([px[0], px[1], px[2]].map(|c| f64::from(c).clamp(0.0, 1.0)));
+            let s = (s * (1.0 + saturation)).clamp(0.0, 1.0);
+            let l = if lightness < 0.0 {
+                l * (1.0 + lightness)
+            } else {
+                l + (1.0 - l) * lightness
+            };
+            let want = css_hsl_to_rgb(h + hue, s, l);
+            for c in 0..3 {
+                assert!(
+                    (f64::from(got[c]) - want[c]).abs() < 2e-5,
+                    "hsl({hue}, {saturation}, {lightness}) of {px:?}: {got:?} vs {want:?}"
+                );
+            }
+            assert_eq!(got[3].to_bits(), px[3].to_bits(), "alpha kept");
+        }
+    }
+    // Pure red turned by 120° is pure green, by 240° pure blue.
+    for (hue, want) in [(120.0, [0.0, 1.0, 0.0]), (-120.0, [0.0, 0.0, 1.0])] {
+        let json = format!(
+            r##"{{ "format": "texgraph", "version": 1, "nodes": [
+                {{ "id": "red", "type": "color", "params": {{ "color": "#ff0000" }} }},
+                {{ "id": "h", "type": "hsl", "params": {{ "hue": {hue} }}, "inputs": {{ "color": "red" }} }},
+                {{ "id": "out", "type": "output", "inputs": {{ "color": "h" }} }} ] }}"##
+        );
+        let image = render_graph(&graph(&json), None, 4, RenderOptions::default());
+        for (c, want) in want.iter().enumerate() {
+            assert!(
+                (common::at(&image, 1, 1, c) - want).abs() < 1e-6,
+                "{hue}: {:?}",
+                &image.data[..4]
+            );
+        }
+    }
+}

@@ -464,6 +464,27 @@ fn apply<'s>(
             }
         }
         Op::Blend(mode, a, b) => blend_k(dst[0], mode, arg(a), arg(b)),
+        Op::Hsl {
+            rgb: [r, g, b],
+            hue,
+            saturation,
+            lightness,
+        } => {
+            let (r, g, b) = (arg(r), arg(g), arg(b));
+            let (h, s, l) = (arg(hue), arg(saturation), arg(lightness));
+            let [red, green, blue] = dst else {
+                unreachable!("hsl writes three slots")
+            };
+            let outputs = red.iter_mut().zip(green.iter_mut()).zip(blue.iter_mut());
+            for (i, ((or, og), ob)) in outputs.enumerate() {
+                [*or, *og, *ob] = crate::kernels::color::hsl_adjust(
+                    [r.at(i), g.at(i), b.at(i)],
+                    h.at(i),
+                    s.at(i),
+                    l.at(i),
+                );
+            }
+        }
     }
 }
 

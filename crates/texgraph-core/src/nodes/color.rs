@@ -1,4 +1,4 @@
-//! Channel and value nodes: `split`, `merge`, `grayscale`, `threshold`, `remap`,
+//! Channel and value nodes: `split`, `merge`, `grayscale`, `hsl`, `threshold`, `remap`,
 //! `quantize`.
 
 use crate::compile::{NodeCtx, Val};
@@ -131,6 +131,56 @@ pub static GRAYSCALE: NodeDescriptor = NodeDescriptor {
             _ => ctx.emit(Op::Luminance(r, g, b))?,
         };
         Ok(vec![Val::Scalar(gray)])
+    },
+};
+
+/// `hsl`: hue, saturation and lightness.
+pub static HSL: NodeDescriptor = NodeDescriptor {
+    id: "hsl",
+    label: "Hue / Saturation",
+    category: Category::Color,
+    doc: "Adjusts a color in HSL space, as an image editor's Hue/Saturation: the hue turns by \
+          `hue` degrees, the saturation is multiplied by 1 + `saturation` (−1 gives gray, 1 \
+          doubles it), and the lightness moves toward black (`lightness` < 0) or white \
+          (> 0) by that fraction. Channels are taken within [0, 1]; alpha is kept. A scalar \
+          input is gray, so only lightness changes it.",
+    inputs: &[InputPort {
+        name: "color",
+        ty: PortType::Color,
+        required: true,
+        doc: "The color to adjust.",
+    }],
+    outputs: COLOR_OUT,
+    params: &[
+        float("hue", 0.0, -180.0, 180.0, "Hue shift in degrees."),
+        float(
+            "saturation",
+            0.0,
+            -1.0,
+            1.0,
+            "Saturation change: −1 gray, 0 unchanged, 1 doubled.",
+        ),
+        float(
+            "lightness",
+            0.0,
+            -1.0,
+            1.0,
+            "Lightness change: −1 black, 0 unchanged, 1 white.",
+        ),
+    ],
+    compile: |ctx| {
+        let color = ctx.input("color")?.expect("color is required");
+        let [r, g, b, a] = ctx.rgba(color);
+        let hue = ctx.float("hue")?;
+        let saturation = ctx.float("saturation")?;
+        let lightness = ctx.float("lightness")?;
+        let rgb = ctx.emit_many(Op::Hsl {
+            rgb: [r, g, b],
+            hue,
+            saturation,
+            lightness,
+        })?;
+        Ok(vec![Val::Color([rgb[0], rgb[1], rgb[2], a])])
     },
 };
 

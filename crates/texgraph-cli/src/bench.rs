@@ -40,8 +40,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         threads: args.threads,
         ..RenderOptions::default()
     };
-    let threads = args.threads.unwrap_or_else(rayon_threads);
-    texgraph_core::export::check_memory(&program, width, height, threads)
+    texgraph_core::export::check_memory(&program, width, height, options.thread_count())
         .map_err(|e| anyhow!("{e}"))?;
     crate::say!(
         "{}: {width}x{height}, {} operations, {} threads, load+compile {:.2} ms",
@@ -105,9 +104,4 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (setup + fastest) * 1e3
     );
     Ok(())
-}
-
-/// The threads a render without `--threads` uses (one per core).
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }

@@ -113,7 +113,7 @@ impl Format {
 /// Writes `image` to `path` in the format of its extension at `depth`.
 pub fn write_image(image: &Image, path: &Path, depth: Depth) -> Result<()> {
     let format = checked_format(path, depth)?;
-    write_encoded(image, path, format, depth, None)
+    stage_encoded(image, path, format, depth, None)?.commit()
 }
 
 /// The format of `path`, when it can hold `depth`.
@@ -131,19 +131,8 @@ fn checked_format(path: &Path, depth: Depth) -> Result<Format> {
     Ok(format)
 }
 
-/// Encodes and writes atomically; a `cancel` raised by the end of encoding leaves `path`
-/// untouched.
-fn write_encoded(
-    image: &Image,
-    path: &Path,
-    format: Format,
-    depth: Depth,
-    cancel: Option<&AtomicBool>,
-) -> Result<()> {
-    stage_encoded(image, path, format, depth, cancel)?.commit()
-}
-
-/// Encodes `image` into a staged temporary beside `path`.
+/// Encodes `image` into a staged temporary beside `path`; a `cancel` raised by the end of
+/// encoding drops it, leaving `path` untouched.
 fn stage_encoded(
     image: &Image,
     path: &Path,
@@ -211,7 +200,9 @@ pub fn export_graph(
     path: &Path,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Exported> {
-    let (staged, done) = stage_export(graph, settings, path, progress)?;
+    let format = checked_format(path, settings.depth)?;
+    let program = compile(graph, settings.output.as_deref())?;
+    let (staged, done) = stage_export(&program, format, settings, path, progress)?;
     staged.commit()?;
     Ok(done)
 }
@@ -225,18 +216,19 @@ pub fn export_all(
     targets: &[(ExportSettings, PathBuf)],
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Exported>> {
-    // Every target is checked before anything is rendered.
+    // Every target is checked (and compiled) before anything is rendered.
+    let mut compiled = Vec::with_capacity(targets.len());
     for (settings, path) in targets {
-        checked_format(path, settings.depth)?;
+        let format = checked_format(path, settings.depth)?;
         staging::check_target(path)?;
-        compile(graph, settings.output.as_deref())?;
+        compiled.push((compile(graph, settings.output.as_deref())?, format));
     }
     let mut staged = Vec::with_capacity(targets.len());
     let mut written = Vec::with_capacity(targets.len());
     let mut before = 0u32;
-    for (settings, path) in targets {
+    for ((settings, path), (program, format)) in targets.iter().zip(&compiled) {
         let so_far = |rows: u32| progress(before.saturating_add(rows));
-        let (file, done) = stage_export(graph, settings, path, &so_far)?;
+        let (file, done) = stage_export(program, *format, settings, path, &so_far)?;
         staged.push(file);
         written.push(done);
         before = before.saturating_add(settings.height);
@@ -245,25 +237,21 @@ pub fn export_all(
     Ok(written)
 }
 
-/// Renders and encodes one file into a staged temporary.
+/// Renders `program` and encodes it into a staged temporary for `path`.
 fn stage_export(
-    graph: &Graph,
+    program: &Program,
+    format: Format,
     settings: &ExportSettings,
     path: &Path,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<(Staged, Exported)> {
-    let format = checked_format(path, settings.depth)?;
-    let program = compile(graph, settings.output.as_deref())?;
     let (width, height) = (settings.width, settings.height);
     let channels = program.channels();
-    let threads = settings
-        .options
-        .threads
-        .unwrap_or_else(rayon::current_num_threads);
+    let threads = settings.options.thread_count();
     let copy = format.copy_bytes_per_pixel(settings.depth, channels);
-    check_memory_for(&program, width, height, threads, copy)?;
+    check_memory_for(program, width, height, threads, copy)?;
     let start = Instant::now();
-    let image = render(&program, width, height, settings.options.clone(), progress)?;
+    let image = render(program, width, height, settings.options.clone(), progress)?;
     let seconds = start.elapsed().as_secs_f64();
     let cancel = settings.options.cancel.as_deref();
     let staged = stage_encoded(&image, path, format, settings.depth, cancel)?;

@@ -173,15 +173,6 @@ pub fn vm_size(status: &str) -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// A vector of `len` copies of `value`, or `None` when the memory is not there (never an
-/// abort).
-pub fn try_filled<T: Clone>(len: usize, value: T) -> Option<Vec<T>> {
-    let mut buffer = Vec::new();
-    buffer.try_reserve_exact(len).ok()?;
-    buffer.resize(len, value);
-    Some(buffer)
-}
-
 /// `items` collected into a vector reserved up front for `len` of them, or `None` when
 /// the memory is not there.
 pub fn try_collect<T>(len: usize, items: impl IntoIterator<Item = T>) -> Option<Vec<T>> {
@@ -250,9 +241,9 @@ mod tests {
 
     #[test]
     fn impossible_buffers_are_none() {
-        assert!(try_filled(usize::MAX / 2, 0u8).is_none());
+        assert!(try_collect(usize::MAX / 2, std::iter::repeat(0u8)).is_none());
         assert!(try_collect(usize::MAX / 8, std::iter::repeat(1.0f32)).is_none());
-        assert_eq!(try_filled(3, 7u16), Some(vec![7, 7, 7]));
+        assert_eq!(try_collect(3, std::iter::repeat(7u16)), Some(vec![7, 7, 7]));
         assert_eq!(try_collect(2, [1, 2, 3]), Some(vec![1, 2]));
     }
 }

@@ -71,6 +71,11 @@ impl Default for RenderOptions {
 }
 
 impl RenderOptions {
+    /// The worker threads a render with these options uses.
+    pub fn thread_count(&self) -> usize {
+        self.threads.unwrap_or_else(rayon::current_num_threads)
+    }
+
     /// Whether cancellation has been asked for.
     fn cancelled(&self) -> bool {
         self.cancel

@@ -483,6 +483,22 @@ const BUFFERED_WARPS: &str = r#"{ "format": "texgraph", "version": 1, "settings"
     { "id": "mix", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "em", "b": "bl", "mask": "e" } },
     { "id": "out", "type": "output", "inputs": { "color": "mix" } } ] }"#;
 
+/// The node library's generators: every cellular output and metric, in 3D, with a
+/// per-sample jitter and warped (so off the pixel grid), summed.
+const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE }, "nodes": [
+    { "id": "j", "type": "perlin", "params": { "frequency": 3 } },
+    { "id": "c1", "type": "cellular", "params": { "frequency": 5.5 }, "inputs": { "jitter": "j" } },
+    { "id": "c2", "type": "cellular", "params": { "frequency": 7, "output": "f2_minus_f1", "metric": "manhattan" } },
+    { "id": "c3", "type": "cellular", "params": { "frequency": 4, "output": "edge", "jitter": 0.8 } },
+    { "id": "c4", "type": "cellular", "params": { "frequency": 6, "output": "cell_value", "metric": "chebyshev", "dimensions": "3d", "z": 0.4 } },
+    { "id": "c5", "type": "cellular", "params": { "frequency": 300, "output": "f2" } },
+    { "id": "w", "type": "warp", "params": { "strength": 0.3 }, "inputs": { "source": "c3", "dx": "j" } },
+    { "id": "a", "type": "math", "params": { "op": "add" }, "inputs": { "a": "c1", "b": "c2" } },
+    { "id": "b", "type": "math", "params": { "op": "add" }, "inputs": { "a": "w", "b": "c4" } },
+    { "id": "c", "type": "math", "params": { "op": "add" }, "inputs": { "a": "a", "b": "b" } },
+    { "id": "d", "type": "math", "params": { "op": "add" }, "inputs": { "a": "c", "b": "c5" } },
+    { "id": "out", "type": "output", "inputs": { "color": "d" } } ] }"#;
+
 #[test]
 fn every_instruction_set_renders_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
@@ -506,6 +522,11 @@ fn every_instruction_set_renders_the_same_bytes() {
             dir.path(),
             &format!("buffered_{tile}.json"),
             &BUFFERED_WARPS.replace("TILE", tile),
+        ));
+        graphs.push(write_graph(
+            dir.path(),
+            &format!("library_{tile}.json"),
+            &LIBRARY.replace("TILE", tile),
         ));
     }
     let mut files = Vec::new();

@@ -7,6 +7,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+use crate::kernels::cellular::{Feature, Metric};
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{CornerTable, Permutation};
 
@@ -223,6 +224,32 @@ pub enum Op {
         seed: u32,
         /// Interpolation between lattice values.
         interpolation: Interpolation,
+        /// Wrap with period max(1, round(freq)).
+        tile: bool,
+    },
+    /// Cellular (Worley) noise at (x·freq + ox, y·freq + oy[, z]): see
+    /// [`crate::kernels::cellular`].
+    Cellular {
+        /// Sample x.
+        x: Operand,
+        /// Sample y.
+        y: Operand,
+        /// Third coordinate (3D cells only).
+        z: Operand,
+        /// Cells per unit.
+        freq: Operand,
+        /// How far feature points stray from their cell's centre, 0–1.
+        jitter: Operand,
+        /// Fixed lattice offset, bits of an f32 pair.
+        offset: [u32; 2],
+        /// Hash seed.
+        seed: u32,
+        /// Distance measure.
+        metric: Metric,
+        /// What is output.
+        feature: Feature,
+        /// 3D cells.
+        volume: bool,
         /// Wrap with period max(1, round(freq)).
         tile: bool,
     },
@@ -450,6 +477,17 @@ impl Op {
     pub fn cost(&self) -> f32 {
         match *self {
             Op::Perlin { .. } | Op::Value { .. } => 12.0,
+            // 9 (27) cells and sometimes a ring more; the border needs a second search.
+            Op::Cellular {
+                volume, feature, ..
+            } => {
+                let cells = if volume { 60.0 } else { 24.0 };
+                if feature == Feature::Edge {
+                    2.5 * cells
+                } else {
+                    cells
+                }
+            }
             Op::PerlinTable { .. } => 4.0,
             Op::Ramp { .. } | Op::Levels { .. } => 3.0,
             // A bilinear read costs about as much as a Perlin octave, more with four channels.
@@ -470,6 +508,14 @@ impl Op {
         match *self {
             Op::Perlin { x, y, z, freq, .. } => vec![x, y, z, freq],
             Op::Value { x, y, freq, .. } => vec![x, y, freq],
+            Op::Cellular {
+                x,
+                y,
+                z,
+                freq,
+                jitter,
+                ..
+            } => vec![x, y, z, freq, jitter],
             Op::Unary(_, a) | Op::Ramp { a, .. } => vec![a],
             Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
             Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],

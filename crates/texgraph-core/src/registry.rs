@@ -11,6 +11,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::noise::PERLIN,
     &nodes::noise::VALUE,
     &nodes::noise::WHITE_NOISE,
+    &nodes::noise::CELLULAR,
     &nodes::fractal::FBM,
     &nodes::fractal::RIDGED,
     &nodes::fractal::TURBULENCE,

@@ -124,7 +124,9 @@ const EVERYTHING_TILEABLE: &str = r##"{ "format": "texgraph", "version": 1, "set
     { "id": "tr", "type": "transform", "params": { "scale_x": 2.2, "scale_y": 0.8, "offset_x": 0.31 }, "inputs": { "source": "v" } },
     { "id": "b1", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "w", "b": "bands", "mask": "src" } },
     { "id": "b2", "type": "blend", "params": { "mode": "screen", "opacity": 0.6 }, "inputs": { "a": "b1", "b": "rings", "mask": "tr" } },
-    { "id": "out", "type": "output", "inputs": { "color": "b2" } } ] }"##;
+    { "id": "cells", "type": "cellular", "params": { "frequency": 4.3 } },
+    { "id": "b3", "type": "blend", "params": { "mode": "multiply" }, "inputs": { "a": "b2", "b": "cells" } },
+    { "id": "out", "type": "output", "inputs": { "color": "b3" } } ] }"##;
 
 #[test]
 fn every_node_kind_tiles_when_tileable() {

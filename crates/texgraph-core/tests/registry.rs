@@ -53,6 +53,18 @@ fn ids_are_unique_and_everything_is_documented() {
         for p in d.params {
             assert!(!p.doc.is_empty(), "{}.{} has no doc", d.id, p.name);
         }
+        // A run of spaces is a line break in the source without its `\`.
+        let docs = std::iter::once(d.doc)
+            .chain(d.params.iter().map(|p| p.doc))
+            .chain(d.inputs.iter().map(|p| p.doc))
+            .chain(d.outputs.iter().map(|p| p.doc));
+        for doc in docs {
+            assert!(
+                !doc.contains("   "),
+                "{}: a doc holds a run of spaces: {doc}",
+                d.id
+            );
+        }
         for p in d.inputs {
             assert!(!p.doc.is_empty(), "{} input {} has no doc", d.id, p.name);
         }

@@ -8,6 +8,7 @@ use crate::kernels::dispatch::{Level, level, multiversion};
 
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
+use crate::kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Samples, Search};
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{
     CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, constant,
@@ -410,6 +411,29 @@ fn apply<'s>(
                 arg(y),
                 arg(freq),
             );
+        }
+        Op::Cellular {
+            x,
+            y,
+            z,
+            freq,
+            jitter,
+            offset,
+            seed,
+            metric,
+            feature,
+            volume,
+            tile,
+        } => {
+            let p = Cellular {
+                seed,
+                metric,
+                feature,
+                volume,
+                tile,
+            };
+            let at = [x, y, z, freq, jitter].map(arg);
+            cellular_k(dst[0], p, offset.map(f32::from_bits), at);
         }
         Op::Unary(f, a) => unary_k(dst[0], f, arg(a)),
         Op::Binary(f, a, b) => binary_k(dst[0], f, arg(a), arg(b)),
@@ -981,6 +1005,36 @@ fn value_noise(
     for (i, o) in out.iter_mut().enumerate() {
         let (f, period) = frequency(freq.get(i), tile);
         *o = value2(x.get(i) * f + ox, y.get(i) * f + oy, seed, period, interp);
+    }
+}
+
+multiversion! {
+    /// Cellular noise, chunk by chunk; `at` holds x, y, z, frequency and jitter.
+    fn cellular_k(out: &mut [f32], p: Cellular, offset: [f32; 2], at: [Arg<'_>; 5]) {
+        let [x, y, z, freq, jitter] = at;
+        let mut search = Search::default();
+        let mut s = Samples::default();
+        let mut freqs = [0.0f32; CELL_CHUNK];
+        for (c, chunk) in out.chunks_mut(CELL_CHUNK).enumerate() {
+            let (first, m) = (c * CELL_CHUNK, chunk.len());
+            let load = |to: &mut [f32; CELL_CHUNK], from: Arg<'_>| match from {
+                Arg::C(v) => to[..m].fill(v),
+                Arg::S(v) => to[..m].copy_from_slice(&v[first..first + m]),
+            };
+            let [px, py, pz] = &mut s.pos;
+            load(px, x);
+            load(py, y);
+            load(pz, z);
+            load(&mut s.jitter, jitter);
+            load(&mut freqs, freq);
+            for l in 0..m {
+                let (f, period) = frequency(freqs[l], p.tile);
+                px[l] = px[l] * f + offset[0];
+                py[l] = py[l] * f + offset[1];
+                s.period[l] = period.unwrap_or(1.0);
+            }
+            cellular::cellular_chunk(p, &s, chunk.len(), chunk, &mut search);
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Pure per-sample math. Each function here is the single definition of its formula:
 //! the evaluator maps it over tile slices and the compiler calls it to fold constants.
 
+pub mod cellular;
 pub mod color;
 pub mod dispatch;
 pub mod fastmath;

@@ -3,6 +3,7 @@
 
 use crate::compile::{Frame, NodeCtx, Val};
 use crate::error::GraphError;
+use crate::kernels::cellular::{Cellular, Feature, Metric};
 use crate::program::{Binary, Interpolation, Op, Operand, Unary};
 use crate::registry::{
     Category, InputPort, NodeDescriptor, Param, ParamKind, PortType, SCALAR_OUT, SEED, choice,
@@ -66,7 +67,8 @@ const BASIS: Param = choice(
     "basis",
     "perlin",
     BASES,
-    "Noise summed when `source` is unconnected.",
+    "Noise summed when `source` is unconnected: perlin, value, or cellular (Worley's F1 \
+     at full jitter, as 2·F1 − 1).",
 );
 
 const FRACTAL_PARAMS: &[Param] = &[OCTAVES, LACUNARITY, GAIN, FREQUENCY, SEED, BASIS];
@@ -133,6 +135,13 @@ pub static TURBULENCE: NodeDescriptor = NodeDescriptor {
 };
 
 #[derive(Clone, Copy, PartialEq)]
+enum Basis {
+    Perlin,
+    Value,
+    Cellular,
+}
+
+#[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Fbm,
     Ridged,
@@ -145,7 +154,12 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
     let gain = ctx.float("gain")?;
     let freq = ctx.float("frequency")?;
     let seed = ctx.int("seed") as u32;
-    let perlin_basis = ctx.text("basis") == "perlin";
+    let basis = match ctx.text("basis") {
+        "value" => Basis::Value,
+        "cellular" => Basis::Cellular,
+        _ => Basis::Perlin,
+    };
+    let perlin_basis = basis == Basis::Perlin;
     let offset = if kind == Kind::Ridged {
         ctx.float("offset")?
     } else {
@@ -198,6 +212,19 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
                         seed,
                         Layer::SIGNED,
                     )?
+                } else if basis == Basis::Cellular {
+                    // Worley's F1 at full jitter, from [0, ~1] to about [−1, 1].
+                    let kind = Cellular {
+                        seed,
+                        metric: Metric::Euclidean,
+                        feature: Feature::F1,
+                        volume: false,
+                        tile,
+                    };
+                    let zero = Operand::Const(0.0);
+                    let at = [f, Operand::Const(1.0), zero];
+                    let d = noise::cellular(ctx, frame, kind, at, *offset_xy)?;
+                    ctx.emit(Op::Unary(Unary::ToSigned, d))?
                 } else {
                     noise::value(ctx, frame, f, *offset_xy, seed, Interpolation::Quintic)?
                 }

@@ -1,13 +1,14 @@
-//! Lattice noise generators: `perlin` and `value`.
+//! Noise generators: `perlin`, `value`, `white_noise` and `cellular`.
 
 use crate::compile::{Frame, NodeCtx, Val};
 use crate::error::GraphError;
+use crate::kernels::cellular::{Cellular, Feature, Metric};
 use crate::kernels::noise::{MAX_TABLE_PERIOD, cell_index, period_of, split};
 use crate::program::{Interpolation, Op, Operand, Unary};
 use crate::registry::{Category, NodeDescriptor, SCALAR_OUT, SEED, choice, float};
 
 /// Basis noises a fractal can sum.
-pub const BASES: &[&str] = &["perlin", "value"];
+pub const BASES: &[&str] = &["perlin", "value", "cellular"];
 const INTERPOLATIONS: &[&str] = &["linear", "cosine", "quintic"];
 
 /// `perlin`: Ken Perlin's improved noise.
@@ -95,7 +96,10 @@ pub static WHITE_NOISE: NodeDescriptor = NodeDescriptor {
     id: "white_noise",
     label: "White Noise",
     category: Category::Noise,
-    doc: "One independent random value in [0, 1] per cell of a frequency × frequency grid,           constant inside the cell: the hashed lattice value of value noise at the cell's           corner, without interpolation. At the image's pixel count it is per-pixel noise;           lower, it gives random blocks (the base of smooth noise, or a random value per tile).",
+    doc: "One independent random value in [0, 1] per cell of a frequency × frequency grid, \
+          constant inside the cell: the hashed lattice value of value noise at the cell's \
+          corner, without interpolation. At the image's pixel count it is per-pixel noise; \
+          lower, it gives random blocks (the base of smooth noise, or a random value per tile).",
     inputs: &[],
     outputs: SCALAR_OUT,
     params: &[
@@ -122,6 +126,123 @@ pub static WHITE_NOISE: NodeDescriptor = NodeDescriptor {
         Ok(vec![Val::Scalar(ctx.emit(Op::Unary(Unary::ToUnit, n))?)])
     },
 };
+
+const METRICS: &[&str] = &["euclidean", "manhattan", "chebyshev"];
+const FEATURES: &[&str] = &["f1", "f2", "f2_minus_f1", "edge", "cell_value"];
+
+/// `cellular`: Worley / Voronoi noise.
+pub static CELLULAR: NodeDescriptor = NodeDescriptor {
+    id: "cellular",
+    label: "Cellular Noise",
+    category: Category::Noise,
+    doc: "Cellular (Worley, Voronoi) noise: one feature point per cell of a frequency × \
+          frequency grid, at the cell's centre moved by jitter·(h − ½) per axis (h a hashed \
+          random number in [0, 1)). `output` picks f1 (distance to the nearest point, in \
+          cells: 0 at a point, about 0.5 typical), f2 (to the second nearest), f2_minus_f1 \
+          (0 where cells meet), edge (Euclidean distance to the nearest border between two \
+          cells: 0 on it, for cracks and mortar) or cell_value (a random value in [0, 1] per \
+          cell, constant inside it). Exact at every jitter: as many rings of neighbouring \
+          cells are searched as can hold a nearer point. Tileable graphs wrap the cells.",
+    inputs: &[],
+    outputs: SCALAR_OUT,
+    params: &[
+        float(
+            "frequency",
+            8.0,
+            0.0,
+            1024.0,
+            "Cells across the image (rounded when tileable).",
+        ),
+        SEED,
+        float(
+            "jitter",
+            1.0,
+            0.0,
+            1.0,
+            "How far feature points stray from their cell's centre: 0 is a square grid, 1 \
+             anywhere in the cell.",
+        ),
+        choice(
+            "metric",
+            "euclidean",
+            METRICS,
+            "Distance measure: round (euclidean), diamond (manhattan) or square (chebyshev) \
+             cells. The edge output always uses euclidean cells.",
+        ),
+        choice("output", "f1", FEATURES, "What the node outputs."),
+        choice(
+            "dimensions",
+            "2d",
+            &["2d", "3d"],
+            "3d puts the points in cubes and slices them at `z`.",
+        ),
+        float(
+            "z",
+            0.0,
+            -65536.0,
+            65536.0,
+            "Third coordinate, in cells (3d only): slide it to evolve the cells.",
+        ),
+    ],
+    compile: |ctx| {
+        let freq = ctx.float("frequency")?;
+        let jitter = ctx.float("jitter")?;
+        let seed = ctx.int("seed") as u32;
+        let feature = match ctx.text("output") {
+            "f2" => Feature::F2,
+            "f2_minus_f1" => Feature::F2MinusF1,
+            "edge" => Feature::Edge,
+            "cell_value" => Feature::CellValue,
+            _ => Feature::F1,
+        };
+        let metric = match ctx.text("metric") {
+            _ if feature == Feature::Edge => Metric::Euclidean,
+            "manhattan" => Metric::Manhattan,
+            "chebyshev" => Metric::Chebyshev,
+            _ => Metric::Euclidean,
+        };
+        let volume = ctx.text("dimensions") == "3d";
+        let z = if volume {
+            ctx.float("z")?
+        } else {
+            Operand::Const(0.0)
+        };
+        let kind = Cellular {
+            seed,
+            metric,
+            feature,
+            volume,
+            tile: ctx.tileable(),
+        };
+        let n = cellular(ctx, ctx.frame(), kind, [freq, jitter, z], [0.0, 0.0])?;
+        Ok(vec![Val::Scalar(n)])
+    },
+};
+
+/// Cellular noise of `kind` at (x·freq + offset, y·freq + offset[, z]); `at` holds
+/// frequency, jitter and z.
+pub fn cellular(
+    ctx: &mut NodeCtx<'_, '_>,
+    frame: Frame,
+    kind: Cellular,
+    at: [Operand; 3],
+    offset: [f32; 2],
+) -> Result<Operand, GraphError> {
+    let [freq, jitter, z] = at;
+    ctx.emit(Op::Cellular {
+        x: frame.x,
+        y: frame.y,
+        z,
+        freq,
+        jitter,
+        offset: offset.map(f32::to_bits),
+        seed: kind.seed,
+        metric: kind.metric,
+        feature: kind.feature,
+        volume: kind.volume,
+        tile: kind.tile,
+    })
+}
 
 /// How a noise's signed value n is written: scale·n + add, or scale·|n| + add.
 #[derive(Debug, Clone, Copy)]

@@ -122,7 +122,9 @@ pub static CHECKER: NodeDescriptor = NodeDescriptor {
     id: "checker",
     label: "Checker",
     category: Category::Pattern,
-    doc: "A checkerboard of frequency × frequency squares: 1 where floor(u·f) + floor(v·f) is           even (the top-left square), else 0. When the graph is tileable the frequency is           rounded to an even whole number, so the pattern wraps.",
+    doc: "A checkerboard of frequency × frequency squares: 1 where floor(u·f) + floor(v·f) is \
+          even (the top-left square), else 0. When the graph is tileable the frequency is \
+          rounded to an even whole number, so the pattern wraps.",
     inputs: &[],
     outputs: SCALAR_OUT,
     params: &[float(

@@ -484,7 +484,8 @@ const BUFFERED_WARPS: &str = r#"{ "format": "texgraph", "version": 1, "settings"
     { "id": "out", "type": "output", "inputs": { "color": "mix" } } ] }"#;
 
 /// The node library's generators: every cellular output and metric, in 3D, with a
-/// per-sample jitter and warped (so off the pixel grid), summed.
+/// per-sample jitter and warped (so off the pixel grid), simplex in 2D and 3D (on the
+/// torus when tileable), and both as fractal bases, summed.
 const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE }, "nodes": [
     { "id": "j", "type": "perlin", "params": { "frequency": 3 } },
     { "id": "c1", "type": "cellular", "params": { "frequency": 5.5 }, "inputs": { "jitter": "j" } },
@@ -497,7 +498,15 @@ const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "ti
     { "id": "b", "type": "math", "params": { "op": "add" }, "inputs": { "a": "w", "b": "c4" } },
     { "id": "c", "type": "math", "params": { "op": "add" }, "inputs": { "a": "a", "b": "b" } },
     { "id": "d", "type": "math", "params": { "op": "add" }, "inputs": { "a": "c", "b": "c5" } },
-    { "id": "out", "type": "output", "inputs": { "color": "d" } } ] }"#;
+    { "id": "s2", "type": "simplex", "params": { "frequency": 6.5 } },
+    { "id": "s3", "type": "simplex", "params": { "frequency": 3.2, "dimensions": "3d", "z": 0.7 } },
+    { "id": "f", "type": "fbm", "params": { "basis": "simplex", "octaves": 3 } },
+    { "id": "g", "type": "ridged", "params": { "basis": "cellular", "octaves": 3 } },
+    { "id": "e", "type": "math", "params": { "op": "add" }, "inputs": { "a": "s2", "b": "s3" } },
+    { "id": "h", "type": "math", "params": { "op": "add" }, "inputs": { "a": "f", "b": "g" } },
+    { "id": "i", "type": "math", "params": { "op": "add" }, "inputs": { "a": "e", "b": "h" } },
+    { "id": "k", "type": "math", "params": { "op": "add" }, "inputs": { "a": "d", "b": "i" } },
+    { "id": "out", "type": "output", "inputs": { "color": "k" } } ] }"#;
 
 #[test]
 fn every_instruction_set_renders_the_same_bytes() {

@@ -253,6 +253,26 @@ pub enum Op {
         /// Wrap with period max(1, round(freq)).
         tile: bool,
     },
+    /// Simplex noise, signed, at (x·freq + ox, y·freq + oy[, z]): see
+    /// [`crate::kernels::simplex`].
+    Simplex {
+        /// Sample x.
+        x: Operand,
+        /// Sample y.
+        y: Operand,
+        /// Third coordinate (3D only, or the shift of the tiling torus).
+        z: Operand,
+        /// Lattice units per texture unit.
+        freq: Operand,
+        /// Fixed lattice offset, bits of an f32 pair.
+        offset: [u32; 2],
+        /// Hash seed term ([`crate::kernels::simplex::seed_term`]).
+        seed: u32,
+        /// 3D noise.
+        volume: bool,
+        /// Tile with period max(1, round(freq)) (4D noise on a torus).
+        tile: bool,
+    },
     /// f(a).
     Unary(Unary, Operand),
     /// f(a, b).
@@ -477,6 +497,11 @@ impl Op {
     pub fn cost(&self) -> f32 {
         match *self {
             Op::Perlin { .. } | Op::Value { .. } => 12.0,
+            Op::Simplex { volume, tile, .. } => match (volume, tile) {
+                (_, true) => 40.0,
+                (true, false) => 20.0,
+                (false, false) => 10.0,
+            },
             // 9 (27) cells and sometimes a ring more; the border needs a second search.
             Op::Cellular {
                 volume, feature, ..
@@ -508,6 +533,7 @@ impl Op {
         match *self {
             Op::Perlin { x, y, z, freq, .. } => vec![x, y, z, freq],
             Op::Value { x, y, freq, .. } => vec![x, y, freq],
+            Op::Simplex { x, y, z, freq, .. } => vec![x, y, z, freq],
             Op::Cellular {
                 x,
                 y,

@@ -9,6 +9,7 @@ use crate::nodes;
 /// add one line here.
 pub static NODES: &[&NodeDescriptor] = &[
     &nodes::noise::PERLIN,
+    &nodes::noise::SIMPLEX,
     &nodes::noise::VALUE,
     &nodes::noise::WHITE_NOISE,
     &nodes::noise::CELLULAR,

@@ -126,7 +126,9 @@ const EVERYTHING_TILEABLE: &str = r##"{ "format": "texgraph", "version": 1, "set
     { "id": "b2", "type": "blend", "params": { "mode": "screen", "opacity": 0.6 }, "inputs": { "a": "b1", "b": "rings", "mask": "tr" } },
     { "id": "cells", "type": "cellular", "params": { "frequency": 4.3 } },
     { "id": "b3", "type": "blend", "params": { "mode": "multiply" }, "inputs": { "a": "b2", "b": "cells" } },
-    { "id": "out", "type": "output", "inputs": { "color": "b3" } } ] }"##;
+    { "id": "sx", "type": "fbm", "params": { "frequency": 2.6, "basis": "simplex", "octaves": 3 } },
+    { "id": "b4", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "b3", "b": "sx" } },
+    { "id": "out", "type": "output", "inputs": { "color": "b4" } } ] }"##;
 
 #[test]
 fn every_node_kind_tiles_when_tileable() {

@@ -15,6 +15,7 @@ use crate::kernels::noise::{
     cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
 };
 use crate::kernels::scalar::{self, LUMA};
+use crate::kernels::simplex;
 use crate::program::{
     Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
 };
@@ -434,6 +435,19 @@ fn apply<'s>(
             };
             let at = [x, y, z, freq, jitter].map(arg);
             cellular_k(dst[0], p, offset.map(f32::from_bits), at);
+        }
+        Op::Simplex {
+            x,
+            y,
+            z,
+            freq,
+            offset,
+            seed,
+            volume,
+            tile,
+        } => {
+            let at = [x, y, z, freq].map(arg);
+            simplex_k(dst[0], seed, volume, tile, offset.map(f32::from_bits), at);
         }
         Op::Unary(f, a) => unary_k(dst[0], f, arg(a)),
         Op::Binary(f, a, b) => binary_k(dst[0], f, arg(a), arg(b)),
@@ -1005,6 +1019,40 @@ fn value_noise(
     for (i, o) in out.iter_mut().enumerate() {
         let (f, period) = frequency(freq.get(i), tile);
         *o = value2(x.get(i) * f + ox, y.get(i) * f + oy, seed, period, interp);
+    }
+}
+
+multiversion! {
+    /// Simplex noise; `at` holds x, y, z and frequency.
+    fn simplex_k(out: &mut [f32], seed: u32, volume: bool, tile: bool, offset: [f32; 2], at: [Arg<'_>; 4]) {
+        let n = out.len();
+        let [x, y, z, freq] = at;
+        match (volume, tile) {
+            (false, false) => lanes!(simplex_noise(out, seed, false, false, offset); n; x, y, z, freq),
+            (true, false) => lanes!(simplex_noise(out, seed, true, false, offset); n; x, y, z, freq),
+            (false, true) => lanes!(simplex_noise(out, seed, false, true, offset); n; x, y, z, freq),
+            (true, true) => lanes!(simplex_noise(out, seed, true, true, offset); n; x, y, z, freq),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn simplex_noise(
+    out: &mut [f32],
+    seed: u32,
+    volume: bool,
+    tile: bool,
+    offset: [f32; 2],
+    x: impl Lane,
+    y: impl Lane,
+    z: impl Lane,
+    freq: impl Lane,
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let (f, period) = frequency(freq.get(i), tile);
+        let (sx, sy) = (x.get(i) * f + offset[0], y.get(i) * f + offset[1]);
+        *o = simplex::simplex(sx, sy, z.get(i), period, volume, seed);
     }
 }
 

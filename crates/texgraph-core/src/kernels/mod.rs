@@ -8,3 +8,4 @@ pub mod fastmath;
 pub mod gradient;
 pub mod noise;
 pub mod scalar;
+pub mod simplex;

@@ -67,8 +67,8 @@ const BASIS: Param = choice(
     "basis",
     "perlin",
     BASES,
-    "Noise summed when `source` is unconnected: perlin, value, or cellular (Worley's F1 \
-     at full jitter, as 2·F1 − 1).",
+    "Noise summed when `source` is unconnected: perlin, simplex (2d), value, or cellular \
+     (Worley's F1 at full jitter, as 2·F1 − 1).",
 );
 
 const FRACTAL_PARAMS: &[Param] = &[OCTAVES, LACUNARITY, GAIN, FREQUENCY, SEED, BASIS];
@@ -137,6 +137,7 @@ pub static TURBULENCE: NodeDescriptor = NodeDescriptor {
 #[derive(Clone, Copy, PartialEq)]
 enum Basis {
     Perlin,
+    Simplex,
     Value,
     Cellular,
 }
@@ -156,6 +157,7 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
     let seed = ctx.int("seed") as u32;
     let basis = match ctx.text("basis") {
         "value" => Basis::Value,
+        "simplex" => Basis::Simplex,
         "cellular" => Basis::Cellular,
         _ => Basis::Perlin,
     };
@@ -212,6 +214,9 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
                         seed,
                         Layer::SIGNED,
                     )?
+                } else if basis == Basis::Simplex {
+                    let at = [f, Operand::Const(0.0)];
+                    noise::simplex(ctx, frame, at, *offset_xy, seed, false)?
                 } else if basis == Basis::Cellular {
                     // Worley's F1 at full jitter, from [0, ~1] to about [−1, 1].
                     let kind = Cellular {

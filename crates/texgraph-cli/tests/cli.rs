@@ -485,7 +485,7 @@ const BUFFERED_WARPS: &str = r#"{ "format": "texgraph", "version": 1, "settings"
 
 /// The node library's generators: every cellular output and metric, in 3D, with a
 /// per-sample jitter and warped (so off the pixel grid), simplex in 2D and 3D (on the
-/// torus when tileable), and both as fractal bases, summed.
+/// torus when tileable), both as fractal bases, a star and bricks, summed.
 const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE }, "nodes": [
     { "id": "j", "type": "perlin", "params": { "frequency": 3 } },
     { "id": "c1", "type": "cellular", "params": { "frequency": 5.5 }, "inputs": { "jitter": "j" } },
@@ -506,7 +506,12 @@ const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "ti
     { "id": "h", "type": "math", "params": { "op": "add" }, "inputs": { "a": "f", "b": "g" } },
     { "id": "i", "type": "math", "params": { "op": "add" }, "inputs": { "a": "e", "b": "h" } },
     { "id": "k", "type": "math", "params": { "op": "add" }, "inputs": { "a": "d", "b": "i" } },
-    { "id": "out", "type": "output", "inputs": { "color": "k" } } ] }"#;
+    { "id": "st", "type": "shape", "params": { "kind": "star", "size": 0.5, "rotate": 12, "smoothness": 0.1 } },
+    { "id": "br", "type": "bricks", "params": { "round": 0.1, "random_offset": 0.4 }, "inputs": { "bevel": "j" } },
+    { "id": "l", "type": "math", "params": { "op": "add" }, "inputs": { "a": "st", "b": "br.value" } },
+    { "id": "m", "type": "math", "params": { "op": "multiply" }, "inputs": { "a": "l", "b": "br.mask" } },
+    { "id": "n", "type": "math", "params": { "op": "add" }, "inputs": { "a": "k", "b": "m" } },
+    { "id": "out", "type": "output", "inputs": { "color": "n" } } ] }"#;
 
 #[test]
 fn every_instruction_set_renders_the_same_bytes() {

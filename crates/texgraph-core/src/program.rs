@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::kernels::cellular::{Feature, Metric};
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{CornerTable, Permutation};
+use crate::kernels::shapes::ShapeKind;
 
 /// Index of a tile buffer. Slots 0 and 1 hold the pixel's u and v.
 pub type Slot = u32;
@@ -273,6 +274,40 @@ pub enum Op {
         /// Tile with period max(1, round(freq)) (4D noise on a torus).
         tile: bool,
     },
+    /// The `shape` node's mask at (x, y) relative to the image centre (and, when tiling,
+    /// the union of the copies in the 2×2 tiles nearest the sample).
+    Shape {
+        /// Sample x.
+        x: Operand,
+        /// Sample y.
+        y: Operand,
+        /// What to draw.
+        kind: ShapeKind,
+        /// Corners of a polygon or points of a star.
+        sides: u32,
+        /// Radius, in texture units.
+        size: Operand,
+        /// Inner radius of a star or ring, as a fraction of the radius.
+        inner: Operand,
+        /// Width of the soft edge, as a fraction of the radius.
+        smoothness: Operand,
+        /// Rotation in degrees.
+        rotate: Operand,
+        /// Repeat on the unit square.
+        tile: bool,
+    },
+    /// The `bricks` node: writes four slots (mask, value, u and v in the brick).
+    Bricks {
+        /// Sample x.
+        x: Operand,
+        /// Sample y.
+        y: Operand,
+        /// Bricks across, rows down, row offset, random row offset, mortar, bevel,
+        /// corner radius.
+        settings: [Operand; 7],
+        /// Hash seed.
+        seed: u32,
+    },
     /// f(a).
     Unary(Unary, Operand),
     /// f(a, b).
@@ -431,6 +466,7 @@ impl Op {
         match *self {
             Op::Ramp { .. } => 4,
             Op::Normal { .. } | Op::Hsl { .. } => 3,
+            Op::Bricks { .. } => 4,
             Op::Sample { channels, .. }
             | Op::Fetch { channels, .. }
             | Op::SlopeBlur { channels, .. } => channels,
@@ -520,6 +556,14 @@ impl Op {
             Op::Fetch { channels, .. } => channels as f32,
             Op::Normal { .. } | Op::Emboss { .. } => 12.0,
             Op::Hsl { .. } => 30.0,
+            Op::Shape { tile, .. } => {
+                if tile {
+                    120.0
+                } else {
+                    30.0
+                }
+            }
+            Op::Bricks { .. } => 40.0,
             Op::Edges { .. } => 100.0,
             Op::SlopeBlur {
                 samples, channels, ..
@@ -534,6 +578,16 @@ impl Op {
             Op::Perlin { x, y, z, freq, .. } => vec![x, y, z, freq],
             Op::Value { x, y, freq, .. } => vec![x, y, freq],
             Op::Simplex { x, y, z, freq, .. } => vec![x, y, z, freq],
+            Op::Shape {
+                x,
+                y,
+                size,
+                inner,
+                smoothness,
+                rotate,
+                ..
+            } => vec![x, y, size, inner, smoothness, rotate],
+            Op::Bricks { x, y, settings, .. } => [x, y].into_iter().chain(settings).collect(),
             Op::Cellular {
                 x,
                 y,

@@ -18,6 +18,8 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::fractal::TURBULENCE,
     &nodes::pattern::WAVE,
     &nodes::pattern::CHECKER,
+    &nodes::pattern::SHAPE,
+    &nodes::pattern::BRICKS,
     &nodes::coordinates::COORDS,
     &nodes::coordinates::TRANSFORM,
     &nodes::coordinates::WARP,

@@ -15,6 +15,7 @@ use crate::kernels::noise::{
     cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
 };
 use crate::kernels::scalar::{self, LUMA};
+use crate::kernels::shapes::{self, ShapeKind};
 use crate::kernels::simplex;
 use crate::program::{
     Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
@@ -449,6 +450,26 @@ fn apply<'s>(
             let at = [x, y, z, freq].map(arg);
             simplex_k(dst[0], seed, volume, tile, offset.map(f32::from_bits), at);
         }
+        Op::Shape {
+            x,
+            y,
+            kind,
+            sides,
+            size,
+            inner,
+            smoothness,
+            rotate,
+            tile,
+        } => {
+            let at = [x, y, size, inner, smoothness, rotate].map(arg);
+            shape_k(dst[0], kind, sides, tile, at);
+        }
+        Op::Bricks {
+            x,
+            y,
+            settings,
+            seed,
+        } => bricks_k(dst, seed, [arg(x), arg(y)], settings.map(arg)),
         Op::Unary(f, a) => unary_k(dst[0], f, arg(a)),
         Op::Binary(f, a, b) => binary_k(dst[0], f, arg(a), arg(b)),
         Op::MulAdd(a, b, c) => ternary_k(dst[0], Ternary::MulAdd, arg(a), arg(b), arg(c)),
@@ -1019,6 +1040,61 @@ fn value_noise(
     for (i, o) in out.iter_mut().enumerate() {
         let (f, period) = frequency(freq.get(i), tile);
         *o = value2(x.get(i) * f + ox, y.get(i) * f + oy, seed, period, interp);
+    }
+}
+
+multiversion! {
+    /// Shape masks; `at` holds x, y, size, inner, smoothness and rotation.
+    fn shape_k(out: &mut [f32], kind: ShapeKind, sides: u32, tile: bool, at: [Arg<'_>; 6]) {
+        let [x, y, size, inner, smoothness, rotate] = at;
+        for (i, o) in out.iter_mut().enumerate() {
+            // max/min map NaN to a bound, where clamp would keep it.
+            #[allow(clippy::manual_clamp)]
+            let (size, inner) = (size.at(i).max(0.0).min(0.5), inner.at(i).max(0.0).min(1.0));
+            let turn = rotate.at(i) * (1.0 / 360.0);
+            let (dx, dy) = (x.at(i) - 0.5, y.at(i) - 0.5);
+            let distance = if tile {
+                // The nearest copies: a shape at most half the tile across reaches no
+                // further than the 2×2 tiles around the sample.
+                let (wx, wy) = (dx - dx.round(), dy - dy.round());
+                let (ox, oy) = (if wx > 0.0 { 1.0 } else { -1.0 }, if wy > 0.0 { 1.0 } else { -1.0 });
+                let d = |px: f32, py: f32| shapes::shape_distance(kind, sides, px, py, size, inner, turn);
+                d(wx, wy).min(d(wx - ox, wy)).min(d(wx, wy - oy)).min(d(wx - ox, wy - oy))
+            } else {
+                shapes::shape_distance(kind, sides, dx, dy, size, inner, turn)
+            };
+            #[allow(clippy::manual_clamp)]
+            let soft = smoothness.at(i).max(0.0).min(1.0) * size;
+            *o = shapes::shape_mask(distance, soft);
+        }
+    }
+}
+
+multiversion! {
+    /// Bricks; `settings` as [`Op::Bricks`] holds them.
+    fn bricks_k(dst: &mut [&mut [f32]], seed: u32, at: [Arg<'_>; 2], settings: [Arg<'_>; 7]) {
+        let [mask, value, u, v] = dst else { unreachable!("bricks write four slots") };
+        let [x, y] = at;
+        let n = mask.len();
+        for i in 0..n {
+            let s = settings.map(|a| a.at(i));
+            // max/min map NaN to a bound, where clamp would keep it.
+            #[allow(clippy::manual_clamp)]
+            let count = |c: f32| c.round().max(1.0).min(4096.0);
+            #[allow(clippy::manual_clamp)]
+            let within = |c: f32, high: f32| c.max(0.0).min(high);
+            let b = shapes::Bricks {
+                columns: count(s[0]),
+                rows: count(s[1]),
+                offset: within(s[2], 1.0),
+                random_offset: within(s[3], 1.0),
+                mortar: within(s[4], 0.5),
+                bevel: within(s[5], 0.5),
+                round: within(s[6], 0.5),
+                seed,
+            };
+            [mask[i], value[i], u[i], v[i]] = shapes::bricks(x.at(i), y.at(i), b);
+        }
     }
 }
 

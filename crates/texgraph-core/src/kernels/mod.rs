@@ -8,4 +8,5 @@ pub mod fastmath;
 pub mod gradient;
 pub mod noise;
 pub mod scalar;
+pub mod shapes;
 pub mod simplex;

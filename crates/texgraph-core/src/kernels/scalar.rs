@@ -22,6 +22,13 @@ pub fn saturate(a: f32) -> f32 {
     a.max(-SATURATION).min(SATURATION)
 }
 
+/// 3t² − 2t³ of t clamped to [0, 1].
+#[inline(always)]
+pub fn smoothstep(a: f32) -> f32 {
+    let t = a.clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
 /// f(a) for a [`Unary`] function.
 #[inline(always)]
 pub fn unary(f: Unary, a: f32) -> f32 {
@@ -31,10 +38,7 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::Clamp01 => a.clamp(0.0, 1.0),
         Unary::Sin => fastmath::sin_2pi(a * (1.0 / TAU)),
         Unary::Fract => a - a.floor(),
-        Unary::Smoothstep => {
-            let t = a.clamp(0.0, 1.0);
-            t * t * (3.0 - 2.0 * t)
-        }
+        Unary::Smoothstep => smoothstep(a),
         Unary::CosDeg => fastmath::cos_2pi(a * (1.0 / 360.0)),
         Unary::SinDeg => fastmath::sin_2pi(a * (1.0 / 360.0)),
         Unary::Period => super::noise::period_of(a),

@@ -1,9 +1,13 @@
-//! Regular patterns: `wave`, `checker`.
+//! Regular patterns: `wave`, `checker`, `shape`, `bricks`.
 
 use crate::compile::{Frame, NodeCtx, Val};
 use crate::error::GraphError;
+use crate::kernels::shapes::ShapeKind;
 use crate::program::{Binary, Op, Operand, Unary};
-use crate::registry::{Category, InputPort, NodeDescriptor, PortType, SCALAR_OUT, choice, float};
+use crate::registry::{
+    Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind, PortType,
+    SCALAR_OUT, SEED, choice, float,
+};
 
 /// `wave`: bands or rings with a chosen profile, optionally distorted by noise.
 pub static WAVE: NodeDescriptor = NodeDescriptor {
@@ -159,3 +163,177 @@ fn cell(ctx: &mut NodeCtx<'_, '_>, x: Operand, freq: Operand) -> Result<Operand,
     let fraction = ctx.emit(Op::Unary(Unary::Fract, scaled))?;
     ctx.emit(Op::Binary(Binary::Subtract, scaled, fraction))
 }
+
+/// `shape`: a circle, polygon, star or ring in the middle of the image.
+pub static SHAPE: NodeDescriptor = NodeDescriptor {
+    id: "shape",
+    label: "Shape",
+    category: Category::Pattern,
+    doc: "A mask of one shape centred in the image: 1 inside, 0 outside, with a smooth edge. \
+          `kind` circle, polygon (regular, `sides` corners), star (`sides` points, inner \
+          corners at `inner` of the radius) or ring (a hole of `inner` of the radius); \
+          `size` is the radius in image widths. Edges come from exact signed distances. When \
+          the graph is tileable the shape repeats on the unit square, and parts past an edge \
+          come back on the other side.",
+    inputs: &[],
+    outputs: SCALAR_OUT,
+    params: &[
+        choice(
+            "kind",
+            "circle",
+            &["circle", "polygon", "star", "ring"],
+            "What to draw.",
+        ),
+        Param {
+            name: "sides",
+            doc: "Corners of a polygon, points of a star.",
+            kind: ParamKind::Int {
+                default: 5,
+                min: 3,
+                max: 64,
+            },
+        },
+        float(
+            "size",
+            0.35,
+            0.0,
+            0.5,
+            "Radius (to the corners or points), in image widths.",
+        ),
+        float(
+            "inner",
+            0.5,
+            0.0,
+            1.0,
+            "Inner corners of a star, or the hole of a ring, as a fraction of the radius.",
+        ),
+        float(
+            "smoothness",
+            0.02,
+            0.0,
+            1.0,
+            "Width of the soft edge, as a fraction of the radius (0: hard).",
+        ),
+        float(
+            "rotate",
+            0.0,
+            -360.0,
+            360.0,
+            "Rotation in degrees, clockwise; at 0 a corner or point is at the top.",
+        ),
+    ],
+    compile: |ctx| {
+        let kind = match ctx.text("kind") {
+            "polygon" => ShapeKind::Polygon,
+            "star" => ShapeKind::Star,
+            "ring" => ShapeKind::Ring,
+            _ => ShapeKind::Circle,
+        };
+        let sides = ctx.int("sides").clamp(3, 64) as u32;
+        let frame = ctx.frame();
+        let op = Op::Shape {
+            x: frame.x,
+            y: frame.y,
+            kind,
+            sides,
+            size: ctx.float("size")?,
+            inner: ctx.float("inner")?,
+            smoothness: ctx.float("smoothness")?,
+            rotate: ctx.float("rotate")?,
+            tile: ctx.tileable(),
+        };
+        Ok(vec![Val::Scalar(ctx.emit(op)?)])
+    },
+};
+
+/// `bricks`: a brick wall.
+pub static BRICKS: NodeDescriptor = NodeDescriptor {
+    id: "bricks",
+    label: "Bricks",
+    category: Category::Pattern,
+    doc: "A brick wall of `columns` × `rows` bricks (whole numbers, so it always tiles), every \
+          other row shifted by `offset` bricks (0.5: running bond) plus a random shift of up \
+          to `random_offset`. Outputs the mask (0 in the mortar, rising over `bevel` to 1), \
+          a random value per brick, and u and v inside each brick (0 to 1), to give every \
+          brick its own color and noise. Mortar, bevel and rounding are in brick heights.",
+    inputs: &[],
+    outputs: &[
+        OutputPort {
+            name: "mask",
+            ty: OutputType::Scalar,
+            doc: "0 in the mortar, 1 on the brick, the bevel between.",
+        },
+        OutputPort {
+            name: "value",
+            ty: OutputType::Scalar,
+            doc: "A random value in [0, 1) per brick.",
+        },
+        OutputPort {
+            name: "u",
+            ty: OutputType::Scalar,
+            doc: "Across the brick, 0 to 1.",
+        },
+        OutputPort {
+            name: "v",
+            ty: OutputType::Scalar,
+            doc: "Down the brick, 0 to 1.",
+        },
+    ],
+    params: &[
+        float(
+            "columns",
+            4.0,
+            1.0,
+            256.0,
+            "Bricks across the image (rounded).",
+        ),
+        float("rows", 8.0, 1.0, 256.0, "Rows down the image (rounded)."),
+        float(
+            "offset",
+            0.5,
+            0.0,
+            1.0,
+            "Shift of every other row, in bricks (0.5: running bond, 0: stack bond).",
+        ),
+        float(
+            "random_offset",
+            0.0,
+            0.0,
+            1.0,
+            "Each row shifted by a random amount up to this, in bricks.",
+        ),
+        float("mortar", 0.08, 0.0, 0.5, "Mortar width, in brick heights."),
+        float(
+            "bevel",
+            0.1,
+            0.0,
+            0.5,
+            "Width of the brick's sloped edge, in brick heights.",
+        ),
+        float("round", 0.0, 0.0, 0.5, "Corner radius, in brick heights."),
+        SEED,
+    ],
+    compile: |ctx| {
+        let frame = ctx.frame();
+        let mut settings = [Operand::Const(0.0); 7];
+        let names = [
+            "columns",
+            "rows",
+            "offset",
+            "random_offset",
+            "mortar",
+            "bevel",
+            "round",
+        ];
+        for (slot, name) in settings.iter_mut().zip(names) {
+            *slot = ctx.float(name)?;
+        }
+        let op = Op::Bricks {
+            x: frame.x,
+            y: frame.y,
+            settings,
+            seed: ctx.int("seed") as u32,
+        };
+        Ok(ctx.emit4(op)?.map(Val::Scalar).to_vec())
+    },
+};

@@ -1,0 +1,181 @@
+//! Pattern formulas: the `shape` node's signed distances and the `bricks` layout.
+
+use super::fastmath::{atan2, cos_2pi, sin_2pi};
+use super::scalar::smoothstep;
+
+/// What `shape` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShapeKind {
+    /// A disc.
+    Circle,
+    /// A regular polygon with `sides` corners.
+    Polygon,
+    /// A star with `sides` points, its inner corners at `inner` of the radius.
+    Star,
+    /// A disc with a hole of `inner` of the radius.
+    Ring,
+}
+
+/// Signed distance (negative inside) from (x, y), relative to the shape's centre, to a
+/// shape of radius `size` turned clockwise by `turn` (in turns), a corner pointing up
+/// unturned — exact for every kind.
+#[inline(always)]
+pub fn shape_distance(
+    kind: ShapeKind,
+    sides: u32,
+    x: f32,
+    y: f32,
+    size: f32,
+    inner: f32,
+    turn: f32,
+) -> f32 {
+    let radius = (x * x + y * y).sqrt();
+    match kind {
+        ShapeKind::Circle => radius - size,
+        ShapeKind::Ring => {
+            // Half-way between the outer and the inner edge, half the band wide.
+            let middle = 0.5 * size * (1.0 + inner);
+            let half = 0.5 * size * (1.0 - inner);
+            (radius - middle).abs() - half
+        }
+        ShapeKind::Polygon | ShapeKind::Star => {
+            let n = sides.max(2) as f32;
+            let sector = 1.0 / n; // in turns
+            // The angle to the nearest tip, folded into [0, half a sector]. Unturned, a
+            // tip points up (−¼ turn, as y grows downwards); turns go clockwise.
+            let angle = atan2(y, x) * (1.0 / std::f32::consts::TAU) - turn + 0.25;
+            let within = angle - sector * (angle * n).floor();
+            let folded = within.min(sector - within);
+            let (px, py) = (radius * cos_2pi(folded), radius * sin_2pi(folded));
+            // The edge from the tip (size, 0) to the inner corner at half a sector: on a
+            // polygon that corner is the edge's middle.
+            let half = 0.5 * sector;
+            let depth = if kind == ShapeKind::Polygon {
+                cos_2pi(half)
+            } else {
+                inner
+            };
+            let (ix, iy) = (size * depth * cos_2pi(half), size * depth * sin_2pi(half));
+            segment_side_distance(px, py, size, 0.0, ix, iy)
+        }
+    }
+}
+
+/// Distance from (px, py) to the segment from (ax, ay) to (bx, by), negative on the
+/// origin's side of its line.
+#[inline(always)]
+fn segment_side_distance(px: f32, py: f32, ax: f32, ay: f32, bx: f32, by: f32) -> f32 {
+    let (ex, ey) = (bx - ax, by - ay);
+    let (wx, wy) = (px - ax, py - ay);
+    let length2 = ex * ex + ey * ey;
+    let t = if length2 > 0.0 {
+        ((wx * ex + wy * ey) / length2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (dx, dy) = (wx - ex * t, wy - ey * t);
+    let distance = (dx * dx + dy * dy).sqrt();
+    // The origin is on the inner side: compare the sides of p and of the origin.
+    let side_p = ex * wy - ey * wx;
+    let side_o = ex * (-ay) - ey * (-ax);
+    if side_p * side_o >= 0.0 {
+        -distance
+    } else {
+        distance
+    }
+}
+
+/// The shape's mask from its signed distance: 1 inside, 0 outside, with a smoothstep over
+/// `soft` across the edge (a hard edge when 0).
+#[inline(always)]
+pub fn shape_mask(distance: f32, soft: f32) -> f32 {
+    if soft > 0.0 {
+        1.0 - smoothstep((distance + 0.5 * soft) / soft)
+    } else if distance <= 0.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// How `bricks` lays out its rows, at one sample.
+#[derive(Debug, Clone, Copy)]
+pub struct Bricks {
+    /// Bricks across the image (a whole number, at least 1).
+    pub columns: f32,
+    /// Rows down the image (a whole number, at least 1).
+    pub rows: f32,
+    /// Shift of every other row, in bricks.
+    pub offset: f32,
+    /// Random extra shift of each row, up to this many bricks.
+    pub random_offset: f32,
+    /// Mortar width, in brick heights.
+    pub mortar: f32,
+    /// Width of the ramp from mortar to brick top, in brick heights.
+    pub bevel: f32,
+    /// Corner radius, in brick heights.
+    pub round: f32,
+    /// Hash seed.
+    pub seed: u32,
+}
+
+/// A random number in [0, 1) for (a, b) and `seed` (lowbias32's finalizer of a mix).
+#[inline(always)]
+pub fn hash01(a: i32, b: i32, seed: u32) -> f32 {
+    let mut h = seed.wrapping_mul(0x9E37_79B9)
+        ^ (a as u32).wrapping_mul(0x85EB_CA6B)
+        ^ (b as u32).wrapping_mul(0xC2B2_AE35);
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x7FEB_352D);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x846C_A68B);
+    h ^= h >> 16;
+    (h >> 8) as f32 * (1.0 / 16_777_216.0)
+}
+
+/// Whole number `f` wrapped into 0..count.
+#[inline(always)]
+fn wrap(f: f32, count: f32) -> i32 {
+    let r = f - count * (f / count).floor();
+    // SAFETY: r is a whole number in [0, count] with count ≤ 4096.
+    unsafe { r.max(0.0).min(count - 1.0).to_int_unchecked::<i32>() }
+}
+
+/// The bricks at (u, v): [mask, value, u in the brick, v in the brick]. Rows and bricks
+/// are counted modulo their numbers, so the pattern repeats on the unit square.
+#[inline(always)]
+pub fn bricks(u: f32, v: f32, b: Bricks) -> [f32; 4] {
+    let py = v * b.rows;
+    let row_floor = py.floor();
+    let fy = py - row_floor;
+    let row = wrap(row_floor, b.rows);
+    let every_other = (row & 1) as f32;
+    let shift = b.offset * every_other + b.random_offset * hash01(row, -1, b.seed ^ 0x2545_F491);
+    let px = u * b.columns + shift;
+    let column_floor = px.floor();
+    let fx = px - column_floor;
+    let column = wrap(column_floor, b.columns);
+    // In brick heights: a brick is `aspect` wide and 1 high.
+    let aspect = b.rows / b.columns;
+    let qx = (fx - 0.5).abs() * aspect;
+    let qy = (fy - 0.5).abs();
+    // Rounded rectangle: half extents less half the mortar, corners of radius `round`.
+    let round = b
+        .round
+        .min(0.5 * aspect - 0.5 * b.mortar)
+        .min(0.5 - 0.5 * b.mortar)
+        .max(0.0);
+    let hx = 0.5 * aspect - 0.5 * b.mortar - round;
+    let hy = 0.5 - 0.5 * b.mortar - round;
+    let (dx, dy) = (qx - hx, qy - hy);
+    let outside = (dx.max(0.0) * dx.max(0.0) + dy.max(0.0) * dy.max(0.0)).sqrt();
+    let distance = outside + dx.max(dy).min(0.0) - round;
+    let mask = if b.bevel > 0.0 {
+        (-distance / b.bevel).clamp(0.0, 1.0)
+    } else if distance < 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    [mask, hash01(column, row, b.seed), fx, fy]
+}

@@ -523,6 +523,8 @@ fn every_instruction_set_renders_the_same_bytes() {
         "marble_normal.json",
         "eroded_terrain.json",
         "image_blend.json",
+        "cobblestones.json",
+        "bricks.json",
     ]
     .map(example)
     .to_vec();

@@ -90,6 +90,46 @@ const KERNELS: &[(&str, &str, bool)] = &[
         false,
     ),
     (
+        "cellular_f1_f8",
+        r#"{ "id": "n", "type": "cellular", "params": { "frequency": 8 } }"#,
+        false,
+    ),
+    (
+        "cellular_edge_f8",
+        r#"{ "id": "n", "type": "cellular", "params": { "frequency": 8, "output": "edge" } }"#,
+        false,
+    ),
+    (
+        "cellular_3d_f8",
+        r#"{ "id": "n", "type": "cellular", "params": { "frequency": 8, "dimensions": "3d", "z": 0.4 } }"#,
+        false,
+    ),
+    (
+        "simplex_f8",
+        r#"{ "id": "n", "type": "simplex", "params": { "frequency": 8 } }"#,
+        false,
+    ),
+    (
+        "simplex_3d_f8",
+        r#"{ "id": "n", "type": "simplex", "params": { "frequency": 8, "dimensions": "3d", "z": 0.4 } }"#,
+        false,
+    ),
+    (
+        "simplex_tiled_f8",
+        r#"{ "id": "n", "type": "simplex", "params": { "frequency": 8 } }"#,
+        true,
+    ),
+    (
+        "bricks",
+        r#"{ "id": "n", "type": "bricks", "params": { "round": 0.05 } }"#,
+        false,
+    ),
+    (
+        "shape_star",
+        r#"{ "id": "n", "type": "shape", "params": { "kind": "star" } }"#,
+        false,
+    ),
+    (
         "wave_sine",
         r#"{ "id": "n", "type": "wave", "params": { "angle": 30 } }"#,
         false,
@@ -188,6 +228,96 @@ fn fbm_2048(c: &mut Criterion) {
             black_box(&out);
         })
     });
+    group.finish();
+}
+
+/// Cellular F1 and 2D simplex at 2048², 8 cells (lattice units) across, one thread:
+/// texgraph against fastnoise-lite and noise-rs computing the same noise on the same grid.
+fn library_2048(c: &mut Criterion) {
+    const BIG: u32 = 2048;
+    let mut group = c.benchmark_group("library2048");
+    group.throughput(Throughput::Elements(u64::from(BIG * BIG)));
+    let at = |i: u32| (i as f32 + 0.5) / BIG as f32;
+    let mut out = vec![0.0f32; (BIG * BIG) as usize];
+    let mut out64 = vec![0.0f64; (BIG * BIG) as usize];
+
+    let cellular = single_node(
+        r#"{ "id": "n", "type": "cellular", "params": { "frequency": 8, "jitter": 1 } }"#,
+        false,
+    );
+    group.bench_function("cellular/texgraph", |b| {
+        b.iter(|| render_once(&cellular, BIG))
+    });
+    {
+        use fastnoise_lite::{
+            CellularDistanceFunction, CellularReturnType, FastNoiseLite, NoiseType,
+        };
+        let mut noise = FastNoiseLite::new();
+        noise.set_noise_type(Some(NoiseType::Cellular));
+        noise.set_cellular_distance_function(Some(CellularDistanceFunction::Euclidean));
+        noise.set_cellular_return_type(Some(CellularReturnType::Distance));
+        noise.set_cellular_jitter(Some(1.0));
+        noise.set_frequency(Some(8.0));
+        group.bench_function("cellular/fastnoise-lite", |b| {
+            b.iter(|| {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = noise.get_noise_2d(at(i as u32 % BIG), at(i as u32 / BIG));
+                }
+                black_box(&out);
+            })
+        });
+    }
+    {
+        use noise::core::worley::ReturnType;
+        use noise::{NoiseFn, Worley};
+        let noise = Worley::new(0)
+            .set_frequency(8.0)
+            .set_return_type(ReturnType::Distance);
+        group.bench_function("cellular/noise-rs", |b| {
+            b.iter(|| {
+                for (i, o) in out64.iter_mut().enumerate() {
+                    let p = [at(i as u32 % BIG), at(i as u32 / BIG)].map(f64::from);
+                    *o = noise.get(p);
+                }
+                black_box(&out64);
+            })
+        });
+    }
+
+    let simplex = single_node(
+        r#"{ "id": "n", "type": "simplex", "params": { "frequency": 8 } }"#,
+        false,
+    );
+    group.bench_function("simplex/texgraph", |b| {
+        b.iter(|| render_once(&simplex, BIG))
+    });
+    {
+        use fastnoise_lite::{FastNoiseLite, NoiseType};
+        let mut noise = FastNoiseLite::new();
+        noise.set_noise_type(Some(NoiseType::OpenSimplex2));
+        noise.set_frequency(Some(8.0));
+        group.bench_function("simplex/fastnoise-lite", |b| {
+            b.iter(|| {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = noise.get_noise_2d(at(i as u32 % BIG), at(i as u32 / BIG));
+                }
+                black_box(&out);
+            })
+        });
+    }
+    {
+        use noise::{NoiseFn, Simplex};
+        let noise = Simplex::new(0);
+        group.bench_function("simplex/noise-rs", |b| {
+            b.iter(|| {
+                for (i, o) in out64.iter_mut().enumerate() {
+                    let p = [at(i as u32 % BIG), at(i as u32 / BIG)].map(|c| f64::from(c) * 8.0);
+                    *o = noise.get(p);
+                }
+                black_box(&out64);
+            })
+        });
+    }
     group.finish();
 }
 
@@ -333,6 +463,22 @@ fn print_summary(dir: &Path) {
             theirs / ours
         );
     }
+    for noise in ["cellular", "simplex"] {
+        let Some(ours) = per_sample(&format!("library2048/{noise}_texgraph"), 2048) else {
+            continue;
+        };
+        println!("\n{noise} 2D, 8 across, 2048x2048 (cellular: F1, jitter 1):");
+        println!(
+            "{:<16} {:>10} {:>14}",
+            "implementation", "ns/sample", "texgraph is"
+        );
+        println!("{:<16} {ours:>10.2} {:>14}", "texgraph", "");
+        for other in ["fastnoise-lite", "noise-rs"] {
+            if let Some(ns) = per_sample(&format!("library2048/{noise}_{other}"), 2048) {
+                println!("{other:<16} {ns:>10.2} {:>13.1}x", ns / ours);
+            }
+        }
+    }
     let raster = |id: &str| per_sample(&format!("raster/{id}"), RASTER_SIDE);
     if raster("blur_sigma1").is_some() {
         println!("\nraster stages at {RASTER_SIDE}x{RASTER_SIDE}, ns per texel:");
@@ -371,6 +517,7 @@ fn main() {
     kernels(&mut c);
     fbm_baselines(&mut c);
     fbm_2048(&mut c);
+    library_2048(&mut c);
     raster(&mut c);
     examples(&mut c);
     c.final_summary();

@@ -485,7 +485,8 @@ const BUFFERED_WARPS: &str = r#"{ "format": "texgraph", "version": 1, "settings"
 
 /// The node library's generators: every cellular output and metric, in 3D, with a
 /// per-sample jitter and warped (so off the pixel grid), simplex in 2D and 3D (on the
-/// torus when tileable), both as fractal bases, a star and bricks, summed.
+/// torus when tileable), both as fractal bases, a star, bricks and a scatter of the star,
+/// summed.
 const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE }, "nodes": [
     { "id": "j", "type": "perlin", "params": { "frequency": 3 } },
     { "id": "c1", "type": "cellular", "params": { "frequency": 5.5 }, "inputs": { "jitter": "j" } },
@@ -511,7 +512,10 @@ const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "ti
     { "id": "l", "type": "math", "params": { "op": "add" }, "inputs": { "a": "st", "b": "br.value" } },
     { "id": "m", "type": "math", "params": { "op": "multiply" }, "inputs": { "a": "l", "b": "br.mask" } },
     { "id": "n", "type": "math", "params": { "op": "add" }, "inputs": { "a": "k", "b": "m" } },
-    { "id": "out", "type": "output", "inputs": { "color": "n" } } ] }"#;
+    { "id": "sc", "type": "scatter", "params": { "count": 5, "scale": 1.3, "rotation_random": 1, "value_random": 0.4, "mask_probability": 0.2 }, "inputs": { "pattern": "st", "rotation": "j" } },
+    { "id": "o", "type": "math", "params": { "op": "add" }, "inputs": { "a": "n", "b": "sc.value" } },
+    { "id": "q", "type": "math", "params": { "op": "add" }, "inputs": { "a": "o", "b": "sc" } },
+    { "id": "out", "type": "output", "inputs": { "color": "q" } } ] }"#;
 
 #[test]
 fn every_instruction_set_renders_the_same_bytes() {
@@ -525,6 +529,7 @@ fn every_instruction_set_renders_the_same_bytes() {
         "image_blend.json",
         "cobblestones.json",
         "bricks.json",
+        "pebbles.json",
     ]
     .map(example)
     .to_vec();

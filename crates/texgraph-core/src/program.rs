@@ -308,6 +308,20 @@ pub enum Op {
         /// Hash seed.
         seed: u32,
     },
+    /// Four random numbers in [0, 1) for the cell `offset` cells from the one holding
+    /// (x, y) (positions in cells), its index wrapped every `period` cells when not 0.
+    CellHash {
+        /// Sample x, in cells.
+        x: Operand,
+        /// Sample y, in cells.
+        y: Operand,
+        /// Cells from the sample's own.
+        offset: [i32; 2],
+        /// Hash seed.
+        seed: u32,
+        /// Tiling period in cells (0: none).
+        period: u32,
+    },
     /// f(a).
     Unary(Unary, Operand),
     /// f(a, b).
@@ -466,7 +480,7 @@ impl Op {
         match *self {
             Op::Ramp { .. } => 4,
             Op::Normal { .. } | Op::Hsl { .. } => 3,
-            Op::Bricks { .. } => 4,
+            Op::Bricks { .. } | Op::CellHash { .. } => 4,
             Op::Sample { channels, .. }
             | Op::Fetch { channels, .. }
             | Op::SlopeBlur { channels, .. } => channels,
@@ -564,6 +578,7 @@ impl Op {
                 }
             }
             Op::Bricks { .. } => 40.0,
+            Op::CellHash { .. } => 16.0,
             Op::Edges { .. } => 100.0,
             Op::SlopeBlur {
                 samples, channels, ..
@@ -588,6 +603,7 @@ impl Op {
                 ..
             } => vec![x, y, size, inner, smoothness, rotate],
             Op::Bricks { x, y, settings, .. } => [x, y].into_iter().chain(settings).collect(),
+            Op::CellHash { x, y, .. } => vec![x, y],
             Op::Cellular {
                 x,
                 y,

@@ -20,6 +20,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::pattern::CHECKER,
     &nodes::pattern::SHAPE,
     &nodes::pattern::BRICKS,
+    &nodes::scatter::SCATTER,
     &nodes::coordinates::COORDS,
     &nodes::coordinates::TRANSFORM,
     &nodes::coordinates::WARP,

@@ -67,6 +67,9 @@ pub struct Frame {
     pub x: Operand,
     /// y (v in the image frame).
     pub y: Operand,
+    /// The coordinates of an instance's own square (inside `scatter`), not the texture's:
+    /// nothing tiles there, whatever the graph's setting.
+    pub local: bool,
 }
 
 impl Frame {
@@ -74,6 +77,7 @@ impl Frame {
     pub const IMAGE: Frame = Frame {
         x: Operand::Slot(U_SLOT),
         y: Operand::Slot(V_SLOT),
+        local: false,
     };
 }
 
@@ -397,7 +401,7 @@ impl NodeCtx<'_, '_> {
 
     /// The graph's `tileable` setting.
     pub fn tileable(&self) -> bool {
-        self.compiler.graph.settings.tileable
+        self.compiler.graph.settings.tileable && !self.frame.local
     }
 
     /// The graph's `time` setting, within ±[`SATURATION`](crate::kernels::scalar::SATURATION)

@@ -470,6 +470,21 @@ fn apply<'s>(
             settings,
             seed,
         } => bricks_k(dst, seed, [arg(x), arg(y)], settings.map(arg)),
+        Op::CellHash {
+            x,
+            y,
+            offset,
+            seed,
+            period,
+        } => {
+            let (x, y) = (arg(x), arg(y));
+            for i in 0..dst[0].len() {
+                let r = shapes::cell_randoms(x.at(i), y.at(i), offset, seed, period);
+                for (d, v) in dst.iter_mut().zip(r) {
+                    d[i] = v;
+                }
+            }
+        }
         Op::Unary(f, a) => unary_k(dst[0], f, arg(a)),
         Op::Binary(f, a, b) => binary_k(dst[0], f, arg(a), arg(b)),
         Op::MulAdd(a, b, c) => ternary_k(dst[0], Ternary::MulAdd, arg(a), arg(b), arg(c)),

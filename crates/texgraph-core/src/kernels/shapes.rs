@@ -133,12 +133,35 @@ pub fn hash01(a: i32, b: i32, seed: u32) -> f32 {
     (h >> 8) as f32 * (1.0 / 16_777_216.0)
 }
 
+/// Four random numbers in [0, 1) for the cell `offset` cells from the one holding (x, y)
+/// (in cells), the cell index wrapped every `period` cells when `period` is not 0.
+#[inline(always)]
+pub fn cell_randoms(x: f32, y: f32, offset: [i32; 2], seed: u32, period: u32) -> [f32; 4] {
+    let index = |c: f32, d: i32| {
+        let f = c.floor() + d as f32;
+        if period > 0 {
+            wrap(f, period as f32)
+        } else {
+            // max/min keep any input convertible (NaN lands on a bound).
+            #[allow(clippy::manual_clamp)]
+            let f = f.max(-1_073_741_824.0).min(1_073_741_824.0);
+            // SAFETY: a whole number within ±2³⁰.
+            unsafe { f.to_int_unchecked::<i32>() }
+        }
+    };
+    let (a, b) = (index(x, offset[0]), index(y, offset[1]));
+    [0u32, 1, 2, 3].map(|k| hash01(a, b, seed ^ k.wrapping_mul(0x68E3_1DA4)))
+}
+
 /// Whole number `f` wrapped into 0..count.
 #[inline(always)]
 fn wrap(f: f32, count: f32) -> i32 {
     let r = f - count * (f / count).floor();
-    // SAFETY: r is a whole number in [0, count] with count ≤ 4096.
-    unsafe { r.max(0.0).min(count - 1.0).to_int_unchecked::<i32>() }
+    // SAFETY: r is a whole number in [0, count) with count ≤ 4096 (NaN lands on 0).
+    #[allow(clippy::manual_clamp)]
+    unsafe {
+        r.max(0.0).min(count - 1.0).to_int_unchecked::<i32>()
+    }
 }
 
 /// The bricks at (u, v): [mask, value, u in the brick, v in the brick]. Rows and bricks

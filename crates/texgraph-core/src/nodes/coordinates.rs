@@ -104,6 +104,7 @@ pub static TRANSFORM: NodeDescriptor = NodeDescriptor {
             Frame {
                 x: ctx.emit(Op::Binary(Binary::Add, xs, ox))?,
                 y: ctx.emit(Op::Binary(Binary::Add, ys, oy))?,
+                ..frame
             }
         } else {
             let cos = ctx.emit(Op::Unary(Unary::CosDeg, rotate))?;
@@ -114,6 +115,7 @@ pub static TRANSFORM: NodeDescriptor = NodeDescriptor {
             Frame {
                 x: ctx.emit(Op::MulAdd(xs, cos, x_rest))?,
                 y: ctx.emit(Op::MulAdd(xs, sin, y_rest))?,
+                ..frame
             }
         };
         resample(ctx, at)
@@ -163,6 +165,7 @@ pub static WARP: NodeDescriptor = NodeDescriptor {
                 let shifted = Frame {
                     x: ctx.emit(Op::Binary(Binary::Add, frame.x, Operand::Const(5.2)))?,
                     y: ctx.emit(Op::Binary(Binary::Add, frame.y, Operand::Const(1.3)))?,
+                    ..frame
                 };
                 let v = ctx.input_at("dx", shifted)?.expect("connected");
                 Some(ctx.scalar(v)?)
@@ -172,6 +175,7 @@ pub static WARP: NodeDescriptor = NodeDescriptor {
         let at = Frame {
             x: displace(ctx, frame.x, dx, strength)?,
             y: displace(ctx, frame.y, dy, strength)?,
+            ..frame
         };
         resample(ctx, at)
     },

@@ -198,6 +198,7 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
                 let at = Frame {
                     x: ctx.emit(Op::MulAdd(frame.x, s, Operand::Const(offset_xy[0])))?,
                     y: ctx.emit(Op::MulAdd(frame.y, s, Operand::Const(offset_xy[1])))?,
+                    ..frame
                 };
                 let source = ctx.input_at("source", at)?.expect("connected");
                 let source = ctx.scalar(source)?;

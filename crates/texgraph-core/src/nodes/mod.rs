@@ -11,3 +11,4 @@ pub mod fractal;
 pub mod input;
 pub mod noise;
 pub mod pattern;
+pub mod scatter;

@@ -79,7 +79,7 @@ pub static WAVE: NodeDescriptor = NodeDescriptor {
         let (center_x, center_y) = (ctx.float("center_x")?, ctx.float("center_y")?);
         let (phase, distortion) = (ctx.float("phase")?, ctx.float("distortion")?);
         let tile = ctx.tileable();
-        let Frame { x, y } = ctx.frame();
+        let Frame { x, y, .. } = ctx.frame();
         // The wave coordinate: frequency times the distance along the bands or from the
         // center; when tiling, whole periods across the unit square.
         let position = if rings {

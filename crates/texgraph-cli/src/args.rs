@@ -1,7 +1,7 @@
 //! Parsing of the argument values clap does not know: sizes and `--set` assignments.
 
 use anyhow::{Context, anyhow, bail};
-use texgraph_core::graph::GradientStop;
+use texgraph_core::graph::{CurvePoint, GradientStop};
 use texgraph_core::registry::{self, ParamKind};
 use texgraph_core::{Graph, ParamValue};
 
@@ -84,6 +84,12 @@ pub fn apply_set(graph: &mut Graph, assignment: &str) -> anyhow::Result<()> {
             let stops: Vec<GradientStop> = serde_json::from_str(value)
                 .with_context(|| format!("--set '{assignment}': expected a JSON list of stops"))?;
             ParamValue::Stops(stops)
+        }
+        ParamKind::Points { .. } => {
+            let points: Vec<CurvePoint> = serde_json::from_str(value).with_context(|| {
+                format!("--set '{assignment}': expected a JSON list of points like [{{\"x\": 0, \"y\": 0}}, …]")
+            })?;
+            ParamValue::Points(points)
         }
         ParamKind::Choice { .. } | ParamKind::Color { .. } | ParamKind::Text { .. } => {
             ParamValue::Text(value.to_owned())

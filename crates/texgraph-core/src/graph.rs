@@ -146,6 +146,8 @@ pub enum ParamValue {
     Text(String),
     /// The stops of a color ramp.
     Stops(Vec<GradientStop>),
+    /// The points of a curve.
+    Points(Vec<CurvePoint>),
     /// Switches (`"repeat": true`).
     Bool(bool),
     /// Any other JSON value; always a validation error.
@@ -170,6 +172,16 @@ pub struct GradientStop {
     pub pos: f64,
     /// `#rrggbb` or `#rrggbbaa`.
     pub color: String,
+}
+
+/// One point of a `curve` node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CurvePoint {
+    /// Input, 0..1.
+    pub x: f64,
+    /// Output, 0..1.
+    pub y: f64,
 }
 
 /// An input reference split into node id and output port (`None` = the node's first output).

@@ -8,6 +8,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::kernels::cellular::{Feature, Metric};
+use crate::kernels::curve::Curve;
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{CornerTable, Permutation};
 use crate::kernels::shapes::ShapeKind;
@@ -322,6 +323,13 @@ pub enum Op {
         /// Tiling period in cells (0: none).
         period: u32,
     },
+    /// a through a curve.
+    Curve {
+        /// The input.
+        a: Operand,
+        /// Index into [`Program::curves`].
+        curve: u32,
+    },
     /// f(a).
     Unary(Unary, Operand),
     /// f(a, b).
@@ -564,7 +572,7 @@ impl Op {
                 }
             }
             Op::PerlinTable { .. } => 4.0,
-            Op::Ramp { .. } | Op::Levels { .. } => 3.0,
+            Op::Ramp { .. } | Op::Levels { .. } | Op::Curve { .. } => 3.0,
             // A bilinear read costs about as much as a Perlin octave, more with four channels.
             Op::Sample { channels, .. } => 4.0 + 4.0 * channels as f32,
             Op::Fetch { channels, .. } => channels as f32,
@@ -612,7 +620,7 @@ impl Op {
                 jitter,
                 ..
             } => vec![x, y, z, freq, jitter],
-            Op::Unary(_, a) | Op::Ramp { a, .. } => vec![a],
+            Op::Unary(_, a) | Op::Ramp { a, .. } | Op::Curve { a, .. } => vec![a],
             Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
             Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],
             Op::Hsl {
@@ -823,6 +831,8 @@ pub struct Program {
     pub permutations: Vec<Arc<Permutation>>,
     /// Color ramps referenced by ramp operations.
     pub ramps: Vec<Arc<Ramp>>,
+    /// Curves referenced by curve operations.
+    pub curves: Vec<Arc<Curve>>,
     /// Corner tables referenced by table-driven Perlin operations.
     pub tables: Vec<Arc<CornerTable>>,
     /// What to write out.

@@ -25,6 +25,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::coordinates::TRANSFORM,
     &nodes::coordinates::WARP,
     &nodes::adjust::LEVELS,
+    &nodes::adjust::CURVE,
     &nodes::adjust::GRADIENT,
     &nodes::color::SPLIT,
     &nodes::color::MERGE,
@@ -258,7 +259,15 @@ pub enum ParamKind {
         /// Value when absent, as (position, color).
         default: &'static [(f32, &'static str)],
     },
+    /// The points of a curve, 2 to [`MAX_CURVE_POINTS`].
+    Points {
+        /// Value when absent, as (x, y).
+        default: &'static [(f32, f32)],
+    },
 }
+
+/// The most points a curve may have.
+pub const MAX_CURVE_POINTS: usize = 64;
 
 impl ParamKind {
     /// The default written as it would appear in JSON (for docs and the inspector).
@@ -276,6 +285,11 @@ impl ParamKind {
                 .map(|(pos, color)| format!("{pos} {color}"))
                 .collect::<Vec<_>>()
                 .join(", "),
+            ParamKind::Points { default } => default
+                .iter()
+                .map(|(x, y)| format!("({x}, {y})"))
+                .collect::<Vec<_>>()
+                .join(", "),
         }
     }
 
@@ -290,6 +304,7 @@ impl ParamKind {
             ParamKind::File { .. } => "file",
             ParamKind::Bool { .. } => "boolean",
             ParamKind::Stops { .. } => "stops",
+            ParamKind::Points { .. } => "points",
         }
     }
 }

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use crate::error::{GraphError, Location};
 use crate::graph::{Comment, FORMAT, Graph, Node, ParamValue, VERSION, split_reference};
 use crate::kernels::gradient::parse_hex_color;
-use crate::registry::{self, NodeDescriptor, ParamKind};
+use crate::registry::{self, MAX_CURVE_POINTS, NodeDescriptor, ParamKind};
 
 /// What [`diagnose`] finds in a graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -217,6 +217,32 @@ pub fn check_param_value(kind: &ParamKind, value: &ParamValue) -> Result<(), Str
         (ParamKind::Stops { .. }, ParamValue::Other(serde_json::Value::Array(_))) => {
             Err("expected stops like [{\"pos\": 0, \"color\": \"#000000\"}, …]".to_owned())
         }
+        (ParamKind::Points { .. }, ParamValue::Points(points)) => {
+            if points.len() < 2 {
+                return Err("a curve needs at least two points".to_owned());
+            }
+            if points.len() > MAX_CURVE_POINTS {
+                return Err(format!(
+                    "a curve has at most {MAX_CURVE_POINTS} points, not {}",
+                    points.len()
+                ));
+            }
+            for (i, p) in points.iter().enumerate() {
+                for (axis, v) in [("x", p.x), ("y", p.y)] {
+                    if !(0.0..=1.0).contains(&v) {
+                        return Err(format!("point {i}: {axis} {v} is out of range [0, 1]"));
+                    }
+                }
+            }
+            Ok(())
+        }
+        // `[]` reads as an empty list of stops.
+        (ParamKind::Points { .. }, ParamValue::Stops(stops)) if stops.is_empty() => {
+            Err("a curve needs at least two points".to_owned())
+        }
+        (ParamKind::Points { .. }, ParamValue::Other(serde_json::Value::Array(_))) => {
+            Err("expected points like [{\"x\": 0, \"y\": 0}, {\"x\": 1, \"y\": 1}]".to_owned())
+        }
         (kind, value) => Err(format!(
             "expected {}, found {}",
             expected(kind),
@@ -241,6 +267,7 @@ fn expected(kind: &ParamKind) -> &'static str {
         ParamKind::File { .. } => "a file path string",
         ParamKind::Bool { .. } => "true or false",
         ParamKind::Stops { .. } => "a list of stops",
+        ParamKind::Points { .. } => "a list of points",
     }
 }
 
@@ -249,6 +276,7 @@ fn describe(value: &ParamValue) -> String {
         ParamValue::Number(n) => format!("the number {n}"),
         ParamValue::Text(s) => format!("the string \"{s}\""),
         ParamValue::Stops(_) => "a list of stops".to_owned(),
+        ParamValue::Points(_) => "a list of points".to_owned(),
         ParamValue::Bool(b) => format!("{b}"),
         ParamValue::Other(v) => format!("{v}"),
     }

@@ -46,6 +46,11 @@ fn extremes(kind: &ParamKind) -> Vec<Value> {
             json!([{ "pos": 0.0, "color": "#000000" }, { "pos": 0.0, "color": "#ffffff" }]),
             json!([{ "pos": 1.0, "color": "#000000" }, { "pos": 1.0, "color": "#ffffff" }, { "pos": 0.0, "color": "#00000000" }]),
         ],
+        ParamKind::Points { .. } => vec![
+            json!([{ "x": 0.0, "y": 1.0 }, { "x": 1.0, "y": 0.0 }]),
+            json!([{ "x": 0.5, "y": 0.0 }, { "x": 0.5, "y": 1.0 }, { "x": 0.5, "y": 0.3 }]),
+            json!([{ "x": 1.0, "y": 1.0 }, { "x": 0.0, "y": 0.0 }, { "x": 0.1, "y": 1.0 }, { "x": 0.11, "y": 0.0 }]),
+        ],
         ParamKind::Color { .. } => vec![json!("#00000000"), json!("#ffffffff")],
         ParamKind::Text { .. } | ParamKind::File { .. } => Vec::new(),
     }

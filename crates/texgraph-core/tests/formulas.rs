@@ -404,3 +404,112 @@ fn hsl_turns_hue_scales_saturation_and_moves_lightness() {
         }
     }
 }
+
+/// Renders perlin noise through a curve with `points`; returns (input, output) pairs.
+fn through_curve(points: &str) -> Vec<(f32, f32)> {
+    let json = |out: &str| {
+        format!(
+            r#"{{ "format": "texgraph", "version": 1, "nodes": [
+                 {{ "id": "n", "type": "fbm", "params": {{ "frequency": 3, "octaves": 3 }} }},
+                 {{ "id": "c", "type": "curve", "params": {{ "points": {points} }}, "inputs": {{ "input": "n" }} }},
+                 {{ "id": "out", "type": "output", "inputs": {{ "color": "{out}" }} }} ] }}"#
+        )
+    };
+    let size = 64;
+    let input = render_graph(&graph(&json("n")), None, size, RenderOptions::default());
+    let output = render_graph(&graph(&json("c")), None, size, RenderOptions::default());
+    input.data.into_iter().zip(output.data).collect()
+}
+
+#[test]
+fn curves_pass_through_their_points_and_never_overshoot() {
+    // The identity, and points on a line: the spline is that line.
+    for points in [
+        r#"[{ "x": 0, "y": 0 }, { "x": 1, "y": 1 }]"#,
+        r#"[{ "x": 1, "y": 1 }, { "x": 0.5, "y": 0.5 }, { "x": 0, "y": 0 }]"#,
+    ] {
+        for (a, b) in through_curve(points) {
+            assert!((a - b).abs() < 1e-5, "{points}: {a} gave {b}");
+        }
+    }
+    // Flat beyond the ends, and between two points within their values (no overshoot),
+    // rising where they rise: an S-curve from 0.2 to 0.8.
+    let s = r#"[{ "x": 0.2, "y": 0.1 }, { "x": 0.45, "y": 0.3 }, { "x": 0.55, "y": 0.7 }, { "x": 0.8, "y": 0.9 }]"#;
+    let pairs = through_curve(s);
+    let knots = [(0.2f32, 0.1f32), (0.45, 0.3), (0.55, 0.7), (0.8, 0.9)];
+    assert!(pairs.iter().any(|&(a, _)| a < 0.4) && pairs.iter().any(|&(a, _)| a > 0.6));
+    for &(a, b) in &pairs {
+        if a <= 0.2 {
+            assert!(
+                (b - 0.1).abs() < 1e-6,
+                "left of the first point: {a} gave {b}"
+            );
+        } else if a >= 0.8 {
+            assert!(
+                (b - 0.9).abs() < 1e-6,
+                "right of the last point: {a} gave {b}"
+            );
+        } else {
+            let k = knots
+                .windows(2)
+                .position(|w| a >= w[0].0 && a <= w[1].0)
+                .unwrap();
+            let (low, high) = (knots[k].1, knots[k + 1].1);
+            assert!(
+                (low - 1e-6..=high + 1e-6).contains(&b),
+                "{a} gave {b}, outside [{low}, {high}]"
+            );
+        }
+    }
+    let mut sorted = pairs.clone();
+    sorted.sort_by(|p, q| p.0.total_cmp(&q.0));
+    assert!(
+        sorted.windows(2).all(|w| w[1].1 >= w[0].1 - 1e-6),
+        "monotone data, monotone curve"
+    );
+    // Exactly through each point.
+    let curve = texgraph_core::kernels::curve::Curve::new(&knots);
+    for (x, y) in knots {
+        assert!(
+            (curve.at(x) - y).abs() < 1e-6,
+            "({x}, {y}) gives {}",
+            curve.at(x)
+        );
+    }
+    // Equal x make a step: below 0.5 the lower side, above it the upper.
+    let step = texgraph_core::kernels::curve::Curve::new(&[
+        (0.0, 0.0),
+        (0.5, 0.2),
+        (0.5, 0.9),
+        (1.0, 1.0),
+    ]);
+    assert!(step.at(0.499) <= 0.2 + 1e-3 && step.at(0.501) >= 0.9 - 1e-3);
+}
+
+#[test]
+fn curves_match_a_hermite_spline_written_out() {
+    // Three points with secants 2 and 0.4. Fritsch–Carlson: the ends take their secants,
+    // the middle their mean, 1.2. On the second segment α = 1.2/0.4 = 3 and β = 1, so
+    // α² + β² = 10 > 9 and both tangents shrink by 3/√10.
+    let curve = texgraph_core::kernels::curve::Curve::new(&[(0.0, 0.0), (0.25, 0.5), (1.0, 0.8)]);
+    let hermite = |x0: f64, x1: f64, y0: f64, y1: f64, m0: f64, m1: f64, x: f64| {
+        let h = x1 - x0;
+        let t = (x - x0) / h;
+        (2.0 * t.powi(3) - 3.0 * t * t + 1.0) * y0
+            + (t.powi(3) - 2.0 * t * t + t) * h * m0
+            + (-2.0 * t.powi(3) + 3.0 * t * t) * y1
+            + (t.powi(3) - t * t) * h * m1
+    };
+    for i in 0..=100 {
+        let x = f64::from(i) / 100.0;
+        let shrink = 3.0 / 10f64.sqrt();
+        let (m1, m2) = (1.2 * shrink, 0.4 * shrink);
+        let want = if x <= 0.25 {
+            hermite(0.0, 0.25, 0.0, 0.5, 2.0, m1, x)
+        } else {
+            hermite(0.25, 1.0, 0.5, 0.8, m1, m2, x)
+        };
+        let got = f64::from(curve.at(x as f32));
+        assert!((got - want).abs() < 2e-6, "at {x}: {got} against {want}");
+    }
+}

@@ -35,6 +35,15 @@ fn default_value(kind: &ParamKind) -> ParamValue {
                 })
                 .collect(),
         ),
+        ParamKind::Points { default } => ParamValue::Points(
+            default
+                .iter()
+                .map(|&(x, y)| texgraph_core::graph::CurvePoint {
+                    x: f64::from(x),
+                    y: f64::from(y),
+                })
+                .collect(),
+        ),
     }
 }
 

@@ -495,3 +495,48 @@ fn export_writes_a_graph_with_warnings_only() {
     export_graph(&without, &settings, &b, &|_| {}).expect("exported");
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 }
+
+#[test]
+fn bad_curve_points_name_the_node_and_field() {
+    let curve = |points: &str| {
+        with_nodes(&format!(
+            r#"{{ "id": "p", "type": "perlin" }},
+               {{ "id": "n", "type": "curve", "params": {{ "points": {points} }}, "inputs": {{ "input": "p" }} }}"#
+        ))
+    };
+    let at = (Some("n"), Some("points"));
+    assert_problem(
+        &curve(r#"[{ "x": 0.5, "y": 0.5 }]"#),
+        at.0,
+        at.1,
+        "at least two points",
+    );
+    assert_problem(&curve("[]"), at.0, at.1, "at least two points");
+    assert_problem(
+        &curve(r#"[{ "x": 0, "y": 0 }, { "x": 1.5, "y": 1 }]"#),
+        at.0,
+        at.1,
+        "point 1: x 1.5 is out of range",
+    );
+    assert_problem(
+        &curve(r#"[{ "x": 0, "y": 0 }, { "x": 1, "z": 1 }]"#),
+        at.0,
+        at.1,
+        "expected points like",
+    );
+    let many: Vec<String> = (0..65)
+        .map(|i| format!(r#"{{ "x": {}, "y": 0.5 }}"#, f64::from(i) / 64.0))
+        .collect();
+    assert_problem(
+        &curve(&format!("[{}]", many.join(","))),
+        at.0,
+        at.1,
+        "at most 64 points",
+    );
+    assert_problem(
+        &curve(r#""linear""#),
+        at.0,
+        at.1,
+        "expected a list of points",
+    );
+}

@@ -2,12 +2,13 @@
 //! descriptor. Changes become [`Command::SetParam`].
 
 use eframe::egui::{self, Color32, Ui};
-use texgraph_core::graph::GradientStop;
+use texgraph_core::graph::{CurvePoint, GradientStop};
 use texgraph_core::kernels::gradient::{Ramp, parse_hex_color};
 use texgraph_core::registry::{self, ParamKind};
 use texgraph_core::{Graph, ParamValue};
 
 use crate::app::Command;
+use crate::curve_editor::curve_editor;
 use crate::document::decimal;
 use crate::slider::{self, Edit, Scale};
 
@@ -193,6 +194,23 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                         match ramp_editor(ui, (id, param.name), &stops) {
                             Some((edited, false)) => set(param.name, ParamValue::Stops(edited)),
                             Some((edited, true)) => drag(param.name, ParamValue::Stops(edited)),
+                            None => {}
+                        }
+                    }
+                    ParamKind::Points { default } => {
+                        let points = match current {
+                            Some(ParamValue::Points(points)) => points.clone(),
+                            _ => default
+                                .iter()
+                                .map(|&(x, y)| CurvePoint {
+                                    x: f64::from(x),
+                                    y: f64::from(y),
+                                })
+                                .collect(),
+                        };
+                        match curve_editor(ui, (id, param.name), &points) {
+                            Some((edited, false)) => set(param.name, ParamValue::Points(edited)),
+                            Some((edited, true)) => drag(param.name, ParamValue::Points(edited)),
                             None => {}
                         }
                     }

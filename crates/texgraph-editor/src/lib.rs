@@ -7,6 +7,7 @@
 pub mod app;
 pub mod canvas;
 pub mod comments;
+mod curve_editor;
 pub mod document;
 pub mod export;
 pub mod files;

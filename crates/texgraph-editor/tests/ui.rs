@@ -702,3 +702,70 @@ fn a_wire_lifted_off_an_input_and_dropped_in_empty_space_is_disconnected() {
         Some("stone")
     );
 }
+
+#[test]
+fn the_curve_editor_adds_drags_and_removes_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("curve.json");
+    std::fs::write(
+        &path,
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+             { "id": "n", "type": "perlin" },
+             { "id": "c", "type": "curve", "inputs": { "input": "n" }, "pos": [250, 0] },
+             { "id": "out", "type": "output", "inputs": { "color": "c" }, "pos": [500, 0] } ] }"#,
+    )
+    .unwrap();
+    let mut h = harness_sized(&path, egui::vec2(1400.0, 900.0));
+    h.state_mut().push(Command::Select(Some("c".into())));
+    h.run_steps(4);
+    let points = |h: &Harness<'_, EditorApp>| match h
+        .state()
+        .graph
+        .node("c")
+        .unwrap()
+        .params
+        .get("points")
+    {
+        Some(ParamValue::Points(points)) => points.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>(),
+        None => vec![(0.0, 0.0), (1.0, 1.0)],
+        other => panic!("{other:?}"),
+    };
+    let plot = h.get_by_label("curve").rect();
+
+    // A click on the plot adds a point there, in x order.
+    click_at(
+        &mut h,
+        plot.left_top() + plot.size() * egui::vec2(0.25, 0.2),
+        PointerButton::Primary,
+    );
+    let added = points(&h);
+    assert_eq!(added.len(), 3, "{added:?}");
+    assert_eq!(added[0], (0.0, 0.0));
+    assert!(
+        (added[1].0 - 0.25).abs() < 0.01 && (added[1].1 - 0.8).abs() < 0.01,
+        "{added:?}"
+    );
+
+    // Dragging that point's handle moves it: right and down on screen is +x, −y.
+    let from = plot.left_top() + plot.size() * egui::vec2(0.25, 0.2);
+    let to = from + egui::vec2(plot.width() * 0.3, plot.height() * 0.4);
+    drag(&mut h, from, to, Modifiers::NONE, 6);
+    let moved = points(&h);
+    assert!(
+        (moved[1].0 - 0.55).abs() < 0.02 && (moved[1].1 - 0.4).abs() < 0.02,
+        "{moved:?}"
+    );
+    // One drag is one undo step.
+    h.state_mut().push(Command::Undo);
+    h.run_steps(2);
+    assert_eq!(points(&h), added);
+
+    // A right click on a handle removes its point; the last two stay.
+    click_at(&mut h, from, PointerButton::Secondary);
+    assert_eq!(points(&h), vec![(0.0, 0.0), (1.0, 1.0)]);
+    click_at(&mut h, plot.left_bottom(), PointerButton::Secondary);
+    assert_eq!(points(&h).len(), 2);
+
+    // The preview renders the curve: the graph still validates.
+    assert!(texgraph_core::validate(&h.state().graph).is_empty());
+}

@@ -26,6 +26,7 @@ use std::sync::Arc;
 use crate::error::{Error, GraphError, Location, Result};
 use crate::eval;
 use crate::graph::{Graph, Node, ParamValue, split_reference};
+use crate::kernels::curve::Curve;
 use crate::kernels::gradient::{Ramp, parse_hex_color};
 use crate::kernels::noise::{CornerTable, Permutation};
 use crate::program::{
@@ -169,6 +170,7 @@ fn build(graph: &Graph, target: &Node, slot: usize, name: String) -> Result<Prog
         planes: compiler.planes,
         permutations: compiler.perms,
         ramps: compiler.ramps,
+        curves: compiler.curves,
         tables: compiler.tables,
         output: ProgramOutput {
             name,
@@ -253,6 +255,7 @@ struct Compiler<'g> {
     perms: Vec<Arc<Permutation>>,
     perm_index: HashMap<u32, u32>,
     ramps: Vec<Arc<Ramp>>,
+    curves: Vec<Arc<Curve>>,
     tables: Vec<Arc<CornerTable>>,
     table_index: HashMap<(u32, u32, Option<u32>), u32>,
     depth: usize,
@@ -280,6 +283,7 @@ impl<'g> Compiler<'g> {
             perms: Vec::new(),
             perm_index: HashMap::new(),
             ramps: Vec::new(),
+            curves: Vec::new(),
             tables: Vec::new(),
             table_index: HashMap::new(),
             depth: 0,
@@ -522,6 +526,17 @@ impl NodeCtx<'_, '_> {
         }
     }
 
+    /// The points of curve param `name`, as (x, y).
+    pub fn points(&self, name: &str) -> Vec<(f32, f32)> {
+        match (self.node.params.get(name), self.param_kind(name)) {
+            (Some(ParamValue::Points(points)), _) => {
+                points.iter().map(|p| (p.x as f32, p.y as f32)).collect()
+            }
+            (_, ParamKind::Points { default }) => default.to_vec(),
+            _ => unreachable!("{name} is a points param"),
+        }
+    }
+
     /// Whether input `port` is connected.
     pub fn is_connected(&self, port: &str) -> bool {
         self.node.inputs.contains_key(port)
@@ -591,6 +606,7 @@ impl NodeCtx<'_, '_> {
         let tables = eval::Tables {
             permutations: &c.perms,
             ramps: &c.ramps,
+            curves: &c.curves,
             corners: &c.tables,
             planes: &[],
         };
@@ -621,7 +637,17 @@ impl NodeCtx<'_, '_> {
         })
     }
 
-    /// Registers a color ramp and returns its index.
+    /// Registers a curve (shared with equal ones); returns its index.
+    pub fn curve(&mut self, curve: Curve) -> u32 {
+        let c = &mut *self.compiler;
+        if let Some(i) = c.curves.iter().position(|r| **r == curve) {
+            return i as u32;
+        }
+        c.curves.push(Arc::new(curve));
+        (c.curves.len() - 1) as u32
+    }
+
+    /// Registers a color ramp (shared with equal ones); returns its index.
     pub fn ramp(&mut self, ramp: Ramp) -> u32 {
         let c = &mut *self.compiler;
         if let Some(i) = c.ramps.iter().position(|r| **r == ramp) {

@@ -9,6 +9,7 @@ use crate::kernels::dispatch::{Level, level, multiversion};
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
 use crate::kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Samples, Search};
+use crate::kernels::curve::Curve;
 use crate::kernels::gradient::Ramp;
 use crate::kernels::noise::{
     CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, constant,
@@ -30,6 +31,8 @@ pub struct Tables<'p> {
     pub permutations: &'p [Arc<Permutation>],
     /// Color ramps.
     pub ramps: &'p [Arc<Ramp>],
+    /// Curves.
+    pub curves: &'p [Arc<Curve>],
     /// Perlin corner tables.
     pub corners: &'p [Arc<CornerTable>],
     /// The planes alive while a stage runs (empty when folding constants).
@@ -42,6 +45,7 @@ impl<'p> Tables<'p> {
         Self {
             permutations: &program.permutations,
             ramps: &program.ramps,
+            curves: &program.curves,
             corners: &program.tables,
             planes,
         }
@@ -483,6 +487,13 @@ fn apply<'s>(
                 for (d, v) in dst.iter_mut().zip(r) {
                     d[i] = v;
                 }
+            }
+        }
+        Op::Curve { a, curve } => {
+            let curve = &*tables.curves[curve as usize];
+            let a = arg(a);
+            for (i, o) in dst[0].iter_mut().enumerate() {
+                *o = curve.at(a.at(i));
             }
         }
         Op::Unary(f, a) => unary_k(dst[0], f, arg(a)),

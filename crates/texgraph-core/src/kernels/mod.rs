@@ -3,6 +3,7 @@
 
 pub mod cellular;
 pub mod color;
+pub mod curve;
 pub mod dispatch;
 pub mod fastmath;
 pub mod gradient;

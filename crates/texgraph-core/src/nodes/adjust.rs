@@ -1,11 +1,12 @@
-//! Value and color adjustments: `levels` and `gradient`.
+//! Value and color adjustments: `levels`, `curve` and `gradient`.
 
 use crate::compile::Val;
+use crate::kernels::curve::Curve;
 use crate::kernels::gradient::Ramp;
 use crate::program::Op;
 use crate::registry::{
     COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
-    PortType, choice, float,
+    PortType, SCALAR_OUT, choice, float,
 };
 
 /// `levels`: black point, white point, gamma and output range.
@@ -65,6 +66,38 @@ pub static LEVELS: NodeDescriptor = NodeDescriptor {
             Val::Scalar(a) => Val::Scalar(adjust(a)?),
             Val::Color([r, g, b, a]) => Val::Color([adjust(r)?, adjust(g)?, adjust(b)?, a]),
         }])
+    },
+};
+
+/// `curve`: a scalar through a smooth curve drawn by points.
+pub static CURVE: NodeDescriptor = NodeDescriptor {
+    id: "curve",
+    label: "Curve",
+    category: Category::Adjust,
+    doc: "Remaps a scalar through a smooth curve through `points`: a monotone cubic spline \
+          (Fritsch–Carlson), so between two points it never rises above or dips below them. \
+          Inputs left of the first point give its y, right of the last its y; points with \
+          equal x make a step. The editor draws the curve and lets you drag, add and remove \
+          points.",
+    inputs: &[InputPort {
+        name: "input",
+        ty: PortType::Scalar,
+        required: true,
+        doc: "The value to remap, 0..1 (clamped).",
+    }],
+    outputs: SCALAR_OUT,
+    params: &[Param {
+        name: "points",
+        doc: "Curve points: [{\"x\": 0..1, \"y\": 0..1}, …], 2 to 64, in any order.",
+        kind: ParamKind::Points {
+            default: &[(0.0, 0.0), (1.0, 1.0)],
+        },
+    }],
+    compile: |ctx| {
+        let input = ctx.input("input")?.expect("input is required");
+        let a = ctx.scalar(input)?;
+        let curve = ctx.curve(Curve::new(&ctx.points("points")));
+        Ok(vec![Val::Scalar(ctx.emit(Op::Curve { a, curve })?)])
     },
 };
 

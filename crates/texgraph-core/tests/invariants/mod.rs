@@ -131,6 +131,13 @@ pub fn param_value(kind: &ParamKind, pick: u32) -> Option<Value> {
                 json!([{ "pos": 1.0, "color": "#000000" }, { "pos": fraction, "color": "#ffffff" }])
             }
         },
+        ParamKind::Points { .. } => match pick % 3 {
+            0 => return None,
+            1 => json!([{ "x": fraction, "y": 1.0 }, { "x": 0.0, "y": fraction }]),
+            _ => {
+                json!([{ "x": 0.0, "y": 0.0 }, { "x": fraction, "y": 1.0 - fraction }, { "x": fraction, "y": 0.5 }, { "x": 1.0, "y": 1.0 }])
+            }
+        },
         ParamKind::File { .. } => {
             json!(["images/marble.png", "images/wood.png"][pick as usize % 2])
         }

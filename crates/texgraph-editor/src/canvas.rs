@@ -415,20 +415,34 @@ pub struct PaletteState {
     highlighted_for: String,
 }
 
-/// The node types whose id, label or category contains `filter` (any case), in registry
-/// order.
+/// The node types whose id, label or category contains `filter` (any case): those whose
+/// id or label is the filter first, then those starting with it, then the rest, each
+/// group in registry order (so `color` offers the Color node before the Color Ramp).
 pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
     let needle = filter.trim().to_lowercase();
-    NODES
+    let rank = |d: &registry::NodeDescriptor| {
+        let label = d.label.to_lowercase();
+        if needle.is_empty() {
+            Some(0)
+        } else if d.id == needle || label == needle {
+            Some(0)
+        } else if d.id.starts_with(&needle) || label.starts_with(&needle) {
+            Some(1)
+        } else if d.id.contains(&needle) || label.contains(&needle) {
+            Some(2)
+        } else if d.category.label().to_lowercase().contains(&needle) {
+            Some(3)
+        } else {
+            None
+        }
+    };
+    let mut found: Vec<_> = NODES
         .iter()
-        .filter(|d| {
-            needle.is_empty()
-                || d.id.contains(&needle)
-                || d.label.to_lowercase().contains(&needle)
-                || d.category.label().to_lowercase().contains(&needle)
-        })
-        .copied()
-        .collect()
+        .filter_map(|d| rank(d).map(|r| (r, *d)))
+        .collect();
+    // A stable sort keeps registry order within a rank.
+    found.sort_by_key(|(r, _)| *r);
+    found.into_iter().map(|(_, d)| d).collect()
 }
 
 /// The searchable list of node types; the chosen type, if any. The search box takes the

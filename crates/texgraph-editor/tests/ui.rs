@@ -769,3 +769,27 @@ fn the_curve_editor_adds_drags_and_removes_points() {
     // The preview renders the curve: the graph still validates.
     assert!(texgraph_core::validate(&h.state().graph).is_empty());
 }
+
+#[test]
+fn the_palette_offers_exact_names_first() {
+    use texgraph_editor::canvas::palette_matches;
+    let ids = |filter: &str| {
+        palette_matches(filter)
+            .iter()
+            .map(|d| d.id)
+            .collect::<Vec<_>>()
+    };
+    let color = ids("color");
+    assert_eq!(color[0], "color", "{color:?}");
+    assert_eq!(
+        color[1], "gradient",
+        "the Color Ramp starts with the word: {color:?}"
+    );
+    assert!(
+        color.contains(&"hsl"),
+        "the Color category follows: {color:?}"
+    );
+    assert_eq!(ids("blur")[0], "blur");
+    assert_eq!(ids("cell")[0], "cellular");
+    assert_eq!(ids("").len(), texgraph_core::registry::NODES.len());
+}

@@ -89,12 +89,14 @@ impl Spline {
             })
             .collect();
         let mut slopes: Vec<f64> = (0..n)
-            .map(|k| match (k.checked_sub(1).map(|j| secant[j]), secant.get(k)) {
-                (None, Some(&s)) | (Some(s), None) => s,
-                // Interior: 0 at a local extremum, else the mean of the secants.
-                (Some(a), Some(&b)) if a * b > 0.0 => 0.5 * (a + b),
-                _ => 0.0,
-            })
+            .map(
+                |k| match (k.checked_sub(1).map(|j| secant[j]), secant.get(k)) {
+                    (None, Some(&s)) | (Some(s), None) => s,
+                    // Interior: 0 at a local extremum, else the mean of the secants.
+                    (Some(a), Some(&b)) if a * b > 0.0 => 0.5 * (a + b),
+                    _ => 0.0,
+                },
+            )
             .collect();
         // Fritsch–Carlson: keep α² + β² ≤ 9 on every segment, so it stays monotone.
         for k in 0..secant.len() {

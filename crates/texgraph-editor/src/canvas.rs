@@ -422,9 +422,7 @@ pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
     let needle = filter.trim().to_lowercase();
     let rank = |d: &registry::NodeDescriptor| {
         let label = d.label.to_lowercase();
-        if needle.is_empty() {
-            Some(0)
-        } else if d.id == needle || label == needle {
+        if needle.is_empty() || d.id == needle || label == needle {
             Some(0)
         } else if d.id.starts_with(&needle) || label.starts_with(&needle) {
             Some(1)

@@ -320,6 +320,13 @@ impl CornerTable {
 /// 24 bits scaled.
 #[inline(always)]
 pub fn lattice_value(x: i32, y: i32, seed: u32) -> f32 {
+    (lattice_hash(x, y, seed) >> 8) as f32 * (2.0 / 16_777_215.0) - 1.0
+}
+
+/// The 32-bit hash of integer point (x, y) for `seed`: multiply–xor, then the lowbias32
+/// finalizer. Value noise, white noise and the patterns' per-cell randoms draw from it.
+#[inline(always)]
+pub fn lattice_hash(x: i32, y: i32, seed: u32) -> u32 {
     let mut h = seed.wrapping_mul(0x9E37_79B9)
         ^ (x as u32).wrapping_mul(0x85EB_CA6B)
         ^ (y as u32).wrapping_mul(0xC2B2_AE35);
@@ -327,8 +334,7 @@ pub fn lattice_value(x: i32, y: i32, seed: u32) -> f32 {
     h = h.wrapping_mul(0x7FEB_352D);
     h ^= h >> 15;
     h = h.wrapping_mul(0x846C_A68B);
-    h ^= h >> 16;
-    (h >> 8) as f32 * (2.0 / 16_777_215.0) - 1.0
+    h ^ (h >> 16)
 }
 
 /// Value noise at (x, y) in [-1, 1]: lattice values blended with `interp` applied to the

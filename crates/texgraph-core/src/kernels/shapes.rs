@@ -1,6 +1,7 @@
 //! Pattern formulas: the `shape` node's signed distances and the `bricks` layout.
 
 use super::fastmath::{atan2, cos_2pi, sin_2pi};
+use super::noise::lattice_hash;
 use super::scalar::smoothstep;
 
 /// What `shape` draws.
@@ -119,18 +120,10 @@ pub struct Bricks {
     pub seed: u32,
 }
 
-/// A random number in [0, 1) for (a, b) and `seed` (lowbias32's finalizer of a mix).
+/// A random number in [0, 1) for (a, b) and `seed`: the top 24 bits of the lattice hash.
 #[inline(always)]
 pub fn hash01(a: i32, b: i32, seed: u32) -> f32 {
-    let mut h = seed.wrapping_mul(0x9E37_79B9)
-        ^ (a as u32).wrapping_mul(0x85EB_CA6B)
-        ^ (b as u32).wrapping_mul(0xC2B2_AE35);
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x7FEB_352D);
-    h ^= h >> 15;
-    h = h.wrapping_mul(0x846C_A68B);
-    h ^= h >> 16;
-    (h >> 8) as f32 * (1.0 / 16_777_216.0)
+    (lattice_hash(a, b, seed) >> 8) as f32 * (1.0 / 16_777_216.0)
 }
 
 /// Four random numbers in [0, 1) for the cell `offset` cells from the one holding (x, y)

@@ -128,10 +128,17 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             _ => default,
                         };
                         let mut rgba = to_bytes(hex);
-                        // The picker changes the color while the pointer drags in it.
-                        if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
-                            drag(param.name, ParamValue::Text(to_hex(rgba)));
-                        }
+                        ui.horizontal(|ui| {
+                            ui.push_id(param.name, |ui| {
+                                // The picker changes the color while the pointer drags in it.
+                                if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
+                                    drag(param.name, ParamValue::Text(to_hex(rgba)));
+                                }
+                                if let Some(typed) = hex_field(ui, hex) {
+                                    set(param.name, ParamValue::Text(typed));
+                                }
+                            });
+                        });
                     }
                     ParamKind::Text { default } => {
                         let mut text = match current {

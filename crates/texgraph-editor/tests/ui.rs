@@ -793,3 +793,31 @@ fn the_palette_offers_exact_names_first() {
     assert_eq!(ids("cell")[0], "cellular");
     assert_eq!(ids("").len(), texgraph_core::registry::NODES.len());
 }
+
+#[test]
+fn a_color_node_takes_a_typed_hex_color() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("color.json");
+    std::fs::write(
+        &path,
+        r##"{ "format": "texgraph", "version": 1, "nodes": [
+             { "id": "c", "type": "color", "params": { "color": "#808080" } },
+             { "id": "out", "type": "output", "inputs": { "color": "c" }, "pos": [250, 0] } ] }"##,
+    )
+    .unwrap();
+    let mut h = harness(&path);
+    h.state_mut().push(Command::Select(Some("c".into())));
+    h.run_steps(4);
+    h.get_by(|n| n.role() == Role::TextInput && n.value().as_deref() == Some("#808080"))
+        .click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(Event::Text("#3b342b".into()));
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().graph.node("c").unwrap().params.get("color"),
+        Some(&ParamValue::Text("#3b342b".into()))
+    );
+}

@@ -1079,15 +1079,16 @@ multiversion! {
             let (size, inner) = (size.at(i).max(0.0).min(0.5), inner.at(i).max(0.0).min(1.0));
             let turn = rotate.at(i) * (1.0 / 360.0);
             let (dx, dy) = (x.at(i) - 0.5, y.at(i) - 0.5);
+            let shape = shapes::Shape::new(kind, sides, size, inner, turn);
             let distance = if tile {
                 // The nearest copies: a shape at most half the tile across reaches no
                 // further than the 2×2 tiles around the sample.
                 let (wx, wy) = (dx - dx.round(), dy - dy.round());
                 let (ox, oy) = (if wx > 0.0 { 1.0 } else { -1.0 }, if wy > 0.0 { 1.0 } else { -1.0 });
-                let d = |px: f32, py: f32| shapes::shape_distance(kind, sides, px, py, size, inner, turn);
+                let d = |px: f32, py: f32| shape.distance(px, py);
                 d(wx, wy).min(d(wx - ox, wy)).min(d(wx, wy - oy)).min(d(wx - ox, wy - oy))
             } else {
-                shapes::shape_distance(kind, sides, dx, dy, size, inner, turn)
+                shape.distance(dx, dy)
             };
             #[allow(clippy::manual_clamp)]
             let soft = smoothness.at(i).max(0.0).min(1.0) * size;

@@ -15,12 +15,24 @@ impl Curve {
     /// The curve through `points` (x and y in [0, 1]; at least two; any order, equal x
     /// keep their order and make a step).
     pub fn new(points: &[(f32, f32)]) -> Self {
-        let spline = Spline::new(points);
+        // Validation asks for two points; anything less draws the identity.
+        let points = if points.is_empty() {
+            &[(0.0, 0.0), (1.0, 1.0)][..]
+        } else {
+            points
+        };
+        let mut sorted: Vec<(f64, f64)> = points
+            .iter()
+            .map(|&(x, y)| (f64::from(x), f64::from(y)))
+            .collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (xs, ys): (Vec<f64>, Vec<f64>) = sorted.into_iter().unzip();
+        let slopes = monotone_tangents(&xs, &ys);
         let narrow = |v: &[f64]| v.iter().map(|&c| c as f32).collect();
         Self {
-            xs: narrow(&spline.xs),
-            ys: narrow(&spline.ys),
-            slopes: narrow(&spline.slopes),
+            xs: narrow(&xs),
+            ys: narrow(&ys),
+            slopes: narrow(&slopes),
         }
     }
 
@@ -54,66 +66,46 @@ impl Curve {
     }
 }
 
-/// The monotone cubic Hermite spline, in f64.
-struct Spline {
-    xs: Vec<f64>,
-    ys: Vec<f64>,
-    /// Tangent at each point.
-    slopes: Vec<f64>,
-}
-
-impl Spline {
-    fn new(points: &[(f32, f32)]) -> Self {
-        // Validation asks for two points; anything less draws the identity.
-        let points = if points.is_empty() {
-            &[(0.0, 0.0), (1.0, 1.0)][..]
-        } else {
-            points
-        };
-        let mut sorted: Vec<(f64, f64)> = points
-            .iter()
-            .map(|&(x, y)| (f64::from(x), f64::from(y)))
-            .collect();
-        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let (xs, ys): (Vec<f64>, Vec<f64>) = sorted.into_iter().unzip();
-        let n = xs.len();
-        // Secant slopes; a vertical step (equal x) has none.
-        let secant: Vec<f64> = (0..n.saturating_sub(1))
-            .map(|k| {
-                let dx = xs[k + 1] - xs[k];
-                if dx > 0.0 {
-                    (ys[k + 1] - ys[k]) / dx
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        let mut slopes: Vec<f64> = (0..n)
-            .map(
-                |k| match (k.checked_sub(1).map(|j| secant[j]), secant.get(k)) {
-                    (None, Some(&s)) | (Some(s), None) => s,
-                    // Interior: 0 at a local extremum, else the mean of the secants.
-                    (Some(a), Some(&b)) if a * b > 0.0 => 0.5 * (a + b),
-                    _ => 0.0,
-                },
-            )
-            .collect();
-        // Fritsch–Carlson: keep α² + β² ≤ 9 on every segment, so it stays monotone.
-        for k in 0..secant.len() {
-            let s = secant[k];
-            if s == 0.0 {
-                slopes[k] = 0.0;
-                slopes[k + 1] = 0.0;
-                continue;
+/// The tangent at each point (in x order) of the monotone cubic Hermite spline through
+/// them, in f64 (Fritsch–Carlson).
+fn monotone_tangents(xs: &[f64], ys: &[f64]) -> Vec<f64> {
+    let n = xs.len();
+    // Secant slopes; a vertical step (equal x) has none.
+    let secant: Vec<f64> = (0..n.saturating_sub(1))
+        .map(|k| {
+            let dx = xs[k + 1] - xs[k];
+            if dx > 0.0 {
+                (ys[k + 1] - ys[k]) / dx
+            } else {
+                0.0
             }
-            let (a, b) = (slopes[k] / s, slopes[k + 1] / s);
-            let r = a * a + b * b;
-            if r > 9.0 {
-                let t = 3.0 / r.sqrt();
-                slopes[k] = t * a * s;
-                slopes[k + 1] = t * b * s;
-            }
+        })
+        .collect();
+    let mut slopes: Vec<f64> = (0..n)
+        .map(
+            |k| match (k.checked_sub(1).map(|j| secant[j]), secant.get(k)) {
+                (None, Some(&s)) | (Some(s), None) => s,
+                // Interior: 0 at a local extremum, else the mean of the secants.
+                (Some(a), Some(&b)) if a * b > 0.0 => 0.5 * (a + b),
+                _ => 0.0,
+            },
+        )
+        .collect();
+    // Fritsch–Carlson: keep α² + β² ≤ 9 on every segment, so it stays monotone.
+    for k in 0..secant.len() {
+        let s = secant[k];
+        if s == 0.0 {
+            slopes[k] = 0.0;
+            slopes[k + 1] = 0.0;
+            continue;
         }
-        Self { xs, ys, slopes }
+        let (a, b) = (slopes[k] / s, slopes[k + 1] / s);
+        let r = a * a + b * b;
+        if r > 9.0 {
+            let t = 3.0 / r.sqrt();
+            slopes[k] = t * a * s;
+            slopes[k + 1] = t * b * s;
+        }
     }
+    slopes
 }

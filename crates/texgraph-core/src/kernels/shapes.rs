@@ -17,47 +17,72 @@ pub enum ShapeKind {
     Ring,
 }
 
-/// Signed distance (negative inside) from (x, y), relative to the shape's centre, to a
-/// shape of radius `size` turned clockwise by `turn` (in turns), a corner pointing up
-/// unturned — exact for every kind.
-#[inline(always)]
-pub fn shape_distance(
+/// One shape of radius `size`, turned clockwise by `turn` (in turns), a corner pointing up
+/// unturned, with what its distances need worked out once (the sector and the edge's
+/// inner end), so a tiled sample measuring four copies does not redo it.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
     kind: ShapeKind,
-    sides: u32,
-    x: f32,
-    y: f32,
     size: f32,
     inner: f32,
     turn: f32,
-) -> f32 {
-    let radius = (x * x + y * y).sqrt();
-    match kind {
-        ShapeKind::Circle => radius - size,
-        ShapeKind::Ring => {
-            // Half-way between the outer and the inner edge, half the band wide.
-            let middle = 0.5 * size * (1.0 + inner);
-            let half = 0.5 * size * (1.0 - inner);
-            (radius - middle).abs() - half
+    /// Corners (or points) of a polygon or star, and the turn between two.
+    corners: f32,
+    sector: f32,
+    /// The inner end of the edge from the tip (size, 0), at half a sector: on a polygon
+    /// the edge's middle, on a star its inner corner.
+    inner_end: (f32, f32),
+}
+
+impl Shape {
+    /// The shape of `kind`; `sides` counts a polygon's corners or a star's points.
+    #[inline(always)]
+    pub fn new(kind: ShapeKind, sides: u32, size: f32, inner: f32, turn: f32) -> Self {
+        let corners = sides.max(2) as f32;
+        let sector = 1.0 / corners;
+        let half = 0.5 * sector;
+        let depth = if kind == ShapeKind::Polygon {
+            cos_2pi(half)
+        } else {
+            inner
+        };
+        let inner_end = (size * depth * cos_2pi(half), size * depth * sin_2pi(half));
+        Self {
+            kind,
+            size,
+            inner,
+            turn,
+            corners,
+            sector,
+            inner_end,
         }
-        ShapeKind::Polygon | ShapeKind::Star => {
-            let n = sides.max(2) as f32;
-            let sector = 1.0 / n; // in turns
-            // The angle to the nearest tip, folded into [0, half a sector]. Unturned, a
-            // tip points up (−¼ turn, as y grows downwards); turns go clockwise.
-            let angle = atan2(y, x) * (1.0 / std::f32::consts::TAU) - turn + 0.25;
-            let within = angle - sector * (angle * n).floor();
-            let folded = within.min(sector - within);
-            let (px, py) = (radius * cos_2pi(folded), radius * sin_2pi(folded));
-            // The edge from the tip (size, 0) to the inner corner at half a sector: on a
-            // polygon that corner is the edge's middle.
-            let half = 0.5 * sector;
-            let depth = if kind == ShapeKind::Polygon {
-                cos_2pi(half)
-            } else {
-                inner
-            };
-            let (ix, iy) = (size * depth * cos_2pi(half), size * depth * sin_2pi(half));
-            segment_side_distance(px, py, size, 0.0, ix, iy)
+    }
+
+    /// Signed distance (negative inside) from (x, y), relative to the shape's centre —
+    /// exact for every kind.
+    #[inline(always)]
+    pub fn distance(&self, x: f32, y: f32) -> f32 {
+        let radius = (x * x + y * y).sqrt();
+        let (size, inner) = (self.size, self.inner);
+        match self.kind {
+            ShapeKind::Circle => radius - size,
+            ShapeKind::Ring => {
+                // Half-way between the outer and the inner edge, half the band wide.
+                let middle = 0.5 * size * (1.0 + inner);
+                let half = 0.5 * size * (1.0 - inner);
+                (radius - middle).abs() - half
+            }
+            ShapeKind::Polygon | ShapeKind::Star => {
+                let (n, sector) = (self.corners, self.sector);
+                // The angle to the nearest tip, folded into [0, half a sector]. Unturned,
+                // a tip points up (−¼ turn, as y grows downwards); turns go clockwise.
+                let angle = atan2(y, x) * (1.0 / std::f32::consts::TAU) - self.turn + 0.25;
+                let within = angle - sector * (angle * n).floor();
+                let folded = within.min(sector - within);
+                let (px, py) = (radius * cos_2pi(folded), radius * sin_2pi(folded));
+                let (ix, iy) = self.inner_end;
+                segment_side_distance(px, py, size, 0.0, ix, iy)
+            }
         }
     }
 }

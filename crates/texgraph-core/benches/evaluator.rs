@@ -467,7 +467,12 @@ fn print_summary(dir: &Path) {
         let Some(ours) = per_sample(&format!("library2048/{noise}_texgraph"), 2048) else {
             continue;
         };
-        println!("\n{noise} 2D, 8 across, 2048x2048 (cellular: F1, jitter 1):");
+        let what = if noise == "cellular" {
+            ", F1, jitter 1"
+        } else {
+            ""
+        };
+        println!("\n{noise} 2D{what}, 8 across, 2048x2048:");
         println!(
             "{:<16} {:>10} {:>14}",
             "implementation", "ns/sample", "texgraph is"

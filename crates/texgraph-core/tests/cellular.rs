@@ -174,6 +174,61 @@ fn every_output_and_metric_matches_a_brute_force_search() {
 }
 
 #[test]
+fn chunks_inside_one_cell_match_a_brute_force_search() {
+    // A cell spans 20 to 60 pixels here, so most 16-pixel chunks lie in one cell and share
+    // its block of feature points; the others take the per-sample search.
+    for metric in [Metric::Euclidean, Metric::Manhattan, Metric::Chebyshev] {
+        for (jitter, period) in [(1.0, None), (0.3, None), (1.0, Some(2)), (0.75, Some(1))] {
+            let setup = Setup {
+                seed: 13,
+                jitter,
+                metric,
+                volume: false,
+                period,
+            };
+            for (freq, output) in [(0.8, "f1"), (1.6, "f2"), (2.3, "f2_minus_f1")] {
+                // A tileable graph rounds the frequency to its period.
+                let freq = period.map_or(freq, |p| p as f32);
+                check(&setup, freq, 0.0, output);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_chunk_inside_one_cell_gives_the_bits_of_samples_searched_alone() {
+    for (metric, feature) in [
+        (Metric::Euclidean, Feature::F1),
+        (Metric::Euclidean, Feature::F2),
+        (Metric::Manhattan, Feature::F2MinusF1),
+        (Metric::Chebyshev, Feature::F1),
+    ] {
+        let kind = Cellular {
+            seed: 4,
+            metric,
+            feature,
+            volume: false,
+            tile: false,
+        };
+        for jitter in [1.0, 0.4] {
+            // Sixteen samples spread over cell (-3, 5).
+            let at: Vec<[f32; 2]> = (0..CHUNK)
+                .map(|l| [-3.0 + (l as f32 * 0.37).fract(), 5.0 + l as f32 / 16.0])
+                .collect();
+            let together = kernel(kind, jitter, &at);
+            for (l, p) in at.iter().enumerate() {
+                let alone = kernel(kind, jitter, &[*p]);
+                assert_eq!(
+                    together[l].to_bits(),
+                    alone[0].to_bits(),
+                    "{kind:?} lane {l}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn edge_is_the_distance_to_the_nearest_border() {
     for jitter in [1.0, 0.6, 0.0] {
         let setup = Setup {

@@ -153,7 +153,7 @@ pub struct Search {
     /// The least distance along each axis from the sample to that box, less the margin
     /// (at least 0).
     gap: [[[f32; CHUNK]; SPAN]; 3],
-    /// Rings whose terms are filled.
+    /// The outermost ring whose hash terms and boxes are filled (rings fill in order).
     filled: i32,
     /// Per-sample jitter, clamped to [0, 1], and jitter / 2¹⁶ (2¹⁰ in 3D): the factor on
     /// a hashed position.
@@ -195,8 +195,8 @@ impl Search {
     /// Starts a search of every lane of `s`. Lanes past the samples wanted may hold
     /// anything: they can only make the chunk search more rings, which changes nothing.
     #[inline(always)]
-    fn start(&mut self, s: &Samples, dims: usize) {
-        let unit = if dims == 3 {
+    fn start<const DIMS: usize>(&mut self, s: &Samples) {
+        let unit = if DIMS == 3 {
             1.0 / 1024.0
         } else {
             1.0 / 65536.0
@@ -208,7 +208,7 @@ impl Search {
             self.jitter[l] = j;
             self.spread[l] = j * unit;
             self.period[l] = s.period[l];
-            for axis in 0..dims {
+            for axis in 0..DIMS {
                 let (floor, frac) = split(s.pos[axis][l]);
                 (self.floor[axis][l], self.frac[axis][l]) = (floor, frac);
                 self.index[axis][l] = cell_index(floor, None);
@@ -242,8 +242,8 @@ impl Search {
                     }
                 }
                 for l in 0..CHUNK {
-                    let (j, f) = (self.jitter[l], self.frac[axis][l]);
-                    let base = d as f32 + (0.5 - 0.5 * j) - f;
+                    let j = self.jitter[l];
+                    let base = box_offset(d, j, self.frac[axis][l]);
                     self.base[axis][k][l] = base;
                     // The box spans [base, base + j) from the sample.
                     let gap = if d > 0 {
@@ -259,6 +259,22 @@ impl Search {
         }
         self.filled = r;
     }
+
+    /// Fills the box offsets of the cells at offset `d` along `axis` (and nothing else).
+    #[inline(always)]
+    fn fill_base(&mut self, axis: usize, d: i32) {
+        let base = &mut self.base[axis][(d + MAX_RING) as usize];
+        for l in 0..CHUNK {
+            base[l] = box_offset(d, self.jitter[l], self.frac[axis][l]);
+        }
+    }
+}
+
+/// Where the box of the feature points of the cell `d` cells along an axis starts,
+/// from a sample at fraction `f` of its own cell, at jitter `j`.
+#[inline(always)]
+fn box_offset(d: i32, j: f32, f: f32) -> f32 {
+    d as f32 + (0.5 - 0.5 * j) - f
 }
 
 /// Metric codes of the monomorphic searches.
@@ -271,7 +287,11 @@ const CHEBYSHEV: u8 = 2;
 /// loops have no branches and vectorize.
 #[inline(always)]
 pub fn cellular_chunk(p: Cellular, s: &Samples, m: usize, out: &mut [f32], search: &mut Search) {
-    search.start(s, if p.volume { 3 } else { 2 });
+    if p.volume {
+        search.start::<3>(s);
+    } else {
+        search.start::<2>(s);
+    }
     macro_rules! by_feature {
         ($metric:expr, $volume:expr) => {
             match p.feature {
@@ -305,13 +325,28 @@ fn chunk<const METRIC: u8, const VOLUME: bool, const NEAREST: bool, const SECOND
     search: &mut Search,
 ) {
     let dims = if VOLUME { 3 } else { 2 };
+    // In 2D the 16 samples of a chunk mostly lie in one cell: their 3×3 block's feature
+    // points are then worked out once, not once per sample. Only distances are kept
+    // here, and a minimum does not depend on the order its values come in, so this gives
+    // the same bits as the search below.
+    let mut first_ring = 0;
+    if !VOLUME && !NEAREST && shares_block(search, m, p.tile) {
+        visit_shared_block::<METRIC, SECOND>(search, p);
+        first_ring = 2;
+    }
     // The nearest (and second nearest) points.
-    for r in 0..=MAX_RING {
+    for r in first_ring..=MAX_RING {
         if r >= 2 {
             let bound = if SECOND { &search.f2 } else { &search.f1 };
             if !ring_may_matter(search, r, dims, METRIC == EUCLIDEAN, bound) {
                 break;
             }
+        }
+        if search.filled < r - 1 {
+            // After a shared block: the outer rings read the hash terms of its rows and
+            // columns too.
+            search.fill(p, 0, dims);
+            search.fill(p, 1, dims);
         }
         search.fill(p, r, dims);
         for_ring(
@@ -375,7 +410,23 @@ fn chunk<const METRIC: u8, const VOLUME: bool, const NEAREST: bool, const SECOND
             _ => all = search.near_hash.map(cell_value),
         }
     }
-    out[..m].copy_from_slice(&all[..m]);
+    store_lanes(&mut out[..m], &all);
+}
+
+/// Copies the first lanes of `from` into `to`. A whole chunk is a fixed-length copy
+/// (vector moves); only a shorter last chunk calls memcpy, kept out of line so that the
+/// compiler cannot fold the two into one call of variable length.
+#[inline(always)]
+fn store_lanes(to: &mut [f32], from: &[f32; CHUNK]) {
+    #[inline(never)]
+    #[cold]
+    fn part(to: &mut [f32], from: &[f32; CHUNK]) {
+        to.copy_from_slice(&from[..to.len()]);
+    }
+    match <&mut [f32; CHUNK]>::try_from(&mut *to) {
+        Ok(whole) => *whole = *from,
+        Err(_) => part(to, from),
+    }
 }
 
 /// Calls `visit` with every cell offset at Chebyshev distance exactly `r`, and whether
@@ -513,6 +564,107 @@ impl<'s> CellLanes<'s> {
             h,
         )
     }
+}
+
+/// Whether the first `m` samples of the chunk (and the lanes past them) lie in the same
+/// 2D cell with the same period and jitter: then they all see the same 3×3 block of
+/// feature points.
+#[inline(always)]
+fn shares_block(search: &Search, m: usize, tile: bool) -> bool {
+    // Every lane against the last one wanted: a lane the optimizer cannot name, so it
+    // compares whole vectors (knowing that a lane matches itself, it would compare the
+    // others in pieces, which stall on the store of the whole vector just written).
+    let last = m.saturating_sub(1).min(CHUNK - 1);
+    let uniform = |v: &[f32; CHUNK]| {
+        let want = v[last].to_bits();
+        let mut differ = false;
+        for x in v {
+            differ |= x.to_bits() != want;
+        }
+        !differ
+    };
+    uniform(&search.floor[0])
+        && uniform(&search.floor[1])
+        && uniform(&search.spread)
+        && (!tile || uniform(&search.period))
+}
+
+/// Offsets along x and y of the nine cells of a 3×3 block, one cell per lane (lanes
+/// past nine repeat the last cell).
+const BLOCK: [[i32; CHUNK]; 2] = {
+    let mut block = [[1; CHUNK]; 2];
+    let mut c = 0;
+    while c < 9 {
+        block[0][c] = c as i32 % 3 - 1;
+        block[1][c] = c as i32 / 3 - 1;
+        c += 1;
+    }
+    block
+};
+
+/// Folds the 3×3 block of 2D cells that all samples share into the nearest and second
+/// nearest distances: each cell's hash and jittered position once, then per sample only
+/// the offset from the sample's own box corner, as [`CellLanes::feature`] computes it.
+#[inline(always)]
+fn visit_shared_block<const METRIC: u8, const SECOND: bool>(search: &mut Search, p: Cellular) {
+    // The nine cells' hashes side by side, with the terms `Search::fill` computes.
+    let mut hash = [p.seed.wrapping_mul(SEED_KEY); CHUNK];
+    for axis in 0..2 {
+        let (floor, index, period) = (
+            search.floor[axis][0],
+            search.index[axis][0],
+            search.period[0],
+        );
+        for c in 0..CHUNK {
+            let d = BLOCK[axis][c];
+            let i = if p.tile {
+                cell_index(floor + d as f32, Some(period))
+            } else {
+                index.wrapping_add(d)
+            };
+            hash[c] ^= (i as u32).wrapping_mul(AXIS_KEYS[axis]);
+        }
+    }
+    for axis in 0..2 {
+        for d in -1..=1 {
+            search.fill_base(axis, d);
+        }
+    }
+    let spread = search.spread[0];
+    let mut jittered = [[0.0f32; CHUNK]; 2];
+    for c in 0..CHUNK {
+        let [x, y, _] = feature_steps(mix(hash[c]), false);
+        jittered[0][c] = spread * x;
+        jittered[1][c] = spread * y;
+    }
+    // Local copies, so the nine folds stay in registers instead of a chain of stores and
+    // reloads through the search state.
+    let (mut f1s, mut f2s) = (search.f1, search.f2);
+    for c in 0..9 {
+        let k = BLOCK.map(|offsets| (offsets[c] + MAX_RING) as usize);
+        let (bx, by) = (&search.base[0][k[0]], &search.base[1][k[1]]);
+        let (jx, jy) = (jittered[0][c], jittered[1][c]);
+        for l in 0..CHUNK {
+            let (x, y) = (bx[l] + jx, by[l] + jy);
+            // The 3D terms are 0 (offsets are finite: positions are clamped), so leaving
+            // them out changes no bit.
+            let d = match METRIC {
+                EUCLIDEAN => x * x + y * y,
+                MANHATTAN => x.abs() + y.abs(),
+                _ => x.abs().max(y.abs()),
+            };
+            // Neither distance is ever NaN, so compares give min's results in one
+            // instruction (the search state's copies below need min: there a compare
+            // would become a masked store, which later loads cannot forward from).
+            let nearest = f1s[l];
+            if SECOND {
+                let other = if d > nearest { d } else { nearest };
+                f2s[l] = if other < f2s[l] { other } else { f2s[l] };
+            }
+            f1s[l] = if d < nearest { d } else { nearest };
+        }
+    }
+    (search.f1, search.f2) = (f1s, f2s);
 }
 
 /// Folds the cell at offset `cell` into the nearest and second nearest distances.

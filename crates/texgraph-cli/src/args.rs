@@ -29,6 +29,18 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
+/// Parses a sprite-sheet grid `COLSxROWS`, each 1 to 1024.
+pub fn parse_grid(text: &str) -> Result<(u32, u32), String> {
+    let count = |s: &str| match s.trim().parse::<u32>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("'{s}' in '{text}' is not a count of 1 to 1024")),
+    };
+    match text.split_once(['x', 'X']) {
+        Some((columns, rows)) => Ok((count(columns)?, count(rows)?)),
+        None => Err(format!("'{text}' is not a grid like 8x6 (columns x rows)")),
+    }
+}
+
 /// Parses a thread count, 1 to [`MAX_THREADS`].
 pub fn parse_threads(text: &str) -> Result<usize, String> {
     bounded(text, MAX_THREADS, "threads")

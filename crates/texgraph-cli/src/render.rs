@@ -5,12 +5,13 @@ use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
+use texgraph_core::animation::{Frames, Layout, export_animation};
 use texgraph_core::export::{
     Depth, ExportSettings, Format, default_image_name, export_all, output_paths,
 };
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
-use crate::args::{apply_set, parse_size, parse_threads};
+use crate::args::{apply_set, parse_grid, parse_size, parse_threads};
 use crate::load::{describe, load, print_warnings};
 
 /// Arguments of `texgraph render`.
@@ -43,6 +44,16 @@ pub struct RenderArgs {
     /// Render every output, each to `<out stem>_<name>.<ext>`.
     #[arg(long)]
     all_outputs: bool,
+    /// Render frames `first..end` (end exclusive) with time = frame / fps, to a numbered
+    /// sequence (`-o out_####.png`), an animated `.gif` or `.png`, or a sheet (`--sheet`).
+    #[arg(long, value_name = "FIRST..END", conflicts_with_all = ["time", "all_outputs"])]
+    frames: Option<String>,
+    /// Frames per second of `--frames`.
+    #[arg(long, default_value = "24", requires = "frames")]
+    fps: f64,
+    /// Lay the frames out in one image of `COLSxROWS` frames, row by row.
+    #[arg(long, value_name = "COLSxROWS", value_parser = parse_grid, requires = "frames")]
+    sheet: Option<(u32, u32)>,
 }
 
 /// Runs `texgraph render`.
@@ -56,6 +67,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             bail!("--time must be a finite number");
         }
         graph.settings.time = time;
+    }
+    if let Some(range) = &args.frames {
+        return animate(args, &graph, range);
     }
     let out = args
         .out
@@ -150,5 +164,82 @@ fn render_all(
             mpix / seconds.max(1e-9)
         );
     }
+    Ok(())
+}
+
+/// Runs `texgraph render --frames`.
+fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> {
+    let frames = Frames::parse(range, args.fps).map_err(|e| anyhow!("--frames: {e}"))?;
+    let out = args.out.clone().ok_or_else(|| {
+        anyhow!("--frames needs -o: out_####.png (a sequence), anim.gif, anim.png (APNG), or a sheet with --sheet")
+    })?;
+    let layout = Layout::for_path(&out, args.sheet).map_err(|e| anyhow!("{e}"))?;
+    let depth = match (&args.depth, layout) {
+        (Some(bits), _) => Depth::from_bits(bits.parse()?).expect("clap checked the value"),
+        (None, Layout::Sequence(format) | Layout::Sheet { format, .. }) => format.default_depth(),
+        (None, Layout::Gif | Layout::Apng) => Depth::Eight,
+    };
+    let found = diagnose(graph);
+    if found.errors.is_empty() {
+        print_warnings(&args.graph, &found.warnings);
+    }
+    let settings = ExportSettings {
+        width: args.size.0,
+        height: args.size.1,
+        depth,
+        output: args.output.clone(),
+        options: RenderOptions {
+            threads: args.threads,
+            ..RenderOptions::default()
+        },
+    };
+    let rows = u64::from(frames.count()) * u64::from(settings.height);
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(rows);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} rendering {} frames [{{bar:40}}] {{pos}}/{{len}} rows ({{eta}})",
+                frames.count()
+            ))
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = std::time::Instant::now();
+    let result = export_animation(graph, &frames, layout, &out, &settings, &|rows| {
+        bar.set_position(rows)
+    });
+    bar.finish_and_clear();
+    let written = result.map_err(|e| match e {
+        Error::Invalid(_) => describe(&args.graph, &e),
+        other => anyhow!("{other}"),
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    let what = match layout {
+        Layout::Sequence(_) => format!("{} files", written.len()),
+        Layout::Gif => "an animated GIF".to_owned(),
+        Layout::Apng => "an animated PNG".to_owned(),
+        Layout::Sheet { columns, rows, .. } => format!("a {columns}x{rows} sheet"),
+    };
+    let first = &written[0];
+    crate::say!(
+        "wrote {} ({what}): {} frames of {}x{} at {} fps, rendered in {seconds:.3} s",
+        if written.len() == 1 {
+            first.path.display().to_string()
+        } else {
+            format!(
+                "{} … {}",
+                first.path.display(),
+                written[written.len() - 1].path.display()
+            )
+        },
+        frames.count(),
+        settings.width,
+        settings.height,
+        frames.fps
+    );
     Ok(())
 }

@@ -155,6 +155,26 @@ fn stage_encoded(
     })
 }
 
+/// Encodes `image` into a staged temporary for `path`, renamed into place on commit.
+pub(crate) fn stage_image(
+    image: &Image,
+    path: &Path,
+    format: Format,
+    depth: Depth,
+) -> Result<Staged> {
+    stage_encoded(image, path, format, depth, None)
+}
+
+/// The image as 8-bit RGBA bytes (gray repeated in r, g and b, opaque).
+pub(crate) fn rgba8(image: &Image) -> Result<Vec<u8>, String> {
+    let bytes = integer_bytes(image, Depth::Eight)?;
+    if image.channels == 4 {
+        return Ok(bytes);
+    }
+    crate::memory::try_collect(bytes.len() * 4, bytes.iter().flat_map(|&v| [v, v, v, 255]))
+        .ok_or_else(|| short_of_memory(image))
+}
+
 /// What to export: size, depth, which output, how to render.
 #[derive(Debug, Clone)]
 pub struct ExportSettings {

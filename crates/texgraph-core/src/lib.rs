@@ -15,6 +15,7 @@
 //! assert_eq!(image.data.len(), 64 * 64);
 //! ```
 
+pub mod animation;
 pub mod compile;
 pub mod docs;
 pub mod error;

@@ -21,8 +21,9 @@ use crate::staging;
 
 /// Most frames one export renders.
 pub const MAX_FRAMES: u32 = 10_000;
-/// Highest frame rate, in frames per second.
-pub const MAX_FPS: f64 = 1000.0;
+/// Highest frame rate, in frames per second (APNG stores delays in hundredths of a frame
+/// per second, up to 655.35).
+pub const MAX_FPS: f64 = 240.0;
 /// Largest side of a GIF frame (the format stores sides in 16 bits).
 pub const MAX_GIF_SIDE: u32 = 65_535;
 
@@ -184,39 +185,36 @@ pub fn export_animation(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Exported>> {
     check_layout(layout, frames, path, settings)?;
-    // Every frame is compiled (so every graph error is reported) before any is rendered.
-    let programs = frames
-        .numbers()
-        .map(|frame| {
-            let mut at = graph.clone();
-            at.settings.time = frames.time(frame);
-            compile(&at, settings.output.as_deref())
-        })
-        .collect::<Result<Vec<_>>>()?;
-    // Frames differ only in time: what one needs, each does.
-    export::check_memory(
-        &programs[0],
-        settings.width,
-        settings.height,
-        settings.options.thread_count(),
-    )?;
+    // Frames differ only in time, a value: the first frame's compile reports every graph
+    // error, and what its render needs, each frame's does. The others are compiled one
+    // at a time as they are rendered, so a long range never holds more than one program
+    // (with its decoded images).
+    let at = |frame: u32| {
+        let mut at = graph.clone();
+        at.settings.time = frames.time(frame);
+        compile(&at, settings.output.as_deref())
+    };
+    let mut first = Some(at(frames.first)?);
+    let program = first.as_ref().expect("just compiled");
+    let threads = settings.options.thread_count();
+    export::check_memory(program, settings.width, settings.height, threads)?;
     let start = Instant::now();
     let height = u64::from(settings.height);
-    let render_frame = |index: usize| -> Result<Image> {
+    let mut render_frame = |index: usize| -> Result<Image> {
+        let program = match first.take() {
+            Some(program) => program,
+            None => at(frames.first + index as u32)?,
+        };
         let before = index as u64 * height;
         let rows = |r: u32| progress(before + u64::from(r));
-        render(
-            &programs[index],
-            settings.width,
-            settings.height,
-            settings.options.clone(),
-            &rows,
-        )
+        let (w, h) = (settings.width, settings.height);
+        render(&program, w, h, settings.options.clone(), &rows)
     };
+    let count = frames.count() as usize;
     match layout {
         Layout::Sequence(format) => {
-            let mut staged = Vec::with_capacity(programs.len());
-            let mut written = Vec::with_capacity(programs.len());
+            let mut staged = Vec::with_capacity(count);
+            let mut written = Vec::with_capacity(count);
             for (index, frame) in frames.numbers().enumerate() {
                 let target = frame_path(path, frame);
                 let began = Instant::now();
@@ -246,7 +244,7 @@ pub fn export_animation(
                 } else {
                     Moving::apng(&mut out, settings, frames).map_err(fail)?
                 };
-                for index in 0..programs.len() {
+                for index in 0..count {
                     let image = render_frame(index)?;
                     writer.frame(&image).map_err(fail)?;
                     last = Some(image);
@@ -264,7 +262,7 @@ pub fn export_animation(
         } => {
             let (w, h) = (settings.width, settings.height);
             let mut sheet: Option<Image> = None;
-            for index in 0..programs.len() {
+            for index in 0..count {
                 let image = render_frame(index)?;
                 let sheet = match &mut sheet {
                     Some(sheet) => sheet,

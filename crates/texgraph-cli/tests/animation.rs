@@ -38,6 +38,28 @@ fn still(dir: &Path, time: f32, size: &str, name: &str) -> Vec<u8> {
     std::fs::read(dir.join(name)).unwrap()
 }
 
+/// Renders frames `range` of the fire example at `fps` and `size` in `dir`, then `rest`.
+fn animate(
+    dir: &Path,
+    range: &str,
+    fps: &str,
+    size: &str,
+    rest: &[&str],
+) -> assert_cmd::assert::Assert {
+    let fire = example("fire.json");
+    let args = [
+        "render",
+        fire.to_str().unwrap(),
+        "--frames",
+        range,
+        "--fps",
+        fps,
+        "--size",
+        size,
+    ];
+    texgraph(dir, &[&args[..], rest].concat())
+}
+
 fn rgba(png: &[u8]) -> image::RgbaImage {
     image::load_from_memory(png).unwrap().to_rgba8()
 }
@@ -45,18 +67,7 @@ fn rgba(png: &[u8]) -> image::RgbaImage {
 #[test]
 fn a_sequence_holds_the_stills_of_each_frame_time() {
     let dir = tempfile::tempdir().unwrap();
-    let fire = example("fire.json");
-    let args = [
-        "render",
-        fire.to_str().unwrap(),
-        "--frames",
-        "3..7",
-        "--fps",
-        "8",
-        "--size",
-        "40",
-    ];
-    texgraph(dir.path(), &[&args[..], &["-o", "f_####.png"]].concat())
+    animate(dir.path(), "3..7", "8", "40", &["-o", "f_####.png"])
         .success()
         .stdout(predicates::str::contains("4 files"));
     assert_eq!(
@@ -79,25 +90,8 @@ fn a_sequence_holds_the_stills_of_each_frame_time() {
 #[test]
 fn gif_and_apng_hold_every_frame_at_the_frame_rate() {
     let dir = tempfile::tempdir().unwrap();
-    let fire = example("fire.json");
-    let base = [
-        "render",
-        fire.to_str().unwrap(),
-        "--frames",
-        "0..5",
-        "--fps",
-        "20",
-    ];
-    texgraph(
-        dir.path(),
-        &[&base[..], &["--size", "48x32", "-o", "fire.gif"]].concat(),
-    )
-    .success();
-    texgraph(
-        dir.path(),
-        &[&base[..], &["--size", "48x32", "-o", "fire.png"]].concat(),
-    )
-    .success();
+    animate(dir.path(), "0..5", "20", "48x32", &["-o", "fire.gif"]).success();
+    animate(dir.path(), "0..5", "20", "48x32", &["-o", "fire.png"]).success();
 
     // GIF: five 48x32 frames of 5 hundredths of a second, looping forever.
     let mut options = gif::DecodeOptions::new();
@@ -158,20 +152,12 @@ fn gif_and_apng_hold_every_frame_at_the_frame_rate() {
 #[test]
 fn a_sheet_lays_the_frames_out_row_by_row() {
     let dir = tempfile::tempdir().unwrap();
-    let fire = example("fire.json");
-    let args = [
-        "render",
-        fire.to_str().unwrap(),
-        "--frames",
-        "0..5",
-        "--fps",
-        "10",
-        "--size",
-        "24x16",
-    ];
-    texgraph(
+    animate(
         dir.path(),
-        &[&args[..], &["--sheet", "3x2", "-o", "sheet.png"]].concat(),
+        "0..5",
+        "10",
+        "24x16",
+        &["--sheet", "3x2", "-o", "sheet.png"],
     )
     .success();
     let sheet = rgba(&std::fs::read(dir.path().join("sheet.png")).unwrap());

@@ -258,7 +258,9 @@ pub fn export_animation(
             Ok(vec![exported(path, &image, Depth::Eight, seconds)])
         }
         Layout::Sheet {
-            columns, format, ..
+            columns,
+            rows,
+            format,
         } => {
             let (w, h) = (settings.width, settings.height);
             let mut sheet: Option<Image> = None;
@@ -266,7 +268,7 @@ pub fn export_animation(
                 let image = render_frame(index)?;
                 let sheet = match &mut sheet {
                     Some(sheet) => sheet,
-                    None => sheet.insert(blank_sheet(layout, w, h, image.channels, path)?),
+                    None => sheet.insert(blank_sheet(columns * w, rows * h, image.channels, path)?),
                 };
                 let (column, row) = (index as u32 % columns, index as u32 / columns);
                 blit(sheet, &image, column * w, row * h);
@@ -294,13 +296,10 @@ fn check_layout(
         })
     };
     let depth = settings.depth;
+    if let Layout::Sequence(_) | Layout::Sheet { .. } = layout {
+        export::checked_format(path, depth)?;
+    }
     match layout {
-        Layout::Sequence(format) | Layout::Sheet { format, .. } if !format.supports(depth) => {
-            refuse(format!(
-                "{format:?} files cannot hold {}-bit samples (PNG: 8 or 16, EXR: 32, TIFF: 8, 16 or 32)",
-                depth.bits()
-            ))
-        }
         Layout::Gif | Layout::Apng if depth != Depth::Eight => refuse(format!(
             "animated GIF and PNG are written at 8 bits, not {}; use a numbered sequence for deeper frames",
             depth.bits()
@@ -330,12 +329,8 @@ fn check_layout(
     }
 }
 
-/// An empty (transparent black) sheet for `layout`'s grid of `w` × `h` frames.
-fn blank_sheet(layout: Layout, w: u32, h: u32, channels: usize, path: &Path) -> Result<Image> {
-    let Layout::Sheet { columns, rows, .. } = layout else {
-        unreachable!("only sheets have a grid")
-    };
-    let (width, height) = (columns * w, rows * h);
+/// An empty (transparent black) sheet of `width` × `height`.
+fn blank_sheet(width: u32, height: u32, channels: usize, path: &Path) -> Result<Image> {
     let len = crate::eval::image_bytes(width, height, channels)
         .and_then(|bytes| usize::try_from(bytes / 4).ok());
     let data = len

@@ -117,7 +117,7 @@ pub fn write_image(image: &Image, path: &Path, depth: Depth) -> Result<()> {
 }
 
 /// The format of `path`, when it can hold `depth`.
-fn checked_format(path: &Path, depth: Depth) -> Result<Format> {
+pub(crate) fn checked_format(path: &Path, depth: Depth) -> Result<Format> {
     let format = Format::from_path(path)?;
     if !format.supports(depth) {
         return Err(Error::Export {

@@ -517,15 +517,7 @@ fn the_ramp_editor_takes_typed_hex_colors_and_adds_stops_in_order() {
         other => panic!("{other:?}"),
     };
     let before = stops(&h);
-    let hex = before[0].color.clone();
-    h.get_by(move |n| n.role() == Role::TextInput && n.value().as_deref() == Some(hex.as_str()))
-        .click();
-    h.run_steps(1);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.event(Event::Text("#123456".into()));
-    h.run_steps(1);
-    h.key_press(Key::Enter);
-    h.run_steps(2);
+    retype(&mut h, &before[0].color, "#123456");
     assert_eq!(stops(&h)[0].color, "#123456");
     assert_eq!(stops(&h)[1..], before[1..]);
 
@@ -794,6 +786,18 @@ fn the_palette_offers_exact_names_first() {
     assert_eq!(ids("").len(), texgraph_core::registry::NODES.len());
 }
 
+/// Clicks the text field showing `old`, replaces its text with `new` and presses Enter.
+fn retype(h: &mut Harness<'_, EditorApp>, old: &str, new: &str) {
+    h.get_by(|n| n.role() == Role::TextInput && n.value().as_deref() == Some(old))
+        .click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(Event::Text(new.into()));
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+}
+
 #[test]
 fn a_color_node_takes_a_typed_hex_color() {
     let dir = tempfile::tempdir().unwrap();
@@ -808,14 +812,7 @@ fn a_color_node_takes_a_typed_hex_color() {
     let mut h = harness(&path);
     h.state_mut().push(Command::Select(Some("c".into())));
     h.run_steps(4);
-    h.get_by(|n| n.role() == Role::TextInput && n.value().as_deref() == Some("#808080"))
-        .click();
-    h.run_steps(1);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.event(Event::Text("#3b342b".into()));
-    h.run_steps(1);
-    h.key_press(Key::Enter);
-    h.run_steps(2);
+    retype(&mut h, "#808080", "#3b342b");
     assert_eq!(
         h.state().graph.node("c").unwrap().params.get("color"),
         Some(&ParamValue::Text("#3b342b".into()))

@@ -1159,22 +1159,6 @@ fn simplex_noise(
     }
 }
 
-/// Copies `from` into the first lanes of `to`. A whole chunk is a fixed-length copy (vector
-/// moves); only a shorter last chunk calls memcpy, kept out of line so that the compiler
-/// cannot fold the two into one call of variable length.
-#[inline(always)]
-fn load_lanes(to: &mut [f32; CELL_CHUNK], from: &[f32]) {
-    #[inline(never)]
-    #[cold]
-    fn part(to: &mut [f32; CELL_CHUNK], from: &[f32]) {
-        to[..from.len()].copy_from_slice(from);
-    }
-    match <&[f32; CELL_CHUNK]>::try_from(from) {
-        Ok(whole) => *to = *whole,
-        Err(_) => part(to, from),
-    }
-}
-
 multiversion! {
     /// Cellular noise, chunk by chunk; `at` holds x, y, z, frequency and jitter.
     fn cellular_k(out: &mut [f32], p: Cellular, offset: [f32; 2], at: [Arg<'_>; 5]) {
@@ -1186,7 +1170,7 @@ multiversion! {
             let (first, m) = (c * CELL_CHUNK, chunk.len());
             let load = |to: &mut [f32; CELL_CHUNK], from: Arg<'_>| match from {
                 Arg::C(v) => to[..m].fill(v),
-                Arg::S(v) => load_lanes(to, &v[first..first + m]),
+                Arg::S(v) => cellular::load_lanes(to, &v[first..first + m]),
             };
             let [px, py, pz] = &mut s.pos;
             load(px, x);

@@ -230,14 +230,16 @@ impl Search {
                 let key = AXIS_KEYS[axis];
                 let salt = if axis == 0 { seed_term } else { 0 };
                 let terms = &mut self.terms[axis][k];
+                let (floor, index) = (&self.floor[axis], &self.index[axis]);
+                // One loop per case, so that neither has a branch.
                 if p.tile && axis < 2 {
                     for l in 0..CHUNK {
-                        let i = cell_index(self.floor[axis][l] + d as f32, Some(self.period[l]));
+                        let i = neighbour(floor[l], index[l], d, Some(self.period[l]));
                         terms[l] = (i as u32).wrapping_mul(key) ^ salt;
                     }
                 } else {
                     for l in 0..CHUNK {
-                        let i = self.index[axis][l].wrapping_add(d);
+                        let i = neighbour(floor[l], index[l], d, None);
                         terms[l] = (i as u32).wrapping_mul(key) ^ salt;
                     }
                 }
@@ -267,6 +269,16 @@ impl Search {
         for l in 0..CHUNK {
             base[l] = box_offset(d, self.jitter[l], self.frac[axis][l]);
         }
+    }
+}
+
+/// The index of the cell `d` cells along an axis from a sample's cell (floor `floor`,
+/// index `index`), wrapped at `period` when tiling.
+#[inline(always)]
+fn neighbour(floor: f32, index: i32, d: i32, period: Option<f32>) -> i32 {
+    match period {
+        Some(_) => cell_index(floor + d as f32, period),
+        None => index.wrapping_add(d),
     }
 }
 
@@ -413,9 +425,23 @@ fn chunk<const METRIC: u8, const VOLUME: bool, const NEAREST: bool, const SECOND
     store_lanes(&mut out[..m], &all);
 }
 
-/// Copies the first lanes of `from` into `to`. A whole chunk is a fixed-length copy
+/// Copies `from` into the first lanes of `to`. A whole chunk is a fixed-length copy
 /// (vector moves); only a shorter last chunk calls memcpy, kept out of line so that the
 /// compiler cannot fold the two into one call of variable length.
+#[inline(always)]
+pub fn load_lanes(to: &mut [f32; CHUNK], from: &[f32]) {
+    #[inline(never)]
+    #[cold]
+    fn part(to: &mut [f32; CHUNK], from: &[f32]) {
+        to[..from.len()].copy_from_slice(from);
+    }
+    match <&[f32; CHUNK]>::try_from(from) {
+        Ok(whole) => *to = *whole,
+        Err(_) => part(to, from),
+    }
+}
+
+/// The reverse of [`load_lanes`]: the first lanes of `from` into `to`.
 #[inline(always)]
 fn store_lanes(to: &mut [f32], from: &[f32; CHUNK]) {
     #[inline(never)]
@@ -615,13 +641,9 @@ fn visit_shared_block<const METRIC: u8, const SECOND: bool>(search: &mut Search,
             search.index[axis][0],
             search.period[0],
         );
+        let period = p.tile.then_some(period);
         for c in 0..CHUNK {
-            let d = BLOCK[axis][c];
-            let i = if p.tile {
-                cell_index(floor + d as f32, Some(period))
-            } else {
-                index.wrapping_add(d)
-            };
+            let i = neighbour(floor, index, BLOCK[axis][c], period);
             hash[c] ^= (i as u32).wrapping_mul(AXIS_KEYS[axis]);
         }
     }

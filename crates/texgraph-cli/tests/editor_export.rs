@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use texgraph_core::Graph;
-use texgraph_editor::export::{ExportJob, ExportRequest, ImageKind};
+use texgraph_editor::export::{AnimationRequest, ExportJob, ExportRequest, ImageKind};
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -45,6 +45,7 @@ fn png_16_bit_at_a_custom_size_matches_the_cli() {
             output: None,
             all_outputs: false,
             path: dir.path().join("editor.png"),
+            animation: None,
         },
     );
     cli_render(
@@ -72,6 +73,7 @@ fn every_output_as_exr_matches_the_cli() {
             output: None,
             all_outputs: true,
             path: dir.path().join("editor.exr"),
+            animation: None,
         },
     );
     cli_render(
@@ -103,6 +105,7 @@ fn one_named_output_as_png_8_matches_the_cli() {
             output: Some("color".into()),
             all_outputs: false,
             path: dir.path().join("editor.png"),
+            animation: None,
         },
     );
     cli_render(
@@ -114,4 +117,63 @@ fn one_named_output_as_png_8_matches_the_cli() {
         std::fs::read(&editor[0]).unwrap(),
         std::fs::read(dir.path().join("cli.png")).unwrap()
     );
+}
+
+#[test]
+fn animations_match_the_cli_as_gif_sheet_and_sequence() {
+    let dir = tempfile::tempdir().unwrap();
+    let fire = example("fire_loop.json");
+    // File name, sheet, format, and the CLI's matching flags.
+    type Case<'a> = (&'a str, Option<(u32, u32)>, ImageKind, &'a [&'a str]);
+    let cases: [Case; 3] = [
+        ("anim.gif", None, ImageKind::Png8, &[]),
+        (
+            "sheet.png",
+            Some((3, 2)),
+            ImageKind::Png16,
+            &["--sheet", "3x2", "--depth", "16"],
+        ),
+        ("f_##.exr", None, ImageKind::Exr, &[]),
+    ];
+    for (name, sheet, kind, extra) in cases {
+        let editor_dir = dir.path().join("editor");
+        let cli_dir = dir.path().join("cli");
+        std::fs::create_dir_all(&editor_dir).unwrap();
+        std::fs::create_dir_all(&cli_dir).unwrap();
+        let written = editor_export(
+            &fire,
+            ExportRequest {
+                width: 24,
+                height: 16,
+                kind,
+                output: None,
+                all_outputs: false,
+                path: editor_dir.join(name),
+                animation: Some(AnimationRequest {
+                    first: 70,
+                    end: 75,
+                    fps: 24.0,
+                    sheet,
+                }),
+            },
+        );
+        let args = [
+            &[
+                "--size", "24x16", "--frames", "70..75", "--fps", "24", "-o", name,
+            ][..],
+            extra,
+        ]
+        .concat();
+        cli_render(&cli_dir, &fire, &args);
+        let expected = if name.contains('#') { 5 } else { 1 };
+        assert_eq!(written.len(), expected, "{name}");
+        for path in written {
+            let file = path.file_name().unwrap();
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                std::fs::read(cli_dir.join(file)).unwrap(),
+                "{name}: {file:?}"
+            );
+        }
+    }
 }

@@ -30,6 +30,7 @@ fn output_type(ty: OutputType) -> &'static str {
         OutputType::Scalar => "scalar",
         OutputType::Color => "color",
         OutputType::FollowsInputs => "scalar or color, after its inputs",
+        OutputType::ByParam => "scalar or color, as its `type` says",
     }
 }
 

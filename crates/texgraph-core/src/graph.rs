@@ -13,8 +13,12 @@ use crate::error::{Error, GraphError, Location, Result};
 
 /// The value of the `format` field of every graph file.
 pub const FORMAT: &str = "texgraph";
-/// The graph file format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The newest graph file format version: what this build reads up to, and what a loaded
+/// graph holds in memory. Version 2 added subgraphs (`graph` and `graph_input` nodes, the
+/// `exposed` list) and `settings.loop`; a version 1 file is read unchanged.
+pub const VERSION: u32 = 2;
+/// The oldest graph file format version this build reads.
+pub const FIRST_VERSION: u32 = 1;
 /// Largest graph file read, in bytes (64 MiB: far above any hand-made or generated
 /// material).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
@@ -26,7 +30,8 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 pub struct Graph {
     /// Always [`FORMAT`].
     pub format: String,
-    /// Always [`VERSION`] once loaded.
+    /// Always [`VERSION`] once loaded (older files are migrated); files are written with
+    /// the lowest version that holds the graph ([`Graph::required_version`]).
     pub version: u32,
     /// Display name; also the default output file name of `texgraph render`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -39,6 +44,25 @@ pub struct Graph {
     /// Notes and frames drawn on the editor canvas; they do not affect rendering.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comments: Vec<Comment>,
+    /// The params this graph offers as a subgraph: each one a node param inside, shown as
+    /// a param of every `graph` node that uses this file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exposed: Vec<Exposed>,
+}
+
+/// One param a graph exposes to the graphs that include it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exposed {
+    /// The param's name on the including `graph` node (letters, digits, '_' and '-').
+    pub name: String,
+    /// The node param it sets: `"node_id.param"`. Its range and kind are the exposed
+    /// param's; its value in this file is the default.
+    pub target: String,
+    /// What it does, shown in the inspector and `texgraph nodes`-style listings (the
+    /// target param's own doc when empty).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
 }
 
 /// Graph-wide settings.
@@ -50,6 +74,11 @@ pub struct Settings {
     pub tileable: bool,
     /// The value of every `time` node.
     pub time: f32,
+    /// Loop length in seconds: when set, the graph's motion repeats every `loop` seconds
+    /// without a jump (see [`crate::compile`]: two passes, `loop` seconds apart, are
+    /// crossfaded). Version 2.
+    #[serde(rename = "loop", skip_serializing_if = "Option::is_none")]
+    pub loop_seconds: Option<f32>,
 }
 
 impl Default for Settings {
@@ -57,9 +86,13 @@ impl Default for Settings {
         Self {
             tileable: false,
             time: 0.0,
+            loop_seconds: None,
         }
     }
 }
+
+/// The longest loop, in seconds (a day).
+pub const MAX_LOOP_SECONDS: f32 = 86_400.0;
 
 /// One node of a graph.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -202,6 +235,22 @@ impl Graph {
             settings: Settings::default(),
             nodes: Vec::new(),
             comments: Vec::new(),
+            exposed: Vec::new(),
+        }
+    }
+
+    /// The lowest file format version that holds this graph: 2 when it uses subgraphs
+    /// (`graph` or `graph_input` nodes, exposed params) or a loop, else 1, so that files
+    /// without them stay readable by older builds and unchanged by a save.
+    pub fn required_version(&self) -> u32 {
+        let subgraphs = self
+            .nodes
+            .iter()
+            .any(|n| n.kind == crate::subgraph::KIND || n.kind == "graph_input");
+        if subgraphs || !self.exposed.is_empty() || self.settings.loop_seconds.is_some() {
+            2
+        } else {
+            1
         }
     }
 
@@ -245,12 +294,16 @@ impl Graph {
                 ));
             }
         }
-        match top.get("version") {
-            Some(v) if v.as_u64() == Some(u64::from(VERSION)) => {}
-            Some(v) => {
+        match top.get("version").map(|v| (v, v.as_u64())) {
+            Some((_, Some(v))) if (u64::from(FIRST_VERSION)..=u64::from(VERSION)).contains(&v) => {
+                migrate(&mut top, v as u32);
+            }
+            Some((v, _)) => {
                 return Err(Error::at(
                     Location::graph_field("version"),
-                    format!("unsupported version {v}; this build reads version {VERSION}"),
+                    format!(
+                        "unsupported version {v}; this build reads versions {FIRST_VERSION} to {VERSION}"
+                    ),
                 ));
             }
             None => {
@@ -345,9 +398,14 @@ impl Graph {
         Self::from_json(&text)
     }
 
-    /// The graph as pretty-printed JSON (what [`Graph::save`] writes).
+    /// The graph as pretty-printed JSON (what [`Graph::save`] writes), with the lowest
+    /// version that holds it ([`Graph::required_version`]).
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("a graph always serializes");
+        let written = Graph {
+            version: self.required_version(),
+            ..self.clone()
+        };
+        let mut text = serde_json::to_string_pretty(&written).expect("a graph always serializes");
         text.push('\n');
         text
     }
@@ -363,6 +421,13 @@ impl Graph {
                 })
         })
     }
+}
+
+/// Brings a file of an older version to [`VERSION`]. Version 2 only added fields, node
+/// types and a setting, so a version 1 file means the same once its version says so; a
+/// later version that changes meaning adds its rewrite here.
+fn migrate(top: &mut serde_json::Map<String, serde_json::Value>, _from: u32) {
+    top.insert("version".to_owned(), VERSION.into());
 }
 
 impl Default for Graph {

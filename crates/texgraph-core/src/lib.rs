@@ -32,6 +32,7 @@ pub mod program;
 pub mod registry;
 pub mod signals;
 pub mod staging;
+pub mod subgraph;
 pub mod text;
 pub mod validate;
 

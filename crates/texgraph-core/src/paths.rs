@@ -1,4 +1,4 @@
-//! File params (an `image` node's `path`) are written relative to the graph file's folder.
+//! File params (an `image` node's `path`, a subgraph's `file`) are written relative to the graph file's folder.
 //! Before compiling a graph loaded from a file, its relative paths are made to point into
 //! that folder; the document the editor saves keeps them as written.
 
@@ -15,21 +15,37 @@ impl Graph {
             return; // already relative to the working directory
         }
         for node in &mut self.nodes {
-            let Some(desc) = registry::lookup(&node.kind) else {
-                continue;
+            let files: Vec<String> = match registry::lookup(&node.kind) {
+                Some(desc) => desc
+                    .params
+                    .iter()
+                    .filter(|p| matches!(p.kind, ParamKind::File { .. }))
+                    .map(|p| p.name.to_owned())
+                    .collect(),
+                // A subgraph's file, then the exposed params its file says are paths.
+                None if node.kind == crate::subgraph::KIND => {
+                    resolve(node.params.get_mut("file"), folder);
+                    let Some(ParamValue::Text(file)) = node.params.get("file") else {
+                        continue;
+                    };
+                    crate::subgraph::file_params(Path::new(file))
+                }
+                None => continue,
             };
-            for param in desc.params {
-                if !matches!(param.kind, ParamKind::File { .. }) {
-                    continue;
-                }
-                if let Some(ParamValue::Text(path)) = node.params.get_mut(param.name)
-                    && !path.is_empty()
-                    && Path::new(path.as_str()).is_relative()
-                {
-                    *path = folder.join(path.as_str()).to_string_lossy().into_owned();
-                }
+            for name in files {
+                resolve(node.params.get_mut(&name), folder);
             }
         }
+    }
+}
+
+/// Joins a relative path param to `folder`.
+fn resolve(param: Option<&mut ParamValue>, folder: &Path) {
+    if let Some(ParamValue::Text(path)) = param
+        && !path.is_empty()
+        && Path::new(path.as_str()).is_relative()
+    {
+        *path = folder.join(path.as_str()).to_string_lossy().into_owned();
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::compile::{NodeCtx, Val};
 use crate::error::GraphError;
+use crate::graph::{CurvePoint, GradientStop, ParamValue};
 use crate::nodes;
 
 /// Every node type, in palette order. Adding a node: write it in its family file and
@@ -47,6 +48,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::input::CONSTANT,
     &nodes::input::COLOR,
     &nodes::input::TIME,
+    &nodes::input::GRAPH_INPUT,
     &nodes::input::OUTPUT,
 ];
 
@@ -184,6 +186,8 @@ pub enum OutputType {
     Color,
     /// Color if any [`PortType::Any`] input is a color, else scalar.
     FollowsInputs,
+    /// Scalar or color, as the node's `type` param says.
+    ByParam,
 }
 
 /// An output port.
@@ -270,6 +274,37 @@ pub enum ParamKind {
 pub const MAX_CURVE_POINTS: usize = 64;
 
 impl ParamKind {
+    /// The default as a file would hold it.
+    pub fn default_value(&self) -> ParamValue {
+        match *self {
+            ParamKind::Float { default, .. } => ParamValue::Number(f64::from(default)),
+            ParamKind::Int { default, .. } => ParamValue::Number(default as f64),
+            ParamKind::Choice { default, .. }
+            | ParamKind::Color { default }
+            | ParamKind::Text { default }
+            | ParamKind::File { default } => ParamValue::Text(default.to_owned()),
+            ParamKind::Bool { default } => ParamValue::Bool(default),
+            ParamKind::Stops { default } => ParamValue::Stops(
+                default
+                    .iter()
+                    .map(|&(pos, color)| GradientStop {
+                        pos: f64::from(pos),
+                        color: color.to_owned(),
+                    })
+                    .collect(),
+            ),
+            ParamKind::Points { default } => ParamValue::Points(
+                default
+                    .iter()
+                    .map(|&(x, y)| CurvePoint {
+                        x: f64::from(x),
+                        y: f64::from(y),
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
     /// The default written as it would appear in JSON (for docs and the inspector).
     pub fn default_text(&self) -> String {
         match self {

@@ -8,9 +8,13 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::error::{GraphError, Location};
-use crate::graph::{Comment, FORMAT, Graph, Node, ParamValue, VERSION, split_reference};
+use crate::graph::{
+    Comment, FIRST_VERSION, FORMAT, Graph, MAX_LOOP_SECONDS, Node, ParamValue, VERSION,
+    split_reference,
+};
 use crate::kernels::gradient::parse_hex_color;
 use crate::registry::{self, MAX_CURVE_POINTS, NodeDescriptor, ParamKind};
+use crate::subgraph;
 
 /// What [`diagnose`] finds in a graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,8 +38,45 @@ pub fn validate(graph: &Graph) -> Vec<GraphError> {
     diagnose(graph).errors
 }
 
-/// Every problem of `graph`, split into errors and warnings (see [`Diagnostics`]).
+/// Every problem of `graph`, split into errors and warnings (see [`Diagnostics`]). Its
+/// subgraphs are read and pasted in first ([`subgraph::inline`]); problems inside one are
+/// named after the node that includes it, and the half-built nodes of an included file
+/// warn only in that file.
 pub fn diagnose(graph: &Graph) -> Diagnostics {
+    match subgraph::inline(graph) {
+        Err(errors) => Diagnostics {
+            errors,
+            warnings: Vec::new(),
+        },
+        Ok(std::borrow::Cow::Borrowed(flat)) => diagnose_flat(flat),
+        Ok(std::borrow::Cow::Owned(flat)) => {
+            let found = diagnose_flat(&flat);
+            let own = |p: &GraphError| {
+                p.location
+                    .node
+                    .as_deref()
+                    .is_none_or(|id| graph.node(id).is_some())
+            };
+            let errors = crate::Error::Invalid(found.errors);
+            Diagnostics {
+                errors: subgraph::attribute(graph, errors).problems().to_vec(),
+                warnings: found.warnings.into_iter().filter(own).collect(),
+            }
+        }
+    }
+}
+
+/// Whether `name` is letters, digits, '_' and '-' only, and not empty: what output,
+/// input port and exposed param names must be (they become file names and ports).
+pub fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// [`diagnose`] of a graph whose subgraphs are pasted in already.
+pub(crate) fn diagnose_flat(graph: &Graph) -> Diagnostics {
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
     if graph.format != FORMAT {
@@ -44,13 +85,21 @@ pub fn diagnose(graph: &Graph) -> Diagnostics {
             format!("expected \"{FORMAT}\", found \"{}\"", graph.format),
         ));
     }
-    if graph.version != VERSION {
+    if !(FIRST_VERSION..=VERSION).contains(&graph.version) {
         problems.push(GraphError::new(
             Location::graph_field("version"),
             format!(
-                "unsupported version {}; this build reads version {VERSION}",
+                "unsupported version {}; this build reads versions {FIRST_VERSION} to {VERSION}",
                 graph.version
             ),
+        ));
+    }
+    if let Some(seconds) = graph.settings.loop_seconds
+        && !(seconds > 0.0 && seconds <= MAX_LOOP_SECONDS)
+    {
+        problems.push(GraphError::new(
+            Location::graph_field("settings.loop"),
+            format!("{seconds} seconds; a loop lasts more than 0 and at most {MAX_LOOP_SECONDS}"),
         ));
     }
     if !graph.settings.time.is_finite() {
@@ -106,6 +155,7 @@ pub fn diagnose(graph: &Graph) -> Diagnostics {
 
     check_cycles(graph, &ids, &mut problems);
     check_outputs(graph, &mut problems);
+    check_input_names(graph, &mut problems);
     Diagnostics {
         errors: problems,
         warnings,
@@ -389,12 +439,40 @@ fn direct_sources<'g>(node: &'g Node, ids: &HashMap<&str, &'g Node>) -> Vec<&'g 
         .collect()
 }
 
+/// The `graph_input` nodes' names: ports of the graphs that include this one.
+fn check_input_names(graph: &Graph, problems: &mut Vec<GraphError>) {
+    let mut names: HashMap<String, &str> = HashMap::new();
+    for node in graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == subgraph::INPUT_KIND)
+    {
+        let name = match node.params.get("name") {
+            Some(ParamValue::Text(name)) => name.clone(),
+            _ => "input".to_owned(),
+        };
+        if !plain_name(&name) {
+            problems.push(GraphError::new(
+                Location::field(&node.id, "name"),
+                format!(
+                    "input name '{name}' must be letters, digits, '_' or '-' (it becomes a port)"
+                ),
+            ));
+        }
+        if let Some(first) = names.insert(name.clone(), &node.id) {
+            problems.push(GraphError::new(
+                Location::field(&node.id, "name"),
+                format!("input name '{name}' is already used by node '{first}'"),
+            ));
+        }
+    }
+}
+
 fn check_outputs(graph: &Graph, problems: &mut Vec<GraphError>) {
     let mut names: HashMap<String, &str> = HashMap::new();
     for node in graph.nodes.iter().filter(|n| n.kind == "output") {
         let name = output_name(node);
-        let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-        if name.is_empty() || !name.chars().all(plain) {
+        if !plain_name(&name) {
             problems.push(GraphError::new(
                 Location::field(&node.id, "name"),
                 format!("output name '{name}' must be letters, digits, '_' or '-' (it becomes part of file names)"),
@@ -458,10 +536,21 @@ fn depended_on<'g>(graph: &'g Graph, starts: impl Iterator<Item = &'g Node>) -> 
 /// asks this before every connection.
 pub fn check_connection(graph: &Graph, from: &str, to: &str, port: &str) -> Result<(), String> {
     let target = graph.node(to).ok_or_else(|| format!("no node '{to}'"))?;
-    let desc = registry::lookup(&target.kind)
-        .ok_or_else(|| format!("node '{to}' has unknown type '{}'", target.kind))?;
-    if !desc.connectable_inputs().any(|(name, _)| name == port) {
-        return Err(format!("'{}' has no input '{port}'", desc.id));
+    if target.kind == subgraph::KIND {
+        let file = match target.params.get("file") {
+            Some(ParamValue::Text(file)) if !file.is_empty() => file,
+            _ => return Err(format!("node '{to}' has no graph file chosen")),
+        };
+        let interface = subgraph::interface(std::path::Path::new(file))?;
+        if !interface.connectable_inputs().any(|(name, _)| name == port) {
+            return Err(format!("{file} has no input '{port}'"));
+        }
+    } else {
+        let desc = registry::lookup(&target.kind)
+            .ok_or_else(|| format!("node '{to}' has unknown type '{}'", target.kind))?;
+        if !desc.connectable_inputs().any(|(name, _)| name == port) {
+            return Err(format!("'{}' has no input '{port}'", desc.id));
+        }
     }
     let ids: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     check_reference(from, &ids)?;

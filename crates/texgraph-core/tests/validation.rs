@@ -231,10 +231,10 @@ fn outputs_missing_or_named_twice() {
 #[test]
 fn header_problems() {
     assert_problem(
-        r##"{ "format": "texgraph", "version": 2, "nodes": [] }"##,
+        r##"{ "format": "texgraph", "version": 3, "nodes": [] }"##,
         None,
         Some("version"),
-        "unsupported version 2",
+        "unsupported version 3",
     );
     assert_problem(
         r##"{ "format": "substance", "version": 1, "nodes": [] }"##,

@@ -1,6 +1,7 @@
-//! The export dialog and its background job. The job calls the same core function as
-//! `texgraph render` (`texgraph_core::export::export_all`), so an export is
-//! byte-identical to the CLI's file for the same settings.
+//! The export dialog and its background job. The job calls the same core functions as
+//! `texgraph render` (`texgraph_core::export::export_all`, and
+//! `texgraph_core::animation::export_animation` with `--frames`), so an export is
+//! byte-identical to the CLI's files for the same settings.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::Instant;
 
 use eframe::egui::{self, Id, Ui};
+use texgraph_core::animation::{Frames, Layout, export_animation, frame_path};
 use texgraph_core::export::{
     Depth, ExportSettings, Exported, default_image_name, export_all, output_paths,
 };
@@ -71,8 +73,51 @@ pub struct ExportRequest {
     pub output: Option<String>,
     /// Every output, each to `<stem>_<name>.<ext>` (as `texgraph render --all-outputs`).
     pub all_outputs: bool,
-    /// The image file (the stem, with `all_outputs`).
+    /// The image file (the stem, with `all_outputs`; with `animation`, a GIF, an APNG,
+    /// a sheet or a `#` sequence pattern, as `texgraph render -o` takes it).
     pub path: PathBuf,
+    /// Frames to write instead of one still (`texgraph render --frames`).
+    pub animation: Option<AnimationRequest>,
+}
+
+/// The frames of an animation export: `--frames FIRST..END --fps FPS [--sheet CxR]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnimationRequest {
+    /// First frame.
+    pub first: u32,
+    /// One past the last frame.
+    pub end: u32,
+    /// Frames per second: frame n is at time n / fps.
+    pub fps: f64,
+    /// Columns and rows of a sprite sheet, or `None`.
+    pub sheet: Option<(u32, u32)>,
+}
+
+/// How an animation is written, as picked in the dialog (the file name carries it to
+/// [`Layout::for_path`], as in the CLI).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Motion {
+    /// One file per frame, numbered where the name has `#`s.
+    Sequence,
+    /// An animated GIF.
+    Gif,
+    /// An animated PNG.
+    Apng,
+    /// A sprite sheet.
+    Sheet,
+}
+
+impl Motion {
+    const ALL: [Motion; 4] = [Motion::Sequence, Motion::Gif, Motion::Apng, Motion::Sheet];
+
+    fn label(self) -> &'static str {
+        match self {
+            Motion::Sequence => "image sequence",
+            Motion::Gif => "animated GIF",
+            Motion::Apng => "animated PNG",
+            Motion::Sheet => "sprite sheet",
+        }
+    }
 }
 
 /// An export running on its own thread.
@@ -118,7 +163,11 @@ impl ExportJob {
         };
         let rows = Arc::new(AtomicU32::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
-        let total_rows = request.height.saturating_mul(targets.len().max(1) as u32);
+        let copies = match request.animation {
+            Some(a) => a.end.saturating_sub(a.first),
+            None => targets.len() as u32,
+        };
+        let total_rows = request.height.saturating_mul(copies.max(1));
         let jobs: Vec<(ExportSettings, PathBuf)> = targets
             .into_iter()
             .map(|(output, path)| {
@@ -149,6 +198,21 @@ impl ExportJob {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if jobs.is_empty() {
                         return Err("the graph has no output node to export".to_owned());
+                    }
+                    if let Some(animation) = request.animation {
+                        let frames = Frames::new(animation.first, animation.end, animation.fps)?;
+                        let layout = Layout::for_path(&request.path, animation.sheet)
+                            .map_err(|e| describe(&request.path, &e))?;
+                        let rows = |done: u64| progress(u32::try_from(done).unwrap_or(u32::MAX));
+                        return export_animation(
+                            &graph,
+                            &frames,
+                            layout,
+                            &request.path,
+                            &jobs[0].0,
+                            &rows,
+                        )
+                        .map_err(|e| describe(&request.path, &e));
                     }
                     // Every file or none (`--all-outputs` in the CLI does the same).
                     export(&graph, &jobs, &progress).map_err(|e| describe(&request.path, &e))
@@ -257,6 +321,18 @@ pub struct ExportDialog {
     pub message: String,
     /// Existing files the export would replace, while "Replace them?" waits for an answer.
     pub replacing: Option<Vec<PathBuf>>,
+    /// Whether to export frames rather than a still.
+    pub animate: bool,
+    /// How the frames are written.
+    pub motion: Motion,
+    /// First frame.
+    pub first: u32,
+    /// One past the last frame.
+    pub end: u32,
+    /// Frames per second.
+    pub fps: f64,
+    /// Sprite sheet columns and rows.
+    pub sheet: (u32, u32),
 }
 
 impl Default for ExportDialog {
@@ -272,6 +348,12 @@ impl Default for ExportDialog {
             job: None,
             message: String::new(),
             replacing: None,
+            animate: false,
+            motion: Motion::Gif,
+            first: 0,
+            end: 48,
+            fps: 24.0,
+            sheet: (8, 6),
         }
     }
 }
@@ -306,6 +388,26 @@ impl ExportDialog {
             Some(side) => (side, side),
             None => (self.width, self.height),
         };
+        if self.animate {
+            return ExportRequest {
+                width,
+                height,
+                // GIF and APNG are 8-bit (as the CLI's default for them).
+                kind: match self.motion {
+                    Motion::Gif | Motion::Apng => ImageKind::Png8,
+                    Motion::Sequence | Motion::Sheet => self.kind,
+                },
+                output: self.output.clone(),
+                all_outputs: false,
+                path: PathBuf::from(&self.path),
+                animation: Some(AnimationRequest {
+                    first: self.first,
+                    end: self.end,
+                    fps: self.fps,
+                    sheet: (self.motion == Motion::Sheet).then_some(self.sheet),
+                }),
+            };
+        }
         ExportRequest {
             width,
             height,
@@ -313,7 +415,32 @@ impl ExportDialog {
             output: self.output.clone(),
             all_outputs: self.output.is_none(),
             path: PathBuf::from(&self.path),
+            animation: None,
         }
+    }
+
+    /// The file name the dialog's choices call for: a `_####` pattern for a sequence, the
+    /// extension of the format otherwise.
+    fn fit_path(&mut self) {
+        if self.path.is_empty() {
+            return;
+        }
+        let path = PathBuf::from(&self.path);
+        let stem = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let bare = stem.trim_end_matches('#').trim_end_matches('_').to_owned();
+        let (name, extension) = match (self.animate, self.motion) {
+            (true, Motion::Sequence) => (format!("{bare}_####"), self.kind.extension()),
+            (true, Motion::Gif) => (bare, "gif"),
+            (true, Motion::Apng | Motion::Sheet) => (bare, "png"),
+            (false, _) => (bare, self.kind.extension()),
+        };
+        self.path = path
+            .with_file_name(name)
+            .with_extension(extension)
+            .display()
+            .to_string();
     }
 
     /// Draws the dialog; true when Export was pressed.
@@ -405,6 +532,15 @@ impl ExportDialog {
     /// The files the dialog's settings write.
     pub fn targets(&self, graph: &Graph) -> Vec<PathBuf> {
         let path = PathBuf::from(&self.path);
+        if self.animate {
+            return if self.motion == Motion::Sequence {
+                (self.first..self.end.min(self.first.saturating_add(10_000)))
+                    .map(|n| frame_path(&path, n))
+                    .collect()
+            } else {
+                vec![path]
+            };
+        }
         if self.output.is_none() {
             output_paths(graph, &path)
                 .into_iter()
@@ -444,22 +580,66 @@ impl ExportDialog {
                 });
                 ui.end_row();
 
-                ui.label("format");
-                let before = self.kind;
-                egui::ComboBox::from_id_salt("export_format")
-                    .selected_text(self.kind.label())
-                    .show_ui(ui, |ui| {
-                        for kind in ImageKind::ALL {
-                            ui.selectable_value(&mut self.kind, kind, kind.label());
-                        }
-                    });
-                if self.kind != before && !self.path.is_empty() {
-                    self.path = Path::new(&self.path)
-                        .with_extension(self.kind.extension())
-                        .display()
-                        .to_string();
-                }
+                ui.label("frames");
+                let before = (self.animate, self.motion);
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut self.animate, "animation")
+                        .on_hover_text("write frames over time, as `texgraph render --frames`");
+                    if self.animate {
+                        egui::ComboBox::from_id_salt("export_motion")
+                            .selected_text(self.motion.label())
+                            .show_ui(ui, |ui| {
+                                for motion in Motion::ALL {
+                                    ui.selectable_value(&mut self.motion, motion, motion.label());
+                                }
+                            });
+                    }
+                });
                 ui.end_row();
+                if self.animate {
+                    ui.label("range");
+                    ui.horizontal(|ui| {
+                        ui.add(egui::DragValue::new(&mut self.first).range(0..=1_000_000));
+                        ui.label("to");
+                        ui.add(egui::DragValue::new(&mut self.end).range(0..=1_000_000))
+                            .on_hover_text("one past the last frame: 0 to 48 is 48 frames");
+                        ui.label("at");
+                        ui.add(
+                            egui::DragValue::new(&mut self.fps)
+                                .range(1.0..=texgraph_core::animation::MAX_FPS)
+                                .suffix(" fps"),
+                        );
+                    });
+                    ui.end_row();
+                    if self.motion == Motion::Sheet {
+                        ui.label("sheet");
+                        ui.horizontal(|ui| {
+                            ui.add(egui::DragValue::new(&mut self.sheet.0).range(1..=1024));
+                            ui.label("columns ×");
+                            ui.add(egui::DragValue::new(&mut self.sheet.1).range(1..=1024));
+                            ui.label("rows");
+                        });
+                        ui.end_row();
+                    }
+                }
+
+                let still_format =
+                    !self.animate || matches!(self.motion, Motion::Sequence | Motion::Sheet);
+                let kind = self.kind;
+                if still_format {
+                    ui.label("format");
+                    egui::ComboBox::from_id_salt("export_format")
+                        .selected_text(self.kind.label())
+                        .show_ui(ui, |ui| {
+                            for kind in ImageKind::ALL {
+                                ui.selectable_value(&mut self.kind, kind, kind.label());
+                            }
+                        });
+                    ui.end_row();
+                }
+                if self.kind != kind || (self.animate, self.motion) != before {
+                    self.fit_path();
+                }
 
                 let names = output_names(graph);
                 ui.label("output");
@@ -469,7 +649,7 @@ impl ExportDialog {
                         for name in &names {
                             ui.selectable_value(&mut self.output, Some(name.clone()), name);
                         }
-                        if names.len() > 1 {
+                        if names.len() > 1 && !self.animate {
                             ui.selectable_value(&mut self.output, None, "every output");
                         }
                     });
@@ -489,6 +669,9 @@ impl ExportDialog {
                 });
                 ui.end_row();
             });
+        if self.animate && self.output.is_none() {
+            self.output = output_names(graph).first().cloned();
+        }
         if self.output.is_none() {
             let files: Vec<String> = output_paths(graph, Path::new(&self.path))
                 .into_iter()
@@ -526,6 +709,7 @@ mod tests {
                 output: None,
                 all_outputs: false,
                 path: path.clone(),
+                animation: None,
             },
             || {},
         );
@@ -550,6 +734,7 @@ mod tests {
             output: None,
             all_outputs: false,
             path: dir.path().join("x.png"),
+            animation: None,
         };
         let buggy: ExportFn = |_, _, _| panic!("a bug in the encoder");
         let job = ExportJob::start_with(heavy(), request.clone(), || {}, buggy);
@@ -575,6 +760,7 @@ mod tests {
                 output: None,
                 all_outputs: true,
                 path: dir.path().join("x.png"),
+                animation: None,
             },
             || {},
         );

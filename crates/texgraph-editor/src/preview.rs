@@ -77,8 +77,11 @@ pub struct Preview {
     pub millis: f64,
     /// Statistics of the shown image.
     pub stats: Option<Stats>,
-    /// Playback time while the animation plays.
+    /// The time shown while the timeline plays or is paused (a frame's time, n / fps);
+    /// `None` shows the graph's own time.
     pub playing: Option<f32>,
+    /// The timeline's frame range, rate and looping, and whether it runs.
+    pub timeline: Timeline,
     /// From the edit to the preview showing it.
     pub latency: Option<std::time::Duration>,
     /// Why the last render failed (nothing is shown then).
@@ -103,11 +106,74 @@ impl Default for Preview {
             millis: 0.0,
             stats: None,
             playing: None,
+            timeline: Timeline::default(),
             error: None,
             latency: None,
             max_side: f32::INFINITY,
             zoom: 1.0,
             center: vec2(0.5, 0.5),
+        }
+    }
+}
+
+/// The preview's timeline: which frames play, how fast, and whether they repeat. Frames
+/// are shown at exactly the times an animation export renders them (n / fps).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timeline {
+    /// First frame.
+    pub first: u32,
+    /// One past the last frame.
+    pub end: u32,
+    /// Frames per second.
+    pub fps: f32,
+    /// Start again at the first frame after the last (else stop there).
+    pub looping: bool,
+    /// Whether it advances.
+    pub running: bool,
+    /// Playback position in frames (fractional between frames).
+    pub clock: f32,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Self {
+            first: 0,
+            end: 48,
+            fps: 24.0,
+            looping: true,
+            running: false,
+            clock: 0.0,
+        }
+    }
+}
+
+impl Timeline {
+    /// The frame shown.
+    pub fn frame(&self) -> u32 {
+        (self.clock.max(0.0) as u32).clamp(self.first, self.end.saturating_sub(1).max(self.first))
+    }
+
+    /// A position in frames, kept within the range.
+    fn clamp(&self, frames: f32) -> f32 {
+        frames.clamp(
+            self.first as f32,
+            self.end.saturating_sub(1).max(self.first) as f32,
+        )
+    }
+
+    /// Moves `seconds` on; false when it stopped at the last frame.
+    pub fn advance(&mut self, seconds: f32) -> bool {
+        let length = self.end.saturating_sub(self.first).max(1) as f32;
+        self.clock = self.clamp(self.clock) + seconds * self.fps;
+        if self.clock < self.end as f32 {
+            return true;
+        }
+        if self.looping {
+            self.clock = self.first as f32 + (self.clock - self.first as f32) % length;
+            true
+        } else {
+            self.clock = (self.end - 1).max(self.first) as f32;
+            false
         }
     }
 }
@@ -231,31 +297,74 @@ impl Preview {
     }
 
     fn time_controls(&mut self, ui: &mut Ui, time: f32, actions: &mut Vec<PreviewAction>) {
+        let line = &mut self.timeline;
         ui.horizontal(|ui| {
-            let playing = self.playing.is_some();
-            if ui.button(if playing { "Stop" } else { "Play" }).clicked() {
-                self.playing = if playing { None } else { Some(time) };
+            let label = if line.running { "Pause" } else { "Play" };
+            if ui
+                .button(label)
+                .on_hover_text("play the frame range (frame n at time n / fps)")
+                .clicked()
+            {
+                if !line.running && self.playing.is_none() {
+                    line.clock = line.clamp(time * line.fps);
+                }
+                line.running = !line.running;
                 actions.push(PreviewAction::Render);
             }
-            let mut shown = self.playing.unwrap_or(time);
-            let slider = ui.add_enabled(
-                !playing,
-                egui::Slider::new(&mut shown, 0.0..=TIME_RANGE)
+            if ui
+                .add_enabled(self.playing.is_some(), egui::Button::new("Stop"))
+                .on_hover_text("back to the graph's own time")
+                .clicked()
+            {
+                line.running = false;
+                self.playing = None;
+                actions.push(PreviewAction::Render);
+            }
+            if self.playing.is_some() {
+                let last = line.end.saturating_sub(1).max(line.first);
+                let mut frame = line.frame();
+                let slider = egui::Slider::new(&mut frame, line.first..=last).text("frame");
+                if ui.add(slider).changed() {
+                    line.running = false;
+                    line.clock = frame as f32;
+                    actions.push(PreviewAction::Render);
+                }
+            } else {
+                let mut shown = time;
+                let slider = egui::Slider::new(&mut shown, 0.0..=TIME_RANGE)
                     .text("time")
-                    .clamping(egui::SliderClamping::Never),
-            );
-            if slider.changed() {
-                actions.push(PreviewAction::SetTime(shown));
+                    .clamping(egui::SliderClamping::Never);
+                if ui.add(slider).changed() {
+                    actions.push(PreviewAction::SetTime(shown));
+                }
             }
         });
-        if let Some(t) = &mut self.playing {
-            let dt = ui.input(|i| i.stable_dt).min(0.1);
-            *t += dt;
-            if *t > TIME_RANGE {
-                *t -= TIME_RANGE;
+        ui.horizontal(|ui| {
+            ui.label("frames");
+            ui.add(egui::DragValue::new(&mut line.first).range(0..=100_000));
+            ui.label("to");
+            ui.add(egui::DragValue::new(&mut line.end).range(1..=100_000))
+                .on_hover_text("one past the last frame");
+            line.end = line.end.max(line.first + 1);
+            ui.add(
+                egui::DragValue::new(&mut line.fps)
+                    .range(1.0..=240.0)
+                    .suffix(" fps"),
+            );
+            ui.checkbox(&mut line.looping, "loop")
+                .on_hover_text("start again at the first frame after the last");
+        });
+        if self.playing.is_some() || line.running {
+            if line.running {
+                let dt = ui.input(|i| i.stable_dt).min(0.1);
+                line.running = line.advance(dt);
+                ui.ctx().request_repaint();
             }
-            actions.push(PreviewAction::Render);
-            ui.ctx().request_repaint();
+            let shown = Some(line.frame() as f32 / line.fps);
+            if self.playing != shown {
+                self.playing = shown;
+                actions.push(PreviewAction::Render);
+            }
         }
     }
 
@@ -420,5 +529,35 @@ mod tests {
         let corner = preview.screen_at(rect, vec2(1.0, 1.0));
         assert!((corner - pos2(100.0, 100.0)).length() < 1e-3);
         assert!((preview.content_at(rect, corner) - vec2(1.0, 1.0)).length() < 1e-4);
+    }
+}
+
+#[cfg(test)]
+mod timeline_tests {
+    use super::Timeline;
+
+    #[test]
+    fn the_timeline_steps_through_its_frames_and_wraps_or_stops() {
+        let mut line = Timeline {
+            first: 10,
+            end: 14,
+            fps: 4.0,
+            clock: 10.0,
+            ..Timeline::default()
+        };
+        // Half a second at 4 fps: two frames on.
+        assert!(line.advance(0.5));
+        assert_eq!(line.frame(), 12);
+        // Past the end, a loop starts again at the first frame: 12 + 3 = 15 → 11.
+        assert!(line.advance(0.75));
+        assert_eq!(line.frame(), 11);
+        line.looping = false;
+        assert!(!line.advance(10.0), "stops at the last frame");
+        assert_eq!(line.frame(), 13);
+        // A clock outside the range (the range changed) starts from within it.
+        line.first = 20;
+        line.end = 30;
+        assert!(line.advance(0.0));
+        assert_eq!(line.frame(), 20);
     }
 }

@@ -85,7 +85,16 @@ impl Frame {
 /// Compiles the output called `output` (the first output node when `None`). Warnings do
 /// not stop it: the nodes they are about feed no output, and compiling walks back from
 /// the output only, so they are never reached.
+///
+/// Subgraphs are pasted in first ([`crate::subgraph::inline`]); problems inside one are
+/// named after the node that includes it.
 pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
+    let flat = crate::subgraph::inline(graph).map_err(Error::Invalid)?;
+    compile_flat(&flat, output).map_err(|e| crate::subgraph::attribute(graph, e))
+}
+
+/// [`compile`] of a graph whose subgraphs are pasted in already.
+fn compile_flat(graph: &Graph, output: Option<&str>) -> Result<Program> {
     let problems = validate(graph);
     if !problems.is_empty() {
         return Err(Error::Invalid(problems));
@@ -112,12 +121,25 @@ pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
 /// preview. Only problems of this node and what feeds it stop it, warnings included (a
 /// required input left unconnected is a warning when no output uses the node, but this
 /// node cannot be compiled without it); the rest of the graph may be unfinished.
+///
+/// A subgraph node compiles what feeds the output `port` of its file.
 pub fn compile_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Program> {
+    if graph.node(node).is_none() {
+        return Err(Error::at(Location::node(node), "no such node"));
+    }
+    let (flat, inner, inner_port) =
+        crate::subgraph::inline_reference(graph, node, port).map_err(Error::Invalid)?;
+    compile_flat_node(&flat, &inner, inner_port.as_deref())
+        .map_err(|e| crate::subgraph::attribute(graph, e))
+}
+
+/// [`compile_node`] of a graph whose subgraphs are pasted in already.
+fn compile_flat_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Program> {
     let Some(target) = graph.node(node) else {
         return Err(Error::at(Location::node(node), "no such node"));
     };
     let upstream = crate::validate::upstream(graph, node);
-    let Diagnostics { errors, warnings } = diagnose(graph);
+    let Diagnostics { errors, warnings } = crate::validate::diagnose_flat(graph);
     let problems: Vec<_> = errors
         .into_iter()
         .chain(warnings)
@@ -156,14 +178,9 @@ pub fn compile_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Pro
 fn build(graph: &Graph, target: &Node, slot: usize, name: String) -> Result<Program> {
     let mut compiler = Compiler::new(graph);
     let index = compiler.index[target.id.as_str()];
-    let values = compiler
-        .node(index, Frame::IMAGE)
+    let channels = compiler
+        .looped(index, slot)
         .map_err(|e| Error::Invalid(vec![e]))?;
-    let channels = match values.get(slot) {
-        Some(Val::Scalar(s)) => vec![*s],
-        Some(Val::Color(c)) => c.to_vec(),
-        None => unreachable!("validated output slot"),
-    };
     compiler.finish_stage(&target.id, None, channels);
     Ok(Program {
         stages: compiler.stages,
@@ -217,7 +234,8 @@ struct StageBuilder {
     instrs: Vec<Instr>,
     slot_count: u32,
     shared: HashMap<Op, Slot>,
-    memo: HashMap<(usize, Frame), Vec<Val>>,
+    /// Values by (node, frame, pass: see [`Compiler::pass_of`]).
+    memo: HashMap<(usize, Frame, u8), Vec<Val>>,
     cost: StageCost,
 }
 
@@ -240,8 +258,8 @@ struct Compiler<'g> {
     stage: StageBuilder,
     stages: Vec<Stage>,
     planes: Vec<PlaneInfo>,
-    /// Planes already made: (node, output slot, size shift, as scalar) → plane.
-    plane_memo: HashMap<(usize, usize, u32, bool), u32>,
+    /// Planes already made: (node, output slot, size shift, as scalar, pass) → plane.
+    plane_memo: HashMap<(usize, usize, u32, bool, u8), u32>,
     /// Blurred planes already made: (plane, radius bits) → plane.
     blur_memo: HashMap<(u32, u32), u32>,
     /// Cost per pixel of the render of the stages finished so far.
@@ -259,12 +277,21 @@ struct Compiler<'g> {
     tables: Vec<Arc<CornerTable>>,
     table_index: HashMap<(u32, u32, Option<u32>), u32>,
     depth: usize,
+    /// The value `time` nodes give in the pass being compiled.
+    time: f32,
+    /// Which pass of a looping graph is being compiled (0 in a graph that does not loop).
+    pass: u8,
+    /// Whether each node depends on a `time` node: only those differ between passes.
+    timed: Vec<bool>,
 }
 
 impl<'g> Compiler<'g> {
     fn new(graph: &'g Graph) -> Self {
         Self {
             graph,
+            time: graph.settings.time,
+            pass: 0,
+            timed: timed_nodes(graph),
             index: graph
                 .nodes
                 .iter()
@@ -291,7 +318,8 @@ impl<'g> Compiler<'g> {
     }
 
     fn node(&mut self, index: usize, frame: Frame) -> Result<Vec<Val>, GraphError> {
-        if let Some(values) = self.stage.memo.get(&(index, frame)) {
+        let key = (index, frame, self.pass_of(index));
+        if let Some(values) = self.stage.memo.get(&key) {
             return Ok(values.clone());
         }
         let node = &self.graph.nodes[index];
@@ -313,8 +341,14 @@ impl<'g> Compiler<'g> {
         let result = (desc.compile)(&mut ctx);
         self.depth -= 1;
         let values = result?;
-        self.stage.memo.insert((index, frame), values.clone());
+        self.stage.memo.insert(key, values.clone());
         Ok(values)
+    }
+
+    /// The pass a node's values belong to: the current one for nodes that depend on
+    /// time, 0 for the rest, which both passes share.
+    fn pass_of(&self, index: usize) -> u8 {
+        if self.timed[index] { self.pass } else { 0 }
     }
 
     /// The node index and output slot a reference (`"node"` or `"node.port"`) names.
@@ -383,6 +417,93 @@ impl<'g> Compiler<'g> {
     }
 }
 
+impl Compiler<'_> {
+    /// The channels of output `slot` of node `index` in the image frame. In a looping
+    /// graph (`settings.loop` = L seconds) time runs round the loop: at phase p = time mod
+    /// L, the node is compiled at time p and at time p − L, and the two are crossfaded
+    /// with weight p / L on the second. At p = 0 only the first is taken, and as p nears L
+    /// the second nears the first at p = 0, so the last frame flows into the first
+    /// whatever the nodes do with time. Nodes that do not depend on time are compiled
+    /// once for both.
+    fn looped(&mut self, index: usize, slot: usize) -> Result<Vec<Operand>, GraphError> {
+        let channels = |values: Vec<Val>| match values.get(slot) {
+            Some(Val::Scalar(s)) => vec![*s],
+            Some(Val::Color(c)) => c.to_vec(),
+            None => unreachable!("validated output slot"),
+        };
+        let Some(length) = self.graph.settings.loop_seconds else {
+            return Ok(channels(self.node(index, Frame::IMAGE)?));
+        };
+        let phase = self.time.rem_euclid(length);
+        // rem_euclid may round up to the length itself.
+        let phase = if phase >= length { 0.0 } else { phase };
+        self.time = phase;
+        let now = channels(self.node(index, Frame::IMAGE)?);
+        let weight = phase / length;
+        if weight == 0.0 || !self.timed[index] {
+            return Ok(now);
+        }
+        self.time = phase - length;
+        self.pass = 1;
+        let before = channels(self.node(index, Frame::IMAGE)?);
+        let node = &self.graph.nodes[index];
+        let mut mixed = Vec::with_capacity(now.len());
+        for (a, b) in now.into_iter().zip(before) {
+            let a = self.emit(
+                Op::Binary(Binary::Multiply, a, Operand::Const(1.0 - weight)),
+                node,
+            )?;
+            let b = self.emit(
+                Op::Binary(Binary::Multiply, b, Operand::Const(weight)),
+                node,
+            )?;
+            let sum = self.emit(
+                Op::Binary(Binary::Add, Operand::Slot(a), Operand::Slot(b)),
+                node,
+            )?;
+            mixed.push(Operand::Slot(sum));
+        }
+        Ok(mixed)
+    }
+}
+
+/// Whether each node of `graph` depends on a `time` node, through any input.
+fn timed_nodes(graph: &Graph) -> Vec<bool> {
+    let index: HashMap<&str, usize> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.as_str(), i))
+        .collect();
+    // 0 = not yet known, 1 = being visited, 2 = no, 3 = yes. Iterative: inputs may nest
+    // deeply, and a cycle (refused elsewhere) must not loop here.
+    let mut state = vec![0u8; graph.nodes.len()];
+    for start in 0..graph.nodes.len() {
+        let mut stack = vec![start];
+        while let Some(&i) = stack.last() {
+            if state[i] >= 2 {
+                stack.pop();
+                continue;
+            }
+            let node = &graph.nodes[i];
+            let sources: Vec<usize> = node
+                .inputs
+                .values()
+                .filter_map(|r| index.get(split_reference(r).0).copied())
+                .collect();
+            if state[i] == 0 {
+                state[i] = 1;
+                stack.extend(sources.iter().filter(|&&s| state[s] == 0));
+                continue;
+            }
+            let timed = node.kind == "time" || sources.iter().any(|&s| state[s] == 3);
+            state[i] = if timed { 3 } else { 2 };
+            stack.pop();
+        }
+    }
+    state.into_iter().map(|s| s == 3).collect()
+}
+
 /// The share of the render's pixels a grid 2^shift times smaller has.
 fn area(shift: u32) -> f64 {
     1.0 / f64::from(1u32 << (2 * shift))
@@ -412,7 +533,7 @@ impl NodeCtx<'_, '_> {
     /// like every value a node passes on (a time of 10³⁸ would overflow a blur's sums).
     pub fn time(&self) -> f32 {
         let limit = crate::kernels::scalar::SATURATION;
-        self.compiler.graph.settings.time.clamp(-limit, limit)
+        self.compiler.time.clamp(-limit, limit)
     }
 
     /// An error about `field` of this node.

@@ -45,7 +45,7 @@ impl NodeCtx<'_, '_> {
         };
         let c = &mut *self.compiler;
         let (index, slot) = c.resolve(reference);
-        let key = (index, slot, shape.shift, shape.scalar);
+        let key = (index, slot, shape.shift, shape.scalar, c.pass_of(index));
         if let Some(&plane) = c.plane_memo.get(&key) {
             return Ok(Some(plane));
         }

@@ -1,9 +1,11 @@
-//! Sources of plain values and the graph's outputs: `constant`, `color`, `time`, `output`.
+//! Sources of plain values and the graph's ends: `constant`, `color`, `time`,
+//! `graph_input` and `output`.
 
 use crate::compile::Val;
 use crate::program::Operand;
 use crate::registry::{
-    COLOR_OUT, Category, InputPort, NodeDescriptor, Param, ParamKind, PortType, SCALAR_OUT, float,
+    COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
+    PortType, SCALAR_OUT, choice, float,
 };
 
 /// `constant`: one number everywhere.
@@ -44,6 +46,56 @@ pub static TIME: NodeDescriptor = NodeDescriptor {
     outputs: SCALAR_OUT,
     params: &[],
     compile: |ctx| Ok(vec![Val::Scalar(Operand::Const(ctx.time()))]),
+};
+
+/// `graph_input`: an input of the graph when another graph uses it as a subgraph.
+pub static GRAPH_INPUT: NodeDescriptor = NodeDescriptor {
+    id: "graph_input",
+    label: "Graph input",
+    category: Category::Input,
+    doc: "An input of this graph when another graph uses it as a subgraph: the `graph` node \
+          there gets an input port called `name`, and what is connected to it flows out of \
+          here. Unconnected there, or when this graph renders on its own, it gives its \
+          default: `default` for a scalar, `default_color` for a color.",
+    inputs: &[],
+    outputs: &[OutputPort {
+        name: "out",
+        ty: OutputType::ByParam,
+        doc: "The connected value, or the default.",
+    }],
+    params: &[
+        Param {
+            name: "name",
+            doc: "The port's name on the including graph node, unique among this graph's \
+                  inputs (letters, digits, '_' and '-').",
+            kind: ParamKind::Text { default: "input" },
+        },
+        choice(
+            "type",
+            "scalar",
+            &["scalar", "color"],
+            "What the port carries (either converts into the other, as everywhere).",
+        ),
+        float(
+            "default",
+            0.5,
+            -1e6,
+            1e6,
+            "The value of a scalar input left unconnected.",
+        ),
+        Param {
+            name: "default_color",
+            doc: "The value of a color input left unconnected, #rrggbb or #rrggbbaa.",
+            kind: ParamKind::Color { default: "#808080" },
+        },
+    ],
+    compile: |ctx| {
+        Ok(vec![if ctx.text("type") == "color" {
+            Val::Color(ctx.color("default_color").map(Operand::Const))
+        } else {
+            Val::Scalar(ctx.float("default")?)
+        }])
+    },
 };
 
 /// `output`: a named result of the graph.

@@ -553,6 +553,7 @@ impl EditorApp {
         self.picked.clear();
         self.preview.pinned = None;
         self.preview.playing = None;
+        self.preview.timeline.running = false;
         self.export.forget_graph();
         self.snarl = to_snarl(&self.graph);
         self.changed();

@@ -45,7 +45,7 @@ impl EditorApp {
     pub(super) fn collect_errors(&mut self) {
         self.errors = self.preview_errors.clone();
         self.errors.extend(self.thumbnail_errors.clone());
-        let diagnostics = diagnose(&self.graph);
+        let diagnostics = diagnose(&self.resolved_graph());
         let mut faulty = std::collections::HashSet::new();
         self.warnings.clear();
         for problem in diagnostics.warnings {

@@ -373,6 +373,14 @@ impl ExportDialog {
         }
     }
 
+    /// Takes the frame range and rate of the preview's timeline, so that an animation
+    /// export writes the frames just played.
+    pub fn follow_timeline(&mut self, timeline: &crate::preview::Timeline) {
+        self.first = timeline.first;
+        self.end = timeline.end;
+        self.fps = f64::from(timeline.fps);
+    }
+
     /// Forgets what belonged to the previous graph (its file name, output and messages);
     /// the next [`Self::open_for`] suggests names from the graph shown then.
     pub fn forget_graph(&mut self) {

@@ -554,6 +554,12 @@ impl EditorApp {
         self.preview.pinned = None;
         self.preview.playing = None;
         self.preview.timeline.running = false;
+        // A looping graph's timeline plays one loop.
+        if let Some(seconds) = self.graph.settings.loop_seconds {
+            let line = &mut self.preview.timeline;
+            line.first = 0;
+            line.end = ((seconds * line.fps).round() as u32).clamp(1, 100_000);
+        }
         self.export.forget_graph();
         self.snarl = to_snarl(&self.graph);
         self.changed();

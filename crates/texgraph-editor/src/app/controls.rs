@@ -30,6 +30,12 @@ struct Asked {
 }
 
 impl EditorApp {
+    /// Opens the export dialog for the graph shown, with the timeline's frames.
+    pub(super) fn open_export(&mut self) {
+        self.export.open_for(&self.graph, self.path.as_deref());
+        self.export.follow_timeline(&self.preview.timeline);
+    }
+
     pub(super) fn shortcuts(&mut self, ui: &mut Ui) {
         let typing = ui.ctx().egui_wants_keyboard_input();
         let selection = self.selection(ui.ctx());
@@ -87,7 +93,7 @@ impl EditorApp {
             self.ask_save_as = Some(None);
         }
         if asked.export {
-            self.export.open_for(&self.graph, self.path.as_deref());
+            self.open_export();
         }
         if asked.frame_all {
             self.frame_all();
@@ -207,7 +213,7 @@ impl EditorApp {
                 self.palette_at = Some((None, at));
             }
             if ui.button("Export…").on_hover_text("Ctrl+E").clicked() {
-                self.export.open_for(&self.graph, self.path.as_deref());
+                self.open_export();
             }
             ui.separator();
             let mut name = self.graph.name.clone().unwrap_or_default();
@@ -264,7 +270,7 @@ impl EditorApp {
             self.ask_save_as = Some(None);
         }
         if item(ui, "Export…", "Ctrl+E") {
-            self.export.open_for(&self.graph, self.path.as_deref());
+            self.open_export();
         }
     }
 

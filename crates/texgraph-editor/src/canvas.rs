@@ -12,7 +12,8 @@ use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::app::Command;
 use crate::comments;
-use crate::document::{decimal, estimated_rect, input_name, input_ports, reference};
+use crate::document::{decimal, estimated_rect, input_name, reference};
+use crate::subgraphs::ports;
 
 /// Side of a node's thumbnail on the canvas, in points.
 pub const THUMBNAIL: f32 = 72.0;
@@ -90,18 +91,18 @@ impl Canvas<'_> {
 impl SnarlViewer<String> for Canvas<'_> {
     fn title(&mut self, id: &String) -> String {
         let shown = texgraph_core::text::printable(id);
-        match self.descriptor(id) {
-            Some(desc) => format!("{shown}: {}", desc.label),
+        match ports(self.graph, id) {
+            Some(ports) => format!("{shown}: {}", texgraph_core::text::printable(&ports.label)),
             None => shown.into_owned(),
         }
     }
 
     fn inputs(&mut self, id: &String) -> usize {
-        self.descriptor(id).map_or(0, |d| input_ports(d).len())
+        ports(self.graph, id).map_or(0, |p| p.inputs.len())
     }
 
     fn outputs(&mut self, id: &String) -> usize {
-        self.descriptor(id).map_or(0, |d| d.outputs.len())
+        ports(self.graph, id).map_or(0, |p| p.outputs.len())
     }
 
     fn show_input(
@@ -111,15 +112,31 @@ impl SnarlViewer<String> for Canvas<'_> {
         snarl: &mut Snarl<String>,
     ) -> impl SnarlPin + 'static {
         let id = snarl[pin.id.node].clone();
-        let Some(desc) = self.descriptor(&id) else {
+        let Some((name, ty)) =
+            ports(self.graph, &id).and_then(|p| p.inputs.get(pin.id.input).cloned())
+        else {
             return PinInfo::circle();
         };
-        let (name, ty) = input_ports(desc)[pin.id.input];
+        let name = name.as_str();
         ui.label(name);
+        // A subgraph's exposed param defaults to its value in the file.
+        let (kind, fallback) = match self.descriptor(&id) {
+            Some(desc) => (desc.param(name).map(|p| p.kind), None),
+            None => crate::subgraphs::interface(self.graph, &id)
+                .and_then(|i| {
+                    i.param(name)
+                        .map(|p| (Some(p.kind), Some(p.default_value())))
+                })
+                .unwrap_or((None, None)),
+        };
         // An unconnected float param is edited right on its socket.
         if pin.remotes.is_empty()
-            && let Some(ParamKind::Float { default, min, max }) = desc.param(name).map(|p| p.kind)
+            && let Some(ParamKind::Float { default, min, max }) = kind
         {
+            let default = match fallback {
+                Some(ParamValue::Number(v)) => v as f32,
+                _ => default,
+            };
             let node = self.graph.node(&id).expect("drawn nodes exist");
             let mut value = match node.params.get(name) {
                 Some(ParamValue::Number(v)) => *v as f32,
@@ -151,11 +168,10 @@ impl SnarlViewer<String> for Canvas<'_> {
         snarl: &mut Snarl<String>,
     ) -> impl SnarlPin + 'static {
         let id = &snarl[pin.id.node];
-        if let Some(port) = self
-            .descriptor(id)
-            .and_then(|d| d.outputs.get(pin.id.output))
+        if let Some(port) =
+            ports(self.graph, id).and_then(|p| p.outputs.get(pin.id.output).cloned())
         {
-            ui.label(port.name);
+            ui.label(texgraph_core::text::printable(&port));
         }
         PinInfo::circle().with_fill(Color32::from_gray(220))
     }
@@ -255,11 +271,11 @@ impl SnarlViewer<String> for Canvas<'_> {
         let Some(port) = input_name(self.graph, &target, to.id.input) else {
             return;
         };
-        match check_connection(self.graph, &source, &target, port) {
+        match check_connection(self.graph, &source, &target, &port) {
             Ok(()) => self.commands.push(Command::Connect {
                 from: source,
                 to: target,
-                port: port.to_owned(),
+                port,
             }),
             Err(message) => self
                 .commands
@@ -285,10 +301,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         for remote in &pin.remotes {
             let target = snarl[remote.node].clone();
             if let Some(port) = input_name(self.graph, &target, remote.input) {
-                self.commands.push(Command::Disconnect {
-                    to: target,
-                    port: port.to_owned(),
-                });
+                self.commands.push(Command::Disconnect { to: target, port });
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The link between the core's `Graph` (the document) and the canvas's `Snarl` (view
 //! state: which node sits where, which pins are wired). Pins are numbered the way the
 //! registry lists ports: inputs are the node type's explicit inputs, then one per float
-//! param; outputs are its output ports.
+//! param; outputs are its output ports. A subgraph node's pins are its file's
+//! ([`crate::subgraphs`]).
 
 use std::collections::HashMap;
 
@@ -10,6 +11,8 @@ use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
 use texgraph_core::graph::split_reference;
 use texgraph_core::registry::{self, NodeDescriptor, PortType};
 use texgraph_core::{Graph, Node};
+
+use crate::subgraphs::ports;
 
 /// The input ports of a node type, in pin order.
 pub fn input_ports(desc: &NodeDescriptor) -> Vec<(&'static str, PortType)> {
@@ -65,18 +68,19 @@ pub fn lifted_wires(graph: &Graph, snarl: &Snarl<String>) -> Vec<(String, String
 fn drawn_connections<'g>(
     graph: &'g Graph,
     ids: &'g HashMap<&str, NodeId>,
-) -> impl Iterator<Item = (&'g str, usize, &'static str, OutPinId)> {
+) -> impl Iterator<Item = (&'g str, usize, String, OutPinId)> {
     graph
         .nodes
         .iter()
         .filter(|node| ids.contains_key(node.id.as_str()))
-        .filter_map(|node| Some((node, registry::lookup(&node.kind)?)))
-        .flat_map(move |(node, desc)| {
-            input_ports(desc)
+        .filter_map(|node| Some((node, ports(graph, &node.id)?)))
+        .flat_map(move |(node, ports)| {
+            ports
+                .inputs
                 .into_iter()
                 .enumerate()
                 .filter_map(move |(input, (port, _))| {
-                    let from = out_pin(graph, ids, node.inputs.get(port)?)?;
+                    let from = out_pin(graph, ids, node.inputs.get(&port)?)?;
                     Some((node.id.as_str(), input, port, from))
                 })
         })
@@ -85,10 +89,10 @@ fn drawn_connections<'g>(
 /// The snarl output pin a graph reference (`"node"` or `"node.port"`) means.
 fn out_pin(graph: &Graph, ids: &HashMap<&str, NodeId>, reference: &str) -> Option<OutPinId> {
     let (source, port) = split_reference(reference);
-    let desc = registry::lookup(&graph.node(source)?.kind)?;
+    let outputs = ports(graph, source)?.outputs;
     let output = match port {
         None => 0,
-        Some(p) => desc.outputs.iter().position(|o| o.name == p)?,
+        Some(p) => outputs.iter().position(|o| o == p)?,
     };
     Some(OutPinId {
         node: *ids.get(source)?,
@@ -98,20 +102,19 @@ fn out_pin(graph: &Graph, ids: &HashMap<&str, NodeId>, reference: &str) -> Optio
 
 /// The graph reference of an output pin: `"node"` for a first output, else `"node.port"`.
 pub fn reference(graph: &Graph, node: &str, output: usize) -> String {
-    let port = graph
-        .node(node)
-        .and_then(|n| registry::lookup(&n.kind))
-        .and_then(|d| d.outputs.get(output));
+    let port = ports(graph, node).and_then(|p| p.outputs.get(output).cloned());
     match port {
-        Some(p) if output > 0 => format!("{node}.{}", p.name),
+        Some(p) if output > 0 => format!("{node}.{p}"),
         _ => node.to_owned(),
     }
 }
 
 /// The name of input pin `input` of graph node `node`.
-pub fn input_name(graph: &Graph, node: &str, input: usize) -> Option<&'static str> {
-    let desc = registry::lookup(&graph.node(node)?.kind)?;
-    input_ports(desc).get(input).map(|(name, _)| *name)
+pub fn input_name(graph: &Graph, node: &str, input: usize) -> Option<String> {
+    ports(graph, node)?
+        .inputs
+        .get(input)
+        .map(|(name, _)| name.clone())
 }
 
 /// Copies canvas positions back into the graph, in whole canvas units (finer adds
@@ -351,7 +354,7 @@ mod tests {
         assert_eq!(reference(&g, "c", 1), "c.v");
         assert_eq!(reference(&g, "perlin1", 0), "perlin1");
         assert_eq!(fresh_id(&g, "perlin"), "perlin2");
-        assert_eq!(input_name(&g, "perlin1", 0), Some("frequency"));
+        assert_eq!(input_name(&g, "perlin1", 0).as_deref(), Some("frequency"));
         let snarl = to_snarl(&g);
         let (c, out) = (find(&snarl, "c").unwrap(), find(&snarl, "out").unwrap());
         assert!(

@@ -12,15 +12,75 @@ use crate::curve_editor::curve_editor;
 use crate::document::decimal;
 use crate::slider::{self, Edit, Scale};
 
+/// One row of the inspector: a node type's param, or a subgraph's exposed param.
+struct Field {
+    name: String,
+    doc: String,
+    kind: ParamKind,
+    /// The value shown when the node sets none, if not the kind's default (an exposed
+    /// param's value in its file).
+    fallback: Option<ParamValue>,
+}
+
+/// The rows of subgraph node `id`: its file, then the params the file exposes; `None`
+/// when it is no subgraph or its file did not load.
+fn subgraph_fields(graph: &Graph, id: &str) -> Option<Vec<Field>> {
+    let interface = crate::subgraphs::interface(graph, id)?;
+    let mut fields = vec![Field {
+        name: "file".to_owned(),
+        doc: "The graph file used as this node, relative to this graph's folder.".to_owned(),
+        kind: ParamKind::File { default: "" },
+        fallback: None,
+    }];
+    fields.extend(interface.params.iter().map(|p| Field {
+        name: p.name.clone(),
+        doc: p.doc.clone(),
+        kind: p.kind,
+        fallback: Some(p.default_value()),
+    }));
+    Some(fields)
+}
+
 /// Draws the inspector for node `id`.
 pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
     let Some(node) = graph.node(id) else { return };
-    let Some(desc) = registry::lookup(&node.kind) else {
-        ui.label(format!("unknown node type '{}'", node.kind));
-        return;
+    let fields = match registry::lookup(&node.kind) {
+        Some(desc) => {
+            ui.heading(format!("{id}: {}", desc.label));
+            ui.label(egui::RichText::new(desc.doc).small());
+            desc.params
+                .iter()
+                .map(|p| Field {
+                    name: p.name.to_owned(),
+                    doc: p.doc.to_owned(),
+                    kind: p.kind,
+                    fallback: None,
+                })
+                .collect()
+        }
+        None => match subgraph_fields(graph, id) {
+            Some(fields) => {
+                if let Some(interface) = crate::subgraphs::interface(graph, id) {
+                    let name = texgraph_core::text::printable(&interface.name);
+                    ui.heading(format!("{id}: {name} (graph)"));
+                    ui.label(
+                        egui::RichText::new(
+                            "A graph file used as a node: its exposed params, inputs and outputs.",
+                        )
+                        .small(),
+                    );
+                }
+                fields
+            }
+            None => {
+                ui.label(format!(
+                    "unknown node type '{}'",
+                    texgraph_core::text::printable(&node.kind)
+                ));
+                return;
+            }
+        },
     };
-    ui.heading(format!("{id}: {}", desc.label));
-    ui.label(egui::RichText::new(desc.doc).small());
     ui.separator();
     // Commands go through a cell: a param is either set (one undo step) or dragged.
     let commands = std::cell::RefCell::new(commands);
@@ -42,14 +102,15 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
         .num_columns(2)
         .striped(true)
         .show(ui, |ui| {
-            for param in desc.params {
-                let label = ui.label(param.name).on_hover_text(param.doc).id;
-                if let Some(source) = node.inputs.get(param.name) {
+            for param in &fields {
+                let name = param.name.as_str();
+                let label = ui.label(name).on_hover_text(&param.doc).id;
+                if let Some(source) = node.inputs.get(name) {
                     ui.label(format!("driven by {source}"));
                     ui.end_row();
                     continue;
                 }
-                let current = node.params.get(param.name);
+                let current = node.params.get(name).or(param.fallback.as_ref());
                 match param.kind {
                     ParamKind::Float { default, min, max } => {
                         let v = match current {
@@ -57,14 +118,12 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             _ => default,
                         };
                         if max - min <= 4096.0 {
-                            let id = ui.id().with(("slider", id, param.name));
-                            match slider::show(ui, id, param.name, v, Scale::new(min, max)) {
+                            let id = ui.id().with(("slider", id, name));
+                            match slider::show(ui, id, name, v, Scale::new(min, max)) {
                                 Some(Edit::Dragged(v)) => {
-                                    drag(param.name, ParamValue::Number(decimal(v)));
+                                    drag(name, ParamValue::Number(decimal(v)));
                                 }
-                                Some(Edit::Set(v)) => {
-                                    set(param.name, ParamValue::Number(decimal(v)))
-                                }
+                                Some(Edit::Set(v)) => set(name, ParamValue::Number(decimal(v))),
                                 None => {}
                             }
                         } else {
@@ -75,7 +134,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 .labelled_by(label)
                                 .changed()
                             {
-                                drag(param.name, ParamValue::Number(decimal(v)));
+                                drag(name, ParamValue::Number(decimal(v)));
                             }
                         }
                     }
@@ -89,17 +148,17 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 .add(egui::DragValue::new(&mut v).range(min..=max))
                                 .labelled_by(label);
                             if field.changed() && field.dragged() {
-                                drag(param.name, ParamValue::Number(v as f64));
+                                drag(name, ParamValue::Number(v as f64));
                             } else if field.changed() {
-                                set(param.name, ParamValue::Number(v as f64));
+                                set(name, ParamValue::Number(v as f64));
                             }
-                            if param.name == "seed"
+                            if name == "seed"
                                 && ui
                                     .button("random")
                                     .on_hover_text("pick a different seed")
                                     .clicked()
                             {
-                                set(param.name, ParamValue::Number(random_seed(v, max) as f64));
+                                set(name, ParamValue::Number(random_seed(v, max) as f64));
                             }
                         });
                     }
@@ -109,7 +168,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             _ => default,
                         };
                         let mut picked = None;
-                        egui::ComboBox::from_id_salt(("choice", id, param.name))
+                        egui::ComboBox::from_id_salt(("choice", id, name))
                             .selected_text(now)
                             .show_ui(ui, |ui| {
                                 for option in options {
@@ -119,7 +178,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 }
                             });
                         if let Some(option) = picked {
-                            set(param.name, ParamValue::Text(option.to_owned()));
+                            set(name, ParamValue::Text(option.to_owned()));
                         }
                     }
                     ParamKind::Color { default } => {
@@ -129,13 +188,13 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                         };
                         let mut rgba = to_bytes(hex);
                         ui.horizontal(|ui| {
-                            ui.push_id(param.name, |ui| {
+                            ui.push_id(name, |ui| {
                                 // The picker changes the color while the pointer drags in it.
                                 if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
-                                    drag(param.name, ParamValue::Text(to_hex(rgba)));
+                                    drag(name, ParamValue::Text(to_hex(rgba)));
                                 }
                                 if let Some(typed) = hex_field(ui, hex) {
-                                    set(param.name, ParamValue::Text(typed));
+                                    set(name, ParamValue::Text(typed));
                                 }
                             });
                         });
@@ -150,7 +209,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             .labelled_by(label)
                             .changed()
                         {
-                            set(param.name, ParamValue::Text(text));
+                            set(name, ParamValue::Text(text));
                         }
                     }
                     ParamKind::File { default } => {
@@ -164,7 +223,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 .labelled_by(label)
                                 .changed()
                             {
-                                set(param.name, ParamValue::Text(text));
+                                set(name, ParamValue::Text(text));
                             }
                             if ui
                                 .button("Browse…")
@@ -173,7 +232,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             {
                                 commands.borrow_mut().push(Command::ChooseFile {
                                     node: id.to_owned(),
-                                    param: param.name.to_owned(),
+                                    param: name.to_owned(),
                                 });
                             }
                         });
@@ -184,7 +243,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             _ => default,
                         };
                         if ui.checkbox(&mut on, "").labelled_by(label).changed() {
-                            set(param.name, ParamValue::Bool(on));
+                            set(name, ParamValue::Bool(on));
                         }
                     }
                     ParamKind::Stops { default } => {
@@ -198,9 +257,9 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 })
                                 .collect(),
                         };
-                        match ramp_editor(ui, (id, param.name), &stops) {
-                            Some((edited, false)) => set(param.name, ParamValue::Stops(edited)),
-                            Some((edited, true)) => drag(param.name, ParamValue::Stops(edited)),
+                        match ramp_editor(ui, (id, name), &stops) {
+                            Some((edited, false)) => set(name, ParamValue::Stops(edited)),
+                            Some((edited, true)) => drag(name, ParamValue::Stops(edited)),
                             None => {}
                         }
                     }
@@ -215,9 +274,9 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 })
                                 .collect(),
                         };
-                        match curve_editor(ui, (id, param.name), &points) {
-                            Some((edited, false)) => set(param.name, ParamValue::Points(edited)),
-                            Some((edited, true)) => drag(param.name, ParamValue::Points(edited)),
+                        match curve_editor(ui, (id, name), &points) {
+                            Some((edited, false)) => set(name, ParamValue::Points(edited)),
+                            Some((edited, true)) => drag(name, ParamValue::Points(edited)),
                             None => {}
                         }
                     }

@@ -17,4 +17,5 @@ pub mod preview;
 pub mod recovery;
 pub mod settings;
 pub mod slider;
+pub mod subgraphs;
 pub mod worker;

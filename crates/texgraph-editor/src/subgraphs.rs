@@ -1,0 +1,152 @@
+//! The interfaces of the graph files the shown graph uses as nodes: their ports and
+//! exposed params, which the canvas draws and the inspector edits. Read when the graph
+//! changes ([`refresh`]), not while drawing; a file that does not load has none (the
+//! node's error says why).
+//!
+//! Kept per UI thread: the editor draws on one thread, and each test's editor has its own.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use texgraph_core::registry::{NodeDescriptor, PortType};
+use texgraph_core::subgraph::{self, Interface};
+use texgraph_core::{Graph, ParamValue};
+
+thread_local! {
+    /// File param as written → its interface.
+    static KNOWN: RefCell<HashMap<String, Arc<Interface>>> = RefCell::new(HashMap::new());
+}
+
+/// Reads the interface of every subgraph file `graph` uses; relative files start from
+/// `folder`, the graph file's folder. True when any differs from before (the canvas's
+/// pins and wires must be laid out again).
+pub fn refresh(graph: &Graph, folder: &Path) -> bool {
+    let mut known = HashMap::new();
+    for node in graph.nodes.iter().filter(|n| n.kind == subgraph::KIND) {
+        let Some(ParamValue::Text(file)) = node.params.get("file") else {
+            continue;
+        };
+        if known.contains_key(file) {
+            continue;
+        }
+        if let Ok(interface) = subgraph::interface(&folder.join(file)) {
+            known.insert(file.clone(), Arc::new(interface));
+        }
+    }
+    KNOWN.with(|k| {
+        let mut k = k.borrow_mut();
+        let changed = *k != known;
+        *k = known;
+        changed
+    })
+}
+
+/// The interface of subgraph node `node` of `graph`, if its file loaded.
+pub fn interface(graph: &Graph, node: &str) -> Option<Arc<Interface>> {
+    let node = graph.node(node)?;
+    if node.kind != subgraph::KIND {
+        return None;
+    }
+    let Some(ParamValue::Text(file)) = node.params.get("file") else {
+        return None;
+    };
+    KNOWN.with(|k| k.borrow().get(file).cloned())
+}
+
+/// The ports of a node as the canvas numbers its pins: inputs (explicit ones, then one per
+/// float param), then outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodePorts {
+    /// Shown after the id in the title.
+    pub label: String,
+    /// Input pins: name and type.
+    pub inputs: Vec<(String, PortType)>,
+    /// Output pins: names.
+    pub outputs: Vec<String>,
+}
+
+impl NodePorts {
+    fn of_descriptor(desc: &NodeDescriptor) -> Self {
+        Self {
+            label: desc.label.to_owned(),
+            inputs: desc
+                .connectable_inputs()
+                .map(|(n, t)| (n.to_owned(), t))
+                .collect(),
+            outputs: desc.outputs.iter().map(|o| o.name.to_owned()).collect(),
+        }
+    }
+
+    fn of_interface(interface: &Interface) -> Self {
+        Self {
+            label: format!("{} (graph)", interface.name),
+            inputs: interface
+                .connectable_inputs()
+                .map(|(n, t)| (n.to_owned(), t))
+                .collect(),
+            outputs: interface.outputs.clone(),
+        }
+    }
+}
+
+/// The ports of node `id` of `graph`: its type's, or its subgraph file's; `None` for an
+/// unknown type or a subgraph whose file did not load.
+pub fn ports(graph: &Graph, id: &str) -> Option<NodePorts> {
+    let node = graph.node(id)?;
+    match texgraph_core::registry::lookup(&node.kind) {
+        Some(desc) => Some(NodePorts::of_descriptor(desc)),
+        None => interface(graph, id).map(|i| NodePorts::of_interface(&i)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slab() -> (Graph, std::path::PathBuf) {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs");
+        let graph = Graph::load(&folder.join("marble_slab.json")).unwrap();
+        (graph, folder)
+    }
+
+    #[test]
+    fn a_subgraph_node_has_its_files_ports_and_wires() {
+        let (graph, folder) = slab();
+        assert!(refresh(&graph, &folder), "first look");
+        assert!(!refresh(&graph, &folder), "nothing changed");
+        let ports = ports(&graph, "fine").unwrap();
+        assert_eq!(ports.label, "marble veins (graph)");
+        let inputs: Vec<&str> = ports.inputs.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(inputs, ["vein_scale", "angle", "distortion", "sharpness"]);
+        assert_eq!(ports.outputs, ["mask"]);
+        // Both subgraphs feed the blend: two of the canvas's four wires.
+        let snarl = crate::document::to_snarl(&graph);
+        assert_eq!(snarl.wires().count(), 4);
+        assert_eq!(crate::document::reference(&graph, "fine", 0), "fine");
+        assert_eq!(
+            crate::document::input_name(&graph, "fine", 3).as_deref(),
+            Some("sharpness")
+        );
+        // The exposed seed defaults to the turbulence's seed in the file.
+        let interface = interface(&graph, "broad").unwrap();
+        assert_eq!(
+            interface.param("seed").unwrap().default_value(),
+            ParamValue::Number(7.0)
+        );
+    }
+
+    #[test]
+    fn a_subgraph_whose_file_is_gone_has_no_ports() {
+        let (mut graph, folder) = slab();
+        graph
+            .node_mut("fine")
+            .unwrap()
+            .params
+            .insert("file".into(), ParamValue::Text("library/gone.json".into()));
+        refresh(&graph, &folder);
+        assert!(ports(&graph, "fine").is_none());
+        assert!(ports(&graph, "broad").is_some());
+    }
+}

@@ -108,6 +108,161 @@ impl Interface {
     }
 }
 
+/// What [`extract`] makes: the new subgraph file's graph, and the including graph with the
+/// extracted nodes replaced by one `graph` node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extracted {
+    /// The graph to write to the subgraph file.
+    pub subgraph: Graph,
+    /// The graph it came from, now using the file through node `node`.
+    pub including: Graph,
+}
+
+/// Moves the nodes `ids` of `graph` into a subgraph of their own, used through a new
+/// `graph` node `node` whose `file` is `file` (as written in the including graph). Every
+/// connection into the moved nodes from outside becomes a `graph_input` (named
+/// `<node>_<port>`) connected to what fed it; every output of a moved node read outside
+/// becomes an `output` (named after the node, and its port when not the first). Inlined
+/// again, the result is the same nodes with the same connections, so it renders the same.
+/// `output` nodes cannot be moved: they are the including graph's results.
+pub fn extract(graph: &Graph, ids: &[String], node: &str, file: &str) -> Result<Extracted, String> {
+    let moved: HashSet<&str> = ids.iter().map(String::as_str).collect();
+    if moved.is_empty() {
+        return Err("no nodes to make a subgraph of".to_owned());
+    }
+    if graph.node(node).is_some() && !moved.contains(node) {
+        return Err(format!("there is already a node '{node}'"));
+    }
+    for id in &moved {
+        match graph.node(id) {
+            None => return Err(format!("no node '{id}'")),
+            Some(n) if n.kind == "output" => {
+                return Err(format!("'{id}' is an output: outputs stay in the graph"));
+            }
+            Some(_) => {}
+        }
+    }
+    let plain = |text: &str| -> String {
+        let cleaned: String = text
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if cleaned.is_empty() {
+            "port".to_owned()
+        } else {
+            cleaned
+        }
+    };
+    let mut subgraph = Graph {
+        name: Some(node.to_owned()),
+        nodes: Vec::new(),
+        comments: Vec::new(),
+        exposed: Vec::new(),
+        ..graph.clone()
+    };
+    let mut including = Graph {
+        nodes: Vec::new(),
+        ..graph.clone()
+    };
+    let mut outer = Node::new(node, KIND);
+    outer
+        .params
+        .insert("file".to_owned(), ParamValue::Text(file.to_owned()));
+    let mut ids_taken: HashSet<String> = graph.nodes.iter().map(|n| n.id.clone()).collect();
+    let (mut inputs_taken, mut outputs_taken) = (HashSet::new(), HashSet::new());
+    // Connections into the moved nodes from outside: one input port per source.
+    let mut inputs: HashMap<String, String> = HashMap::new();
+    let (mut sum_x, mut sum_y) = (0.0, 0.0);
+    for inner in graph.nodes.iter().filter(|n| moved.contains(n.id.as_str())) {
+        let mut copy = inner.clone();
+        sum_x += inner.pos[0];
+        sum_y += inner.pos[1];
+        for (port, reference) in &mut copy.inputs {
+            if moved.contains(split_reference(reference).0) {
+                continue;
+            }
+            let input_id = inputs.entry(reference.clone()).or_insert_with(|| {
+                let name = unique(&mut inputs_taken, plain(&format!("{}_{port}", inner.id)));
+                let id = unique(&mut ids_taken, name.clone());
+                let mut input = Node::new(&id, INPUT_KIND);
+                input
+                    .params
+                    .insert("name".to_owned(), ParamValue::Text(name.clone()));
+                input.pos = [inner.pos[0] - 260.0, inner.pos[1]];
+                subgraph.nodes.push(input);
+                outer.inputs.insert(name, reference.clone());
+                id
+            });
+            *reference = input_id.clone();
+        }
+        subgraph.nodes.push(copy);
+    }
+    let count = moved.len() as f32;
+    outer.pos = [(sum_x / count).round(), (sum_y / count).round()];
+    // Outputs of the moved nodes read outside: one output port per output read.
+    let mut outputs: HashMap<String, String> = HashMap::new();
+    for n in &graph.nodes {
+        if moved.contains(n.id.as_str()) {
+            continue;
+        }
+        let mut copy = n.clone();
+        for reference in copy.inputs.values_mut() {
+            let (source, port) = split_reference(reference);
+            if !moved.contains(source) {
+                continue;
+            }
+            let name = outputs.entry(reference.clone()).or_insert_with(|| {
+                let name = unique(
+                    &mut outputs_taken,
+                    plain(&match port {
+                        Some(port) => format!("{source}_{port}"),
+                        None => source.to_owned(),
+                    }),
+                );
+                let id = unique(&mut ids_taken, format!("{name}_out"));
+                let mut output = Node::new(&id, "output");
+                output
+                    .params
+                    .insert("name".to_owned(), ParamValue::Text(name.clone()));
+                output.inputs.insert("color".to_owned(), reference.clone());
+                let at = graph.node(source).map_or([0.0, 0.0], |s| s.pos);
+                output.pos = [at[0] + 260.0, at[1]];
+                subgraph.nodes.push(output);
+                name
+            });
+            *reference = format!("{node}.{name}");
+        }
+        including.nodes.push(copy);
+    }
+    if outputs.is_empty() {
+        return Err(
+            "nothing outside reads the chosen nodes: the subgraph would have no output".to_owned(),
+        );
+    }
+    including.nodes.push(outer);
+    Ok(Extracted {
+        subgraph,
+        including,
+    })
+}
+
+/// `base`, or `base_2`, `base_3`, … : the first not in `taken`, which it joins.
+fn unique(taken: &mut HashSet<String>, base: String) -> String {
+    let mut name = base.clone();
+    let mut n = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    name
+}
+
 /// The interface of the graph file at `path` (relative to the working directory, or
 /// absolute); the error says what is wrong with the file.
 pub fn interface(path: &Path) -> Result<Interface, String> {

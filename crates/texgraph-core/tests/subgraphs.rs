@@ -364,3 +364,30 @@ fn graph_files_are_written_with_the_lowest_version_that_holds_them() {
         "{message}"
     );
 }
+
+#[test]
+fn making_a_subgraph_of_some_nodes_keeps_the_pixels() {
+    for (example, ids) in [
+        ("marble", &["turb", "veins", "sharpen"][..]),
+        // Fed from outside (the noise and the rise) and read twice.
+        ("fire", &["rising", "lick", "warped"][..]),
+    ] {
+        let dir = scratch(&format!("extract-{example}"));
+        let original = common::example(example);
+        let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        let made = texgraph_core::subgraph::extract(&original, &ids, "part", "part.json").unwrap();
+        made.subgraph.save(&dir.join("part.json")).unwrap();
+        made.including.save(&dir.join("main.json")).unwrap();
+        let including = load(&dir.join("main.json"));
+        assert_eq!(
+            including.nodes.iter().filter(|n| n.kind == "graph").count(),
+            1
+        );
+        assert_eq!(pixels(&including), pixels(&original), "{example}");
+        // The file renders on its own too.
+        assert!(compile(&load(&dir.join("part.json")), None).is_ok());
+    }
+    let marble = common::example("marble");
+    let refused = texgraph_core::subgraph::extract(&marble, &["out".to_owned()], "p", "p.json");
+    assert!(refused.unwrap_err().contains("outputs stay in the graph"));
+}

@@ -110,6 +110,8 @@ pub struct EditorApp {
     /// last looked at.
     file_stamps: Vec<(String, Option<std::time::SystemTime>)>,
     files_checked: std::time::Instant,
+    /// The library panel: graph files to add as subgraph nodes.
+    library: crate::library::Library,
     /// The action to carry out after the save in progress succeeds.
     after_save: Option<Then>,
     /// An action cleared to go ahead (its question answered).
@@ -184,6 +186,7 @@ impl EditorApp {
             stages_by_slot: HashMap::new(),
             file_stamps: Vec::new(),
             files_checked: std::time::Instant::now(),
+            library: Default::default(),
             after_save: None,
             then: None,
             closing: false,
@@ -308,6 +311,11 @@ impl EditorApp {
                     }
                     None => {
                         ui.weak("Click a node's title to edit its params.");
+                        ui.separator();
+                        let folder = self.folder();
+                        if let Some(file) = self.library.show(ui, &folder, self.path.as_deref()) {
+                            self.commands.push(Command::AddSubgraph(file));
+                        }
                     }
                 });
         });

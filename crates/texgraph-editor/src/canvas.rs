@@ -226,7 +226,13 @@ impl SnarlViewer<String> for Canvas<'_> {
             Sense::click(),
         );
         let response = label.union(rest);
-        if response.clicked() {
+        let subgraph = self
+            .graph
+            .node(&id)
+            .is_some_and(|n| n.kind == texgraph_core::subgraph::KIND);
+        if subgraph && response.double_clicked() {
+            self.commands.push(Command::OpenSubgraph(id.clone()));
+        } else if response.clicked() {
             self.commands.push(if ui.input(|i| i.modifiers.shift) {
                 Command::Pick(id.clone())
             } else {
@@ -271,7 +277,18 @@ impl SnarlViewer<String> for Canvas<'_> {
         let Some(port) = input_name(self.graph, &target, to.id.input) else {
             return;
         };
-        match check_connection(self.graph, &source, &target, &port) {
+        // A subgraph's ports are its file's, read relative to this graph's folder: the
+        // command checks the connection against that.
+        let subgraph = self
+            .graph
+            .node(&target)
+            .is_some_and(|n| n.kind == texgraph_core::subgraph::KIND);
+        let checked = if subgraph {
+            Ok(())
+        } else {
+            check_connection(self.graph, &source, &target, &port)
+        };
+        match checked {
             Ok(()) => self.commands.push(Command::Connect {
                 from: source,
                 to: target,
@@ -377,6 +394,19 @@ impl Canvas<'_> {
             }
         } else if ui.button("Show in preview").clicked() {
             self.commands.push(Command::Pin(Some(id.to_owned())));
+            ui.close();
+        }
+        let subgraph = self
+            .graph
+            .node(id)
+            .is_some_and(|n| n.kind == texgraph_core::subgraph::KIND);
+        if subgraph
+            && ui
+                .button("Open graph file")
+                .on_hover_text("or double-click the title")
+                .clicked()
+        {
+            self.commands.push(Command::OpenSubgraph(id.to_owned()));
             ui.close();
         }
         if ui.button("Rename…").clicked() {

@@ -13,6 +13,7 @@ pub mod export;
 pub mod files;
 pub mod history;
 pub mod inspector;
+pub mod library;
 pub mod preview;
 pub mod recovery;
 pub mod settings;

@@ -123,6 +123,12 @@ pub enum Command {
     Pick(String),
     /// Show a node's output in the preview (`None`: the graph's output).
     Pin(Option<String>),
+    /// Open the graph file of subgraph node `id` (asking first about unsaved changes).
+    OpenSubgraph(String),
+    /// Move these nodes into a new graph file beside this one, used through one node.
+    MakeSubgraph(Vec<String>),
+    /// Add a subgraph node using this graph file (as written in the graph).
+    AddSubgraph(String),
     /// Set the graph's name.
     SetName(String),
     /// Set the graph's tileable setting.
@@ -257,8 +263,49 @@ impl EditorApp {
         }
     }
 
+    /// Moves `ids` into a new graph file beside this graph's file (`<node>.json`) and
+    /// puts one subgraph node in their place, its connections kept.
+    fn make_subgraph(&mut self, ids: &[String]) -> Applied {
+        let Some(path) = self.path.clone() else {
+            self.status =
+                "save the graph first: the subgraph's file is written beside it".to_owned();
+            return Applied::Nothing;
+        };
+        let folder = texgraph_core::paths::folder_of(&path);
+        let mut id = fresh_id(&self.graph, "subgraph");
+        while folder.join(format!("{id}.json")).exists() {
+            let mut bigger = self.graph.clone();
+            bigger.nodes.push(Node::new(id.clone(), "subgraph"));
+            id = fresh_id(&bigger, "subgraph");
+        }
+        let file = format!("{id}.json");
+        let made = match texgraph_core::subgraph::extract(&self.graph, ids, &id, &file) {
+            Ok(made) => made,
+            Err(message) => {
+                self.status = format!("cannot make a subgraph: {message}");
+                return Applied::Nothing;
+            }
+        };
+        if let Err(e) = made.subgraph.save(&folder.join(&file)) {
+            self.status = format!("cannot make a subgraph: {e}");
+            return Applied::Nothing;
+        }
+        self.graph = made.including;
+        self.picked.clear();
+        self.selected = Some(id.clone());
+        self.snarl = to_snarl(&self.graph);
+        self.status = format!("wrote {file}; node '{id}' uses it (double-click it to open)");
+        Applied::Edit(None)
+    }
+
     /// Applies one command.
     fn apply(&mut self, command: Command) -> Applied {
+        // Checked against the graph as the core reads it: a subgraph's file is relative to
+        // this graph's folder.
+        let resolved = matches!(command, Command::Connect { .. }).then(|| self.resolved_graph());
+        if let Command::MakeSubgraph(ids) = &command {
+            return self.make_subgraph(ids);
+        }
         let graph = &mut self.graph;
         match command {
             Command::SetParam { node, param, value } => {
@@ -268,7 +315,8 @@ impl EditorApp {
                 return set_param(graph, &node, param, value, true);
             }
             Command::Connect { from, to, port } => {
-                if let Err(message) = texgraph_core::check_connection(graph, &from, &to, &port) {
+                let checked = resolved.as_ref().expect("resolved for connections");
+                if let Err(message) = texgraph_core::check_connection(checked, &from, &to, &port) {
                     self.status = format!("cannot connect: {message}");
                     return Applied::Nothing;
                 }
@@ -530,6 +578,31 @@ impl EditorApp {
             }
             Command::Status(message) => {
                 self.status = message;
+                return Applied::Nothing;
+            }
+            Command::MakeSubgraph(_) => unreachable!("handled before"),
+            Command::AddSubgraph(file) => {
+                let stem = std::path::Path::new(&file)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .filter(|s| crate::document::is_plain_id(s))
+                    .unwrap_or_else(|| "subgraph".to_owned());
+                let id = fresh_id(graph, &stem);
+                let mut node = Node::new(id.clone(), texgraph_core::subgraph::KIND);
+                node.params
+                    .insert("file".to_owned(), ParamValue::Text(file));
+                node.pos = file_position(free_position(graph));
+                graph.nodes.push(node);
+                self.selected = Some(id);
+            }
+            Command::OpenSubgraph(id) => {
+                match self.graph.node(&id).and_then(|n| n.params.get("file")) {
+                    Some(ParamValue::Text(file)) if !file.is_empty() => {
+                        let path = self.folder().join(file);
+                        self.request(crate::files::Then::Open(path));
+                    }
+                    _ => self.status = format!("'{id}' has no graph file to open"),
+                }
                 return Applied::Nothing;
             }
             Command::ChooseFile { node, param } => {

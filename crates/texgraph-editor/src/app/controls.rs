@@ -296,6 +296,16 @@ impl EditorApp {
         {
             self.add_comment(ui.ctx());
         }
+        let selection = self.selection(ui.ctx());
+        if ui
+            .add_enabled(!selection.is_empty(), egui::Button::new("Make subgraph"))
+            .on_hover_text(
+                "move the selected nodes into a graph file beside this one, used through one node",
+            )
+            .clicked()
+        {
+            self.commands.push(Command::MakeSubgraph(selection));
+        }
         if ui
             .button("Arrange")
             .on_hover_text("lay the nodes out in columns from the outputs")

@@ -1,0 +1,130 @@
+//! The library panel: graph files that can be added as subgraph nodes. It lists the graphs
+//! in the project folder (the shown graph's folder) and its `library/` folder, and in the
+//! user's library (`$XDG_CONFIG_HOME/texgraph/library`). The folders are looked at again
+//! every few seconds, so a graph saved meanwhile shows up.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use eframe::egui::{self, Ui};
+
+/// How often the folders are listed again.
+const RESCAN: Duration = Duration::from_secs(3);
+/// Most files listed per folder.
+const MOST: usize = 200;
+
+/// One graph file offered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// What the list shows: the path as the including graph would write it.
+    pub file: String,
+    /// Which folder it is in: "project" or "library".
+    pub place: &'static str,
+}
+
+/// The panel's state: the last listing and when it was made.
+#[derive(Default)]
+pub struct Library {
+    entries: Vec<Entry>,
+    listed: Option<(Instant, PathBuf, Option<PathBuf>)>,
+}
+
+/// The user's library folder.
+pub fn user_folder() -> Option<PathBuf> {
+    crate::settings::config_dir().map(|c| c.join("library"))
+}
+
+/// The graph files of `project` (the shown graph's folder, `this` excluded) and its
+/// `library/` folder, then of `user`: written relative to `project` where they lie inside
+/// it, else absolute.
+pub fn list(project: &Path, this: Option<&Path>, user: Option<&Path>) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut add = |folder: &Path, prefix: &str, place: &'static str| {
+        let Ok(read) = std::fs::read_dir(folder) else {
+            return;
+        };
+        let mut files: Vec<PathBuf> = read
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
+            .filter(|p| this.is_none_or(|t| t.file_name() != p.file_name() || !prefix.is_empty()))
+            .collect();
+        files.sort();
+        for path in files.into_iter().take(MOST) {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            let file = match (prefix, name) {
+                ("", Some(name)) => name,
+                (prefix, Some(name)) if place == "project" => format!("{prefix}/{name}"),
+                _ => path.display().to_string(),
+            };
+            entries.push(Entry { file, place });
+        }
+    };
+    add(project, "", "project");
+    add(&project.join("library"), "library", "project");
+    if let Some(user) = user {
+        add(user, "user", "library");
+    }
+    entries
+}
+
+impl Library {
+    /// Draws the list; returns the file to add as a subgraph node when one is clicked.
+    pub fn show(&mut self, ui: &mut Ui, project: &Path, this: Option<&Path>) -> Option<String> {
+        let user = user_folder();
+        let stale = match &self.listed {
+            Some((when, folder, listed_user)) => {
+                when.elapsed() > RESCAN || folder != project || *listed_user != user
+            }
+            None => true,
+        };
+        if stale {
+            self.entries = list(project, this, user.as_deref());
+            self.listed = Some((Instant::now(), project.to_owned(), user.clone()));
+        }
+        let mut chosen = None;
+        egui::CollapsingHeader::new("Library")
+            .id_salt("library_panel")
+            .default_open(true)
+            .show(ui, |ui| {
+                if self.entries.is_empty() {
+                    let where_ = user.map_or_else(String::new, |u| format!(" or {}", u.display()));
+                    ui.weak(format!(
+                        "No graph files beside this one{where_}: save graphs there to use them as nodes."
+                    ));
+                }
+                for entry in &self.entries {
+                    ui.horizontal(|ui| {
+                        if ui
+                            .button("+")
+                            .on_hover_text("add this graph as a node")
+                            .clicked()
+                        {
+                            chosen = Some(entry.file.clone());
+                        }
+                        ui.label(texgraph_core::text::printable(&entry.file));
+                        ui.weak(entry.place);
+                    });
+                }
+            });
+        chosen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_holds_the_project_and_library_graphs() {
+        let graphs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs");
+        let this = graphs.join("marble.json");
+        let entries = list(&graphs, Some(&this), None);
+        let files: Vec<&str> = entries.iter().map(|e| e.file.as_str()).collect();
+        assert!(files.contains(&"fire.json"), "{files:?}");
+        assert!(files.contains(&"library/marble_veins.json"), "{files:?}");
+        assert!(
+            !files.contains(&"marble.json"),
+            "the shown graph itself is left out"
+        );
+    }
+}

@@ -3,22 +3,9 @@
 #![allow(missing_docs)]
 
 mod common;
-use common::{entries, example};
+use common::{entries, example, run_in};
 
 use std::path::Path;
-use std::time::Duration;
-
-use assert_cmd::Command;
-
-/// Runs `texgraph` in `dir` with `args`.
-fn texgraph(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("texgraph")
-        .unwrap()
-        .current_dir(dir)
-        .timeout(Duration::from_secs(120))
-        .args(args)
-        .assert()
-}
 
 /// The fire example (it moves with `time`) rendered as a still at `time` in `dir`.
 fn still(dir: &Path, time: f32, size: &str, name: &str) -> Vec<u8> {
@@ -34,7 +21,7 @@ fn still(dir: &Path, time: f32, size: &str, name: &str) -> Vec<u8> {
         "-o",
         name,
     ];
-    texgraph(dir, &args).success();
+    run_in(dir, &args).success();
     std::fs::read(dir.join(name)).unwrap()
 }
 
@@ -57,7 +44,7 @@ fn animate(
         "--size",
         size,
     ];
-    texgraph(dir, &[&args[..], rest].concat())
+    run_in(dir, &[&args[..], rest].concat())
 }
 
 fn rgba(png: &[u8]) -> image::RgbaImage {
@@ -235,7 +222,7 @@ fn bad_frame_requests_are_refused_and_touch_nothing() {
     ];
     for (args, words) in cases {
         let all = [&["render", fire, "--size", "16"][..], args].concat();
-        let out = texgraph(dir.path(), &all).failure().code(2);
+        let out = run_in(dir.path(), &all).failure().code(2);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
         assert!(stderr.contains(words), "{args:?}: {stderr}");
         assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
@@ -252,7 +239,7 @@ fn bad_frame_requests_are_refused_and_touch_nothing() {
         "-o",
         "f_####.png",
     ];
-    texgraph(dir.path(), &all).failure().code(2);
+    run_in(dir.path(), &all).failure().code(2);
     for name in ["anim.gif", "anim.png", "sheet.png", "f_0000.png"] {
         assert_eq!(
             std::fs::read(dir.path().join(name)).unwrap(),

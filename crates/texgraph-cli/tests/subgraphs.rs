@@ -4,21 +4,7 @@
 #![allow(missing_docs)]
 
 mod common;
-use common::example;
-
-use std::path::Path;
-use std::time::Duration;
-
-use assert_cmd::Command;
-
-fn texgraph(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("texgraph")
-        .unwrap()
-        .current_dir(dir)
-        .timeout(Duration::from_secs(120))
-        .args(args)
-        .assert()
-}
+use common::{example, run_in};
 
 const VEINS: &str = "veins.json";
 
@@ -98,7 +84,7 @@ fn subgraph_errors_name_the_file_the_node_and_the_field() {
     for (node, reference, expected) in cases {
         std::fs::write(d.join("main.json"), including(node, reference)).unwrap();
         std::fs::write(d.join("out.png"), b"keep").unwrap();
-        let out = texgraph(d, &["render", "main.json", "--size", "16", "-o", "out.png"])
+        let out = run_in(d, &["render", "main.json", "--size", "16", "-o", "out.png"])
             .failure()
             .code(2);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
@@ -107,7 +93,7 @@ fn subgraph_errors_name_the_file_the_node_and_the_field() {
             "{node}\n{stderr}"
         );
         assert_eq!(std::fs::read(d.join("out.png")).unwrap(), b"keep");
-        let out = texgraph(d, &["validate", "main.json"]).failure().code(1);
+        let out = run_in(d, &["validate", "main.json"]).failure().code(1);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
         assert!(stderr.contains(expected), "{stderr}");
     }
@@ -117,7 +103,7 @@ fn subgraph_errors_name_the_file_the_node_and_the_field() {
 fn a_graph_of_subgraphs_renders_and_validates() {
     let dir = tempfile::tempdir().unwrap();
     let slab = example("marble_slab.json");
-    texgraph(
+    run_in(
         dir.path(),
         &[
             "render",
@@ -132,7 +118,7 @@ fn a_graph_of_subgraphs_renders_and_validates() {
     let image = image::open(dir.path().join("slab.png")).unwrap();
     assert_eq!((image.width(), image.height()), (32, 32));
     let veins = example("library/marble_veins.json");
-    texgraph(
+    run_in(
         dir.path(),
         &["validate", veins.to_str().unwrap(), slab.to_str().unwrap()],
     )

@@ -19,3 +19,13 @@ pub fn entries(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Runs `texgraph` in `dir` with `args` (two minutes at most).
+pub fn run_in(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    assert_cmd::Command::cargo_bin("texgraph")
+        .unwrap()
+        .current_dir(dir)
+        .timeout(std::time::Duration::from_secs(120))
+        .args(args)
+        .assert()
+}

@@ -104,7 +104,36 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
         .show(ui, |ui| {
             for param in &fields {
                 let name = param.name.as_str();
-                let label = ui.label(name).on_hover_text(&param.doc).id;
+                let target = format!("{id}.{name}");
+                let exposed = graph.exposed.iter().find(|e| e.target == target);
+                let text = match exposed {
+                    Some(e) if e.name != name => format!("{name} → {}", e.name),
+                    Some(_) => format!("{name} ↗"),
+                    None => name.to_owned(),
+                };
+                let response = ui
+                    .add(egui::Label::new(text).sense(egui::Sense::click()))
+                    .on_hover_text(&param.doc);
+                let label = response.id;
+                // Graphs used as nodes offer the params they expose (right-click to choose).
+                response.context_menu(|ui| {
+                    let action = if exposed.is_some() {
+                        "Stop exposing"
+                    } else {
+                        "Expose as a param of this graph"
+                    };
+                    if ui
+                        .button(action)
+                        .on_hover_text("graphs that use this one as a node show its exposed params")
+                        .clicked()
+                    {
+                        commands.borrow_mut().push(Command::ToggleExposed {
+                            node: id.to_owned(),
+                            param: name.to_owned(),
+                        });
+                        ui.close();
+                    }
+                });
                 if let Some(source) = node.inputs.get(name) {
                     ui.label(format!("driven by {source}"));
                     ui.end_row();

@@ -710,3 +710,68 @@ fn a_comment_frames_nodes_moves_them_along_and_is_saved() {
     assert!(h.state().graph.comments.is_empty());
     assert_eq!(h.state().graph.nodes.len(), 4);
 }
+
+#[test]
+fn a_node_becomes_a_subgraph_whose_exposed_param_the_including_graph_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "main.json", CHAIN);
+    wait_for_preview(&mut h);
+    let before = h.state().preview.image.clone().expect("rendered");
+    h.state_mut().push(Command::MakeSubgraph(vec!["a".into()]));
+    h.run_steps(2);
+    let file = dir.path().join("subgraph1.json");
+    assert!(file.is_file(), "{}", h.state().status);
+    let graph = &h.state().graph;
+    assert_eq!(graph.node("subgraph1").unwrap().kind, "graph");
+    assert_eq!(graph.node("out").unwrap().inputs["color"], "subgraph1.a");
+    assert_eq!(graph.node("subgraph1").unwrap().inputs["a_input"], "n");
+    assert!(graph.node("a").is_none());
+    wait_until(&mut h, "the preview of the same pixels", |app| {
+        app.preview
+            .image
+            .as_ref()
+            .is_some_and(|i| i.data == before.data)
+    });
+
+    // In the subgraph's file: expose the levels' gamma, then rename the node it is on.
+    let mut sub = harness(&file);
+    sub.state_mut().push(Command::ToggleExposed {
+        node: "a".into(),
+        param: "gamma".into(),
+    });
+    sub.run_steps(1);
+    sub.state_mut().push(Command::Rename {
+        from: "a".into(),
+        to: "lv".into(),
+    });
+    sub.state_mut().push(Command::Save(None));
+    sub.run_steps(2);
+    let saved = Graph::load(&file).unwrap();
+    assert_eq!(saved.exposed.len(), 1);
+    assert_eq!(
+        (
+            saved.exposed[0].name.as_str(),
+            saved.exposed[0].target.as_str()
+        ),
+        ("gamma", "lv.gamma")
+    );
+
+    // The including graph sets it: the subgraph node takes the param.
+    h.state_mut().push(Command::SetParam {
+        node: "subgraph1".into(),
+        param: "gamma".into(),
+        value: ParamValue::Number(3.0),
+    });
+    h.run_steps(2);
+    assert_eq!(
+        param(&h, "subgraph1", "gamma"),
+        Some(ParamValue::Number(3.0))
+    );
+    assert_eq!(h.state().preview.error, None);
+    wait_until(&mut h, "a darker-veined preview", |app| {
+        app.preview
+            .image
+            .as_ref()
+            .is_some_and(|i| i.data != before.data)
+    });
+}

@@ -129,6 +129,14 @@ pub enum Command {
     MakeSubgraph(Vec<String>),
     /// Add a subgraph node using this graph file (as written in the graph).
     AddSubgraph(String),
+    /// Expose `param` of `node` as a param of this graph (for graphs that use it as a
+    /// node), or stop exposing it.
+    ToggleExposed {
+        /// The node.
+        node: String,
+        /// Its param.
+        param: String,
+    },
     /// Set the graph's name.
     SetName(String),
     /// Set the graph's tileable setting.
@@ -345,6 +353,12 @@ impl EditorApp {
                     return Applied::Nothing;
                 }
                 graph.nodes.retain(|n| !ids.contains(&n.id));
+                // A removed node's params are exposed no more.
+                graph.exposed.retain(|e| {
+                    e.target
+                        .split_once('.')
+                        .is_none_or(|(node, _)| !ids.iter().any(|id| id == node))
+                });
                 for node in &mut graph.nodes {
                     node.inputs.retain(|_, r| {
                         !ids.iter()
@@ -581,6 +595,44 @@ impl EditorApp {
                 return Applied::Nothing;
             }
             Command::MakeSubgraph(_) => unreachable!("handled before"),
+            Command::ToggleExposed { node, param } => {
+                let target = format!("{node}.{param}");
+                if let Some(at) = graph.exposed.iter().position(|e| e.target == target) {
+                    let gone = graph.exposed.remove(at);
+                    self.status = format!("'{}' is no longer exposed", gone.name);
+                } else {
+                    let taken = |name: &str| graph.exposed.iter().any(|e| e.name == name);
+                    let plain = |text: &str| {
+                        text.chars()
+                            .map(|c| {
+                                if c.is_ascii_alphanumeric() || c == '-' {
+                                    c
+                                } else {
+                                    '_'
+                                }
+                            })
+                            .collect::<String>()
+                    };
+                    let mut name = plain(&param);
+                    if taken(&name) || name == "file" {
+                        name = plain(&format!("{node}_{param}"));
+                    }
+                    let base = name.clone();
+                    let mut n = 2;
+                    while taken(&name) {
+                        name = format!("{base}_{n}");
+                        n += 1;
+                    }
+                    self.status = format!(
+                        "exposed {target} as '{name}': graphs using this file as a node show it"
+                    );
+                    graph.exposed.push(texgraph_core::graph::Exposed {
+                        name,
+                        target,
+                        doc: String::new(),
+                    });
+                }
+            }
             Command::AddSubgraph(file) => {
                 let stem = std::path::Path::new(&file)
                     .file_stem()
@@ -763,6 +815,14 @@ fn rename(graph: &mut Graph, from: &str, to: &str) -> Result<(), String> {
             if source == from {
                 *reference = port.map_or_else(|| to.to_owned(), |p| format!("{to}.{p}"));
             }
+        }
+    }
+    // The params this graph exposes follow their node.
+    for exposed in &mut graph.exposed {
+        if let Some((node, param)) = exposed.target.split_once('.')
+            && node == from
+        {
+            exposed.target = format!("{to}.{param}");
         }
     }
     Ok(())

@@ -107,8 +107,8 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                 let target = format!("{id}.{name}");
                 let exposed = graph.exposed.iter().find(|e| e.target == target);
                 let text = match exposed {
-                    Some(e) if e.name != name => format!("{name} → {}", e.name),
-                    Some(_) => format!("{name} ↗"),
+                    Some(e) if e.name != name => format!("{name} (exposed as {})", e.name),
+                    Some(_) => format!("{name} (exposed)"),
                     None => name.to_owned(),
                 };
                 let response = ui

@@ -24,6 +24,7 @@ use crate::export::ExportDialog;
 use crate::files::{Files, Then};
 use crate::history::History;
 use crate::inspector;
+use crate::library::DraggedGraph;
 use crate::preview::{Preview, PreviewAction};
 use crate::recovery::{Autosave, Recovered};
 use crate::settings::Settings;
@@ -219,6 +220,11 @@ impl EditorApp {
         Id::new(CANVAS_ID)
     }
 
+    /// Where the canvas was drawn last (screen).
+    pub fn canvas_rect(&self) -> egui::Rect {
+        self.canvas_rect
+    }
+
     /// Whether the node palette is open.
     pub fn palette_open(&self) -> bool {
         self.palette_at.is_some()
@@ -314,7 +320,7 @@ impl EditorApp {
                         ui.separator();
                         let folder = self.folder();
                         if let Some(file) = self.library.show(ui, &folder, self.path.as_deref()) {
-                            self.commands.push(Command::AddSubgraph(file));
+                            self.commands.push(Command::AddSubgraph { file, pos: None });
                         }
                     }
                 });
@@ -379,6 +385,7 @@ impl EditorApp {
         // they take the pointer where they show.
         let layer = egui::LayerId::new(ui.layer_id().order, Id::new(CANVAS_ID));
         comments::interact(ui, layer, &self.graph, &mut self.commands);
+        self.drop_from_library(ui, rect);
         self.canvas_rect = rect;
         if self.graph.nodes.iter().all(|n| n.kind == "output") {
             egui::Area::new(Id::new("empty_hint"))
@@ -394,6 +401,27 @@ impl EditorApp {
 }
 
 impl EditorApp {
+    /// A graph file dragged from the library panel and let go over the canvas becomes a
+    /// subgraph node there.
+    fn drop_from_library(&mut self, ui: &Ui, rect: egui::Rect) {
+        let ctx = ui.ctx();
+        if !egui::DragAndDrop::has_payload_of_type::<DraggedGraph>(ctx) {
+            return;
+        }
+        let Some(pointer) = ctx.pointer_interact_pos().filter(|p| rect.contains(*p)) else {
+            return;
+        };
+        ctx.set_cursor_icon(egui::CursorIcon::Copy);
+        if ui.input(|i| i.pointer.any_released())
+            && let Some(dragged) = egui::DragAndDrop::take_payload::<DraggedGraph>(ctx)
+        {
+            self.commands.push(Command::AddSubgraph {
+                file: dragged.0.clone(),
+                pos: Some(self.view.to_screen.inverse() * pointer),
+            });
+        }
+    }
+
     /// Writes the recovery copy when edits are due, or at once when a signal is ending the
     /// process; offers the work earlier editors left behind.
     fn keep_recovery_copy(&mut self, ctx: &egui::Context) {

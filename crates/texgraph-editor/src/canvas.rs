@@ -35,6 +35,8 @@ pub struct ViewRequest {
     pub zoom: Option<(Pos2, f32)>,
     /// The canvas's scale after this frame's changes.
     pub scale: f32,
+    /// Canvas (node position) to screen, after this frame's changes.
+    pub to_screen: TSTransform,
 }
 
 /// What the canvas needs to draw one frame.
@@ -381,6 +383,7 @@ impl SnarlViewer<String> for Canvas<'_> {
             *to_global = TSTransform::new(pointer.to_vec2() - at.to_vec2() * scaling, scaling);
         }
         self.view.scale = to_global.scaling;
+        self.view.to_screen = *to_global;
     }
 }
 

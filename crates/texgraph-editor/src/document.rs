@@ -23,16 +23,52 @@ pub fn input_ports(desc: &NodeDescriptor) -> Vec<(&'static str, PortType)> {
 /// at the node's position, with a wire per connected input.
 pub fn to_snarl(graph: &Graph) -> Snarl<String> {
     let mut snarl = Snarl::new();
-    let ids: HashMap<&str, NodeId> = graph
-        .nodes
-        .iter()
-        .map(|n| {
-            (
-                n.id.as_str(),
-                snarl.insert_node(pos2(n.pos[0], n.pos[1]), n.id.clone()),
-            )
-        })
+    sync_snarl(&mut snarl, graph);
+    snarl
+}
+
+/// Brings the canvas view `snarl` in line with `graph` after an edit. Nodes that remain
+/// keep their snarl ids, and with them their place in the canvas's selection and whether
+/// they are collapsed. New nodes are inserted before gone ones are removed, so that no new
+/// node takes over the id, and so the selection, of a node just deleted.
+pub fn sync_snarl(snarl: &mut Snarl<String>, graph: &Graph) {
+    rebuild(snarl, graph, true);
+}
+
+/// Makes `snarl` the canvas view of another document: every node gets a snarl id none of
+/// the old nodes had, so nothing of the old canvas's selection carries over.
+pub fn replace_snarl(snarl: &mut Snarl<String>, graph: &Graph) {
+    rebuild(snarl, graph, false);
+}
+
+fn rebuild(snarl: &mut Snarl<String>, graph: &Graph, keep: bool) {
+    let wires: Vec<_> = snarl.wires().collect();
+    for (from, to) in wires {
+        snarl.disconnect(from, to);
+    }
+    let mut kept: HashMap<String, NodeId> = snarl
+        .node_ids()
+        .map(|(id, name)| (name.clone(), id))
         .collect();
+    let mut ids: HashMap<&str, NodeId> = HashMap::with_capacity(graph.nodes.len());
+    for node in &graph.nodes {
+        let pos = pos2(node.pos[0], node.pos[1]);
+        // A second node of the same id (a damaged file) gets a snarl node of its own.
+        let reused = if keep { kept.remove(&node.id) } else { None };
+        let id = match reused {
+            Some(id) => {
+                if let Some(info) = snarl.get_node_info_mut(id) {
+                    info.pos = pos;
+                }
+                id
+            }
+            None => snarl.insert_node(pos, node.id.clone()),
+        };
+        ids.insert(node.id.as_str(), id);
+    }
+    for gone in kept.into_values() {
+        snarl.remove_node(gone);
+    }
     for (node, input, _, from) in drawn_connections(graph, &ids) {
         snarl.connect(
             from,
@@ -42,7 +78,6 @@ pub fn to_snarl(graph: &Graph) -> Snarl<String> {
             },
         );
     }
-    snarl
 }
 
 /// Connections of the graph whose wire is gone from the canvas: egui-snarl's own Ctrl+drag

@@ -22,6 +22,11 @@ pub struct Entry {
     pub place: &'static str,
 }
 
+/// What a library row carries while it is dragged: the file, as the including graph
+/// writes it. The canvas adds it as a subgraph node where it is dropped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DraggedGraph(pub String);
+
 /// The panel's state: the last listing and when it was made.
 #[derive(Default)]
 pub struct Library {
@@ -68,7 +73,8 @@ pub fn list(project: &Path, this: Option<&Path>, user: Option<&Path>) -> Vec<Ent
 }
 
 impl Library {
-    /// Draws the list; returns the file to add as a subgraph node when one is clicked.
+    /// Draws the list; returns the file to add as a subgraph node when its "+" is clicked.
+    /// A row's name can also be dragged onto the canvas (a [`DraggedGraph`] payload).
     pub fn show(&mut self, ui: &mut Ui, project: &Path, this: Option<&Path>) -> Option<String> {
         let user = user_folder();
         let stale = match &self.listed {
@@ -101,7 +107,12 @@ impl Library {
                         {
                             chosen = Some(entry.file.clone());
                         }
-                        ui.label(texgraph_core::text::printable(&entry.file));
+                        let id = egui::Id::new(("library_entry", &entry.file));
+                        ui.dnd_drag_source(id, DraggedGraph(entry.file.clone()), |ui| {
+                            ui.label(texgraph_core::text::printable(&entry.file))
+                        })
+                        .response
+                        .on_hover_text("drag onto the canvas to add this graph as a node");
                         ui.weak(entry.place);
                     });
                 }

@@ -775,3 +775,90 @@ fn a_node_becomes_a_subgraph_whose_exposed_param_the_including_graph_sets() {
             .is_some_and(|i| i.data != before.data)
     });
 }
+
+#[test]
+fn a_graph_dragged_from_the_library_becomes_a_node_where_it_is_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("veins.json"), CHAIN).unwrap();
+    let mut h = open_json(dir.path(), "main.json", CHAIN);
+    h.run_steps(2);
+    let entry = h.get_by_label("veins.json").rect().center();
+    let canvas = h.state().canvas_rect();
+    let drop = canvas.left_top() + egui::vec2(canvas.width() * 0.3, canvas.height() * 0.8);
+    drag(&mut h, entry, drop, Modifiers::NONE, 12);
+
+    let added = h
+        .state()
+        .graph
+        .node("veins1")
+        .expect("a node for the dropped file");
+    assert_eq!(added.kind, "graph");
+    assert_eq!(
+        added.params.get("file"),
+        Some(&ParamValue::Text("veins.json".into()))
+    );
+    assert_eq!(h.state().selected.as_deref(), Some("veins1"));
+    // The node sits where it was let go: its title level with the pointer, just right of it
+    // (past the node's collapse button).
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h
+        .ctx
+        .layer_transform_to_global(layer)
+        .expect("canvas drawn");
+    let title = h
+        .get_all_by_label("veins1: veins (graph)")
+        .map(|n| to_screen * n.rect())
+        .find(|r| canvas.contains_rect(*r))
+        .expect("the node's title on the canvas");
+    let offset = title.left_top() - drop;
+    assert!(
+        (0.0..80.0).contains(&offset.x) && (-10.0..30.0).contains(&offset.y),
+        "title at {title:?}, dropped at {drop:?}"
+    );
+    // One undo step takes it away.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(h.state().graph.node("veins1").is_none());
+}
+
+/// Shift+drags a rectangle on the canvas from above-left of `first`'s title to below-right
+/// of `last`'s.
+fn rect_select(h: &mut Harness<'_, EditorApp>, first: &str, last: &str) {
+    let from = on_canvas(h, first).left_top() - egui::vec2(20.0, 20.0);
+    let to = on_canvas(h, last).right_bottom() + egui::vec2(20.0, 40.0);
+    drag(h, from, to, Modifiers::SHIFT, 8);
+}
+
+#[test]
+fn the_canvas_selection_does_not_pass_to_other_nodes_when_the_selected_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "main.json", CHAIN);
+    h.run_steps(2);
+    rect_select(&mut h, "n: Perlin Noise", "a: Levels");
+    let mut picked = h.state().selection(&h.ctx);
+    picked.sort();
+    assert_eq!(picked, ["a", "n"]);
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    let left: Vec<&str> = h.state().graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(left, ["b", "out"]);
+    assert!(
+        h.state().selection(&h.ctx).is_empty(),
+        "the deleted nodes' selection went to {:?}",
+        h.state().selection(&h.ctx)
+    );
+    // A second Delete has nothing to act on.
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    assert_eq!(h.state().graph.nodes.len(), 2);
+
+    // Make subgraph: the new node is what the inspector shows, and nothing else is picked.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    rect_select(&mut h, "n: Perlin Noise", "a: Levels");
+    let chosen = h.state().selection(&h.ctx);
+    h.state_mut().push(Command::MakeSubgraph(chosen));
+    h.run_steps(2);
+    assert!(h.state().graph.node("subgraph1").is_some(), "{}", h.state().status);
+    assert_eq!(h.state().selection(&h.ctx), ["subgraph1"]);
+}

@@ -10,7 +10,7 @@ use texgraph_core::{Comment, Graph, Node, ParamValue};
 use super::EditorApp;
 use crate::document::{
     arrange, file_position, free_position, fresh_id, is_plain_id, lifted_wires, needs_arranging,
-    new_graph, store_positions, to_snarl,
+    new_graph, replace_snarl, store_positions, sync_snarl,
 };
 
 /// One edit or action, collected while drawing and applied after.
@@ -127,8 +127,13 @@ pub enum Command {
     OpenSubgraph(String),
     /// Move these nodes into a new graph file beside this one, used through one node.
     MakeSubgraph(Vec<String>),
-    /// Add a subgraph node using this graph file (as written in the graph).
-    AddSubgraph(String),
+    /// Add a subgraph node using a graph file.
+    AddSubgraph {
+        /// The file, as the graph writes it (relative to the graph's folder).
+        file: String,
+        /// Canvas position (or beside the others).
+        pos: Option<Pos2>,
+    },
     /// Expose `param` of `node` as a param of this graph (for graphs that use it as a
     /// node), or stop exposing it.
     ToggleExposed {
@@ -254,7 +259,7 @@ impl EditorApp {
             if self.status == status_before && is_complaint(&self.status) {
                 self.status.clear();
             }
-            self.snarl = to_snarl(&self.graph);
+            sync_snarl(&mut self.snarl, &self.graph);
             self.changed();
         }
     }
@@ -301,7 +306,7 @@ impl EditorApp {
         self.graph = made.including;
         self.picked.clear();
         self.selected = Some(id.clone());
-        self.snarl = to_snarl(&self.graph);
+        sync_snarl(&mut self.snarl, &self.graph);
         self.status = format!("wrote {file}; node '{id}' uses it (double-click it to open)");
         Applied::Edit(None)
     }
@@ -530,7 +535,7 @@ impl EditorApp {
                     self.selected_comment = None;
                 }
                 self.modified = true;
-                self.snarl = to_snarl(graph);
+                sync_snarl(&mut self.snarl, graph);
                 self.changed();
                 return Applied::Replaced;
             }
@@ -633,7 +638,7 @@ impl EditorApp {
                     });
                 }
             }
-            Command::AddSubgraph(file) => {
+            Command::AddSubgraph { file, pos } => {
                 let stem = std::path::Path::new(&file)
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
@@ -643,7 +648,7 @@ impl EditorApp {
                 let mut node = Node::new(id.clone(), texgraph_core::subgraph::KIND);
                 node.params
                     .insert("file".to_owned(), ParamValue::Text(file));
-                node.pos = file_position(free_position(graph));
+                node.pos = file_position(pos.unwrap_or_else(|| free_position(graph)));
                 graph.nodes.push(node);
                 self.selected = Some(id);
             }
@@ -686,7 +691,7 @@ impl EditorApp {
             line.end = ((seconds * line.fps).round() as u32).clamp(1, 100_000);
         }
         self.export.forget_graph();
-        self.snarl = to_snarl(&self.graph);
+        replace_snarl(&mut self.snarl, &self.graph);
         self.changed();
         self.frame_all();
         self.modified = false;

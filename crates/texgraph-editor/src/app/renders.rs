@@ -17,7 +17,7 @@ impl EditorApp {
         self.generation += 1;
         if crate::subgraphs::refresh(&self.graph, &self.folder()) {
             crate::document::store_positions(&mut self.graph, &self.snarl);
-            self.snarl = crate::document::to_snarl(&self.graph);
+            crate::document::sync_snarl(&mut self.snarl, &self.graph);
         }
         let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
         self.thumbnail_errors.retain(|id, _| ids.contains(id));

@@ -177,8 +177,15 @@ pub fn find(snarl: &Snarl<String>, id: &str) -> Option<NodeId> {
 
 /// A fresh node id for a node of type `kind`: the type and the first free number.
 pub fn fresh_id(graph: &Graph, kind: &str) -> String {
+    // A name that ends in a digit (a graph file `subgraph1`) is kept apart from the
+    // counter: `subgraph1_2`, not `subgraph12`.
+    let separator = if kind.ends_with(|c: char| c.is_ascii_digit()) {
+        "_"
+    } else {
+        ""
+    };
     (1..)
-        .map(|i| format!("{kind}{i}"))
+        .map(|i| format!("{kind}{separator}{i}"))
         .find(|id| graph.node(id).is_none())
         .expect("unbounded")
 }
@@ -389,6 +396,7 @@ mod tests {
         assert_eq!(reference(&g, "c", 1), "c.v");
         assert_eq!(reference(&g, "perlin1", 0), "perlin1");
         assert_eq!(fresh_id(&g, "perlin"), "perlin2");
+        assert_eq!(fresh_id(&g, "perlin1"), "perlin1_1");
         assert_eq!(input_name(&g, "perlin1", 0).as_deref(), Some("frequency"));
         let snarl = to_snarl(&g);
         let (c, out) = (find(&snarl, "c").unwrap(), find(&snarl, "out").unwrap());

@@ -840,7 +840,13 @@ fn the_canvas_selection_does_not_pass_to_other_nodes_when_the_selected_go() {
     assert_eq!(picked, ["a", "n"]);
     h.key_press(Key::Delete);
     h.run_steps(2);
-    let left: Vec<&str> = h.state().graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    let left: Vec<&str> = h
+        .state()
+        .graph
+        .nodes
+        .iter()
+        .map(|n| n.id.as_str())
+        .collect();
     assert_eq!(left, ["b", "out"]);
     assert!(
         h.state().selection(&h.ctx).is_empty(),
@@ -859,6 +865,10 @@ fn the_canvas_selection_does_not_pass_to_other_nodes_when_the_selected_go() {
     let chosen = h.state().selection(&h.ctx);
     h.state_mut().push(Command::MakeSubgraph(chosen));
     h.run_steps(2);
-    assert!(h.state().graph.node("subgraph1").is_some(), "{}", h.state().status);
+    assert!(
+        h.state().graph.node("subgraph1").is_some(),
+        "{}",
+        h.state().status
+    );
     assert_eq!(h.state().selection(&h.ctx), ["subgraph1"]);
 }

@@ -655,7 +655,14 @@ impl EditorApp {
             Command::OpenSubgraph(id) => {
                 match self.graph.node(&id).and_then(|n| n.params.get("file")) {
                     Some(ParamValue::Text(file)) if !file.is_empty() => {
-                        let path = self.folder().join(file);
+                        // Beside a graph opened by a bare file name, the path is the file
+                        // name too (not "./file").
+                        let folder = self.folder();
+                        let path = if folder == std::path::Path::new(".") {
+                            std::path::PathBuf::from(file)
+                        } else {
+                            folder.join(file)
+                        };
                         self.request(crate::files::Then::Open(path));
                     }
                     _ => self.status = format!("'{id}' has no graph file to open"),

@@ -46,15 +46,22 @@ fn rebuild(snarl: &mut Snarl<String>, graph: &Graph, keep: bool) {
     for (from, to) in wires {
         snarl.disconnect(from, to);
     }
-    let mut kept: HashMap<String, NodeId> = snarl
-        .node_ids()
-        .map(|(id, name)| (name.clone(), id))
-        .collect();
+    // By name, the snarl nodes that may stay: a damaged file may repeat a node id, and each
+    // of its nodes keeps a snarl node of its own.
+    let mut kept: HashMap<String, Vec<NodeId>> = HashMap::new();
+    for (id, name) in snarl.node_ids() {
+        kept.entry(name.clone()).or_default().push(id);
+    }
     let mut ids: HashMap<&str, NodeId> = HashMap::with_capacity(graph.nodes.len());
     for node in &graph.nodes {
         let pos = pos2(node.pos[0], node.pos[1]);
-        // A second node of the same id (a damaged file) gets a snarl node of its own.
-        let reused = if keep { kept.remove(&node.id) } else { None };
+        let reused = if keep {
+            kept.get_mut(&node.id)
+                .filter(|same| !same.is_empty())
+                .map(|same| same.remove(0))
+        } else {
+            None
+        };
         let id = match reused {
             Some(id) => {
                 if let Some(info) = snarl.get_node_info_mut(id) {
@@ -66,7 +73,7 @@ fn rebuild(snarl: &mut Snarl<String>, graph: &Graph, keep: bool) {
         };
         ids.insert(node.id.as_str(), id);
     }
-    for gone in kept.into_values() {
+    for gone in kept.into_values().flatten() {
         snarl.remove_node(gone);
     }
     for (node, input, _, from) in drawn_connections(graph, &ids) {
@@ -383,6 +390,51 @@ mod tests {
         }
         store_positions(&mut moved, &snarl);
         assert_eq!(moved, graph);
+    }
+
+    #[test]
+    fn the_canvas_keeps_the_ids_of_remaining_nodes_and_never_reuses_a_gone_one() {
+        let mut g = Graph::from_json(
+            r#"{ "format": "texgraph", "version": 1, "nodes": [
+                { "id": "a", "type": "perlin" }, { "id": "b", "type": "levels", "inputs": { "input": "a" } },
+                { "id": "dup", "type": "coords" }, { "id": "dup", "type": "coords" },
+                { "id": "out", "type": "output", "inputs": { "color": "b" } } ] }"#,
+        )
+        .unwrap();
+        let mut snarl = to_snarl(&g);
+        let before: Vec<NodeId> = ["a", "b", "out"]
+            .iter()
+            .map(|id| find(&snarl, id).unwrap())
+            .collect();
+        g.nodes.retain(|n| n.id != "b");
+        g.node_mut("out")
+            .unwrap()
+            .inputs
+            .insert("color".into(), "a".into());
+        let mut c = Node::new("c", "constant");
+        c.pos = [5.0, 6.0];
+        g.nodes.push(c);
+        sync_snarl(&mut snarl, &g);
+        sync_snarl(&mut snarl, &g);
+        assert_eq!(
+            snarl.node_ids().count(),
+            g.nodes.len(),
+            "duplicates stay two"
+        );
+        assert_eq!(find(&snarl, "a"), Some(before[0]));
+        assert_eq!(find(&snarl, "out"), Some(before[2]));
+        let c = find(&snarl, "c").unwrap();
+        assert!(!before.contains(&c), "the new node took a gone node's id");
+        assert_eq!(snarl.get_node_info(c).unwrap().pos, pos2(5.0, 6.0));
+        let wires: Vec<_> = snarl.wires().collect();
+        assert_eq!(wires.len(), 1);
+        assert_eq!((wires[0].0.node, wires[0].1.node), (before[0], before[2]));
+
+        // Another document: no id carries over, not even for a node of the same name.
+        let old: Vec<NodeId> = snarl.node_ids().map(|(id, _)| id).collect();
+        replace_snarl(&mut snarl, &g);
+        assert_eq!(snarl.node_ids().count(), g.nodes.len());
+        assert!(snarl.node_ids().all(|(id, _)| !old.contains(&id)));
     }
 
     #[test]

@@ -45,7 +45,18 @@ fn resolve(param: Option<&mut ParamValue>, folder: &Path) {
         && !path.is_empty()
         && Path::new(path.as_str()).is_relative()
     {
-        *path = folder.join(path.as_str()).to_string_lossy().into_owned();
+        *path = beside(folder, path).to_string_lossy().into_owned();
+    }
+}
+
+/// Where a relative file param `path` of a graph in `folder` lies: joined to the folder,
+/// except beside a graph named without a folder (`.`), where the path is already right as
+/// written (and reads better without a `./`).
+pub fn beside(folder: &Path, path: &str) -> PathBuf {
+    if folder == Path::new(".") {
+        PathBuf::from(path)
+    } else {
+        folder.join(path)
     }
 }
 

@@ -655,14 +655,7 @@ impl EditorApp {
             Command::OpenSubgraph(id) => {
                 match self.graph.node(&id).and_then(|n| n.params.get("file")) {
                     Some(ParamValue::Text(file)) if !file.is_empty() => {
-                        // Beside a graph opened by a bare file name, the path is the file
-                        // name too (not "./file").
-                        let folder = self.folder();
-                        let path = if folder == std::path::Path::new(".") {
-                            std::path::PathBuf::from(file)
-                        } else {
-                            folder.join(file)
-                        };
+                        let path = texgraph_core::paths::beside(&self.folder(), file);
                         self.request(crate::files::Then::Open(path));
                     }
                     _ => self.status = format!("'{id}' has no graph file to open"),

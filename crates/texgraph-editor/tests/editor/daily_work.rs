@@ -1,6 +1,5 @@
 //! Daily work in the editor, driven headlessly as a person would: unfinished branches,
 //! navigating, exporting from several graphs, editing values, undo by gesture.
-#![allow(missing_docs)]
 
 use std::path::Path;
 
@@ -13,8 +12,8 @@ use texgraph_editor::app::{Command, EMPTY_HINT, EditorApp, STATUS_SECONDS};
 use texgraph_editor::canvas::READABLE_SCALE;
 use texgraph_editor::document::new_graph;
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 /// Writes `json` as a graph file in `dir` and opens the editor on it.
 fn open_json(dir: &Path, name: &str, json: &str) -> Harness<'static, EditorApp> {

@@ -1,6 +1,5 @@
 //! No lost work: unsaved edits are kept in a recovery file and offered after a crash; a
 //! save that fails keeps the graph, unsaved, with the reason in the status bar.
-#![allow(missing_docs)]
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -10,8 +9,8 @@ use texgraph_core::{Graph, ParamValue};
 use texgraph_editor::app::Command;
 use texgraph_editor::recovery::{self, Autosave, INTERVAL};
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 fn set_frequency(h: &mut egui_kittest::Harness<'_, texgraph_editor::app::EditorApp>, f: f64) {
     h.state_mut().push(Command::SetParam {

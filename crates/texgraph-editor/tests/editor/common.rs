@@ -1,6 +1,6 @@
 //! What the editor's UI tests share: a harness on a graph file, and ways to find and
 //! drive what is drawn on the canvas as a person would.
-#![allow(dead_code, missing_docs)]
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,6 +1,5 @@
 //! Raster nodes in the editor: the `image` node's file chooser and reloading when the
 //! file changes, stage badges, and building a normal map for marble by mouse and keyboard.
-#![allow(missing_docs)]
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -12,8 +11,8 @@ use texgraph_core::ParamValue;
 use texgraph_editor::app::{Command, EditorApp};
 use texgraph_editor::canvas::STAGE_BADGE;
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 fn write_png(path: &Path, rgb: [u8; 3]) {
     image::RgbImage::from_pixel(4, 4, image::Rgb(rgb))

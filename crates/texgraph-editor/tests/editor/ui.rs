@@ -1,5 +1,4 @@
 //! The editor driven headlessly, as a person would: through its widgets and keys.
-#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -11,8 +10,8 @@ use texgraph_core::{Graph, ParamValue};
 use texgraph_editor::app::{Command, EditorApp};
 use texgraph_editor::document::new_graph;
 
-mod common;
-use common::*;
+
+use crate::common::*;
 
 #[test]
 fn select_a_node_and_change_a_param_in_the_inspector() {

@@ -1,0 +1,9 @@
+//! The editor's tests, driven headlessly as a person would (one test binary, so the
+//! crate links its tests once).
+#![allow(missing_docs)]
+
+mod common;
+mod daily_work;
+mod raster;
+mod recovery;
+mod ui;

@@ -16,7 +16,7 @@ pub const FORMAT: &str = "texgraph";
 /// The newest graph file format version: what this build reads up to, and what a loaded
 /// graph holds in memory. Version 2 added subgraphs (`graph` and `graph_input` nodes, the
 /// `exposed` list) and `settings.loop`; a version 1 file is read unchanged.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest graph file format version this build reads.
 pub const FIRST_VERSION: u32 = 1;
 /// Largest graph file read, in bytes (64 MiB: far above any hand-made or generated
@@ -103,6 +103,10 @@ pub struct Node {
     /// Registry id of the node type, e.g. `perlin`.
     #[serde(rename = "type")]
     pub kind: String,
+    /// A name for people, shown as the node's title in the editor (`"stone grain"`); the
+    /// id stays what connections refer to. Version 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// Params that differ from their defaults (missing ones take the default).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, ParamValue>,
@@ -115,11 +119,15 @@ pub struct Node {
 }
 
 impl Node {
+    /// The most characters a label holds (a title, not a note: comments hold notes).
+    pub const MAX_LABEL_CHARS: usize = 100;
+
     /// A node of type `kind` with default params and no connections.
     pub fn new(id: impl Into<String>, kind: impl Into<String>) -> Self {
         Self {
             id: id.into(),
             kind: kind.into(),
+            label: None,
             params: BTreeMap::new(),
             inputs: BTreeMap::new(),
             pos: [0.0, 0.0],
@@ -239,15 +247,18 @@ impl Graph {
         }
     }
 
-    /// The lowest file format version that holds this graph: 2 when it uses subgraphs
-    /// (`graph` or `graph_input` nodes, exposed params) or a loop, else 1, so that files
-    /// without them stay readable by older builds and unchanged by a save.
+    /// The lowest file format version that holds this graph: 3 when a node has a label;
+    /// 2 when it uses subgraphs (`graph` or `graph_input` nodes, exposed params) or a
+    /// loop; else 1, so that files without them stay readable by older builds and
+    /// unchanged by a save.
     pub fn required_version(&self) -> u32 {
         let subgraphs = self
             .nodes
             .iter()
             .any(|n| n.kind == crate::subgraph::KIND || n.kind == "graph_input");
-        if subgraphs || !self.exposed.is_empty() || self.settings.loop_seconds.is_some() {
+        if self.nodes.iter().any(|n| n.label.is_some()) {
+            3
+        } else if subgraphs || !self.exposed.is_empty() || self.settings.loop_seconds.is_some() {
             2
         } else {
             1
@@ -423,8 +434,8 @@ impl Graph {
     }
 }
 
-/// Brings a file of an older version to [`VERSION`]. Version 2 only added fields, node
-/// types and a setting, so a version 1 file means the same once its version says so; a
+/// Brings a file of an older version to [`VERSION`]. Versions 2 and 3 only added fields,
+/// node types and a setting, so an older file means the same once its version says so; a
 /// later version that changes meaning adds its rewrite here.
 fn migrate(top: &mut serde_json::Map<String, serde_json::Value>, _from: u32) {
     top.insert("version".to_owned(), VERSION.into());
@@ -455,5 +466,28 @@ mod tests {
         let back: Node = serde_json::from_str(&text).unwrap();
         assert_eq!(back, node);
         assert!(matches!(back.params["z"], ParamValue::Number(z) if z.is_sign_negative()));
+    }
+
+    #[test]
+    fn a_label_is_kept_and_saved_as_version_3_and_only_then() {
+        let text = r#"{ "format": "texgraph", "version": 1, "nodes": [
+            { "id": "n", "type": "perlin" },
+            { "id": "out", "type": "output", "inputs": { "color": "n" } } ] }"#;
+        let mut graph = Graph::from_json(text).unwrap();
+        assert_eq!(graph.version, VERSION);
+        assert_eq!(graph.required_version(), 1);
+        assert!(!graph.to_json().contains("label"));
+        graph.nodes[0].label = Some("stone grain".into());
+        let json = graph.to_json();
+        assert!(json.contains(r#""version": 3"#), "{json}");
+        assert!(json.contains(r#""label": "stone grain""#), "{json}");
+        let back = Graph::from_json(&json).unwrap();
+        assert_eq!(back.nodes[0].label.as_deref(), Some("stone grain"));
+        assert_eq!(back, graph);
+        // Too long a label is an error naming the node and field.
+        graph.nodes[0].label = Some("x".repeat(Node::MAX_LABEL_CHARS + 1));
+        let problems = crate::validate::validate(&graph);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].location.to_string(), "node 'n', field 'label'");
     }
 }

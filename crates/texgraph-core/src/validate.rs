@@ -129,6 +129,18 @@ pub(crate) fn diagnose_flat(graph: &Graph) -> Diagnostics {
     }
 
     for node in &graph.nodes {
+        if let Some(label) = &node.label {
+            let chars = label.chars().count();
+            if chars > Node::MAX_LABEL_CHARS {
+                problems.push(GraphError::new(
+                    Location::field(&node.id, "label"),
+                    format!(
+                        "{chars} characters; a label holds at most {}",
+                        Node::MAX_LABEL_CHARS
+                    ),
+                ));
+            }
+        }
         match registry::lookup(&node.kind) {
             None => problems.push(GraphError::new(
                 Location::field(&node.id, "type"),

@@ -127,10 +127,39 @@ pub fn compile_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Pro
     if graph.node(node).is_none() {
         return Err(Error::at(Location::node(node), "no such node"));
     }
+    // Only what feeds the node is pasted in and checked: a broken subgraph elsewhere in
+    // the graph costs the nodes downstream of it, not this one.
+    let feeding = feeding(graph, node);
     let (flat, inner, inner_port) =
-        crate::subgraph::inline_reference(graph, node, port).map_err(Error::Invalid)?;
+        crate::subgraph::inline_reference(&feeding, node, port).map_err(Error::Invalid)?;
     compile_flat_node(&flat, &inner, inner_port.as_deref())
         .map_err(|e| crate::subgraph::attribute(graph, e))
+}
+
+/// The part of `graph` that `node` depends on (the node included), with the exposed
+/// params that target it; comments go, they never render.
+fn feeding(graph: &Graph, node: &str) -> Graph {
+    let upstream = crate::validate::upstream(graph, node);
+    let inside = |id: &str| upstream.contains(id);
+    Graph {
+        nodes: graph
+            .nodes
+            .iter()
+            .filter(|n| inside(&n.id))
+            .cloned()
+            .collect(),
+        exposed: graph
+            .exposed
+            .iter()
+            .filter(|e| e.target.split_once('.').is_some_and(|(id, _)| inside(id)))
+            .cloned()
+            .collect(),
+        comments: Vec::new(),
+        format: graph.format.clone(),
+        version: graph.version,
+        name: graph.name.clone(),
+        settings: graph.settings.clone(),
+    }
 }
 
 /// [`compile_node`] of a graph whose subgraphs are pasted in already.
@@ -776,5 +805,53 @@ impl NodeCtx<'_, '_> {
         }
         c.ramps.push(Arc::new(ramp));
         (c.ramps.len() - 1) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A graph beside a subgraph file whose output was renamed (`levels2_out` → `ao`)
+    /// after the graph was wired to it.
+    fn with_broken_port() -> (std::path::PathBuf, Graph) {
+        let dir = std::env::temp_dir().join(format!("texgraph-feeding-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("sub.json"),
+            r#"{ "format": "texgraph", "version": 2, "nodes": [
+                { "id": "n", "type": "perlin" },
+                { "id": "o", "type": "output", "params": { "name": "ao" }, "inputs": { "color": "n" } } ] }"#,
+        )
+        .unwrap();
+        let mut graph = Graph::from_json(
+            r#"{ "format": "texgraph", "version": 2, "nodes": [
+                { "id": "a", "type": "perlin" },
+                { "id": "color", "type": "output", "inputs": { "color": "a" } },
+                { "id": "s", "type": "graph", "params": { "file": "sub.json" } },
+                { "id": "lv", "type": "levels", "inputs": { "input": "s.levels2_out" } },
+                { "id": "height", "type": "output", "params": { "name": "height" }, "inputs": { "color": "lv" } } ] }"#,
+        )
+        .unwrap();
+        graph.resolve_paths(&dir);
+        (dir, graph)
+    }
+
+    #[test]
+    fn a_broken_subgraph_port_stops_only_what_reads_it() {
+        let (dir, graph) = with_broken_port();
+        for fine in ["a", "color", "s"] {
+            assert!(compile_node(&graph, fine, None).is_ok(), "{fine}");
+        }
+        for broken in ["lv", "height"] {
+            let message = compile_node(&graph, broken, None).unwrap_err().to_string();
+            assert!(
+                message.contains("lv") && message.contains("has no output 'levels2_out'"),
+                "{broken}: {message}"
+            );
+        }
+        // The whole graph still does not render: `texgraph render` stays strict.
+        assert!(compile(&graph, None).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -1,5 +1,5 @@
 //! The promises texgraph makes about any graph, checked on one graph: shared by the
-//! property test (`tests/properties.rs`) and the fuzzer (`fuzz/`).
+//! property test (`tests/core/properties.rs`) and the fuzzer (`fuzz/`).
 //!
 //! - Loading, validating, compiling and rendering never panic.
 //! - What `check` (the CLI's `validate`) accepts, every output compiles and renders;

@@ -1,10 +1,7 @@
 //! `shape` and `bricks` against geometry written here: point-in-polygon tests, distances
 //! to a circle, and the brick layout worked out per pixel.
-#![allow(missing_docs)]
 
-mod common;
-
-use common::{graph, render_graph};
+use crate::common::{graph, render_graph};
 use texgraph_core::RenderOptions;
 use texgraph_core::kernels::shapes::hash01;
 

@@ -1,9 +1,8 @@
 //! Raster stages and the nodes that need them, against analytic results: normal maps of
 //! planes and cones, blur moments, exact image reads, edges of a step; and the stage
 //! split, resolution independence and the cost model.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

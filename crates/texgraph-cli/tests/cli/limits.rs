@@ -1,9 +1,7 @@
 //! Inputs that cannot be done refuse at once with a clear error and write nothing:
 //! absurd numbers, files that are not graph files, a render with nothing to render.
-#![allow(missing_docs)]
 
-mod common;
-use common::{entries, example};
+use crate::common::{entries, example};
 
 use std::path::Path;
 use std::time::Duration;

@@ -1,7 +1,6 @@
 //! The raster nodes from the command line: `image` files good and bad, paths relative to
 //! the graph, `--set` of a path, `texgraph plan`, and `validate` refusing what `render`
 //! would, with the same message.
-#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,6 @@
 //! The fast kernels agree bit for bit with the direct formulas.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use texgraph_core::RenderOptions;
 use texgraph_core::kernels::noise::{

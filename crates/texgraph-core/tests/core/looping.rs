@@ -1,8 +1,7 @@
 //! `settings.loop`: the last frame of a loop flows into the first as any frame flows into
 //! the next (the seam test, in time).
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use texgraph_core::{Graph, Image, RenderOptions};
 

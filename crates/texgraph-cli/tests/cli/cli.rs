@@ -1,5 +1,4 @@
 //! End-to-end tests of the `texgraph` binary in a temporary directory.
-#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 

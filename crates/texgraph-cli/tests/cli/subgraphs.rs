@@ -1,10 +1,8 @@
 //! Subgraphs from the command line: a graph using graph files as nodes renders, and each
 //! broken inclusion is refused with the file, the node and the field named, exit code 2
 //! and the output file left as it was.
-#![allow(missing_docs)]
 
-mod common;
-use common::{example, run_in};
+use crate::common::{example, run_in};
 
 const VEINS: &str = "veins.json";
 

@@ -1,6 +1,5 @@
 //! The editor's export dialog writes the same bytes as `texgraph render` with the same
 //! settings.
-#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 

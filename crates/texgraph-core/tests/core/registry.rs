@@ -1,8 +1,7 @@
 //! Registry-wide checks: every node is documented, its defaults are valid, it
 //! round-trips through JSON and it compiles.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

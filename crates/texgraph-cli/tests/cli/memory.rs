@@ -2,10 +2,8 @@
 //! limit (`ulimit -v`) and a cgroup memory limit (a container's), a render either
 //! succeeds or says how much it needs, with exit code 2 and nothing written.
 #![cfg(target_os = "linux")]
-#![allow(missing_docs)]
 
-mod common;
-use common::example;
+use crate::common::example;
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,7 @@
 //! Writes are all or nothing: `--all-outputs` writes every file or none, and a render
 //! interrupted by a signal leaves the old files and no temporary behind.
-#![allow(missing_docs)]
 
-mod common;
-use common::{entries, example};
+use crate::common::{entries, example};
 
 use std::path::Path;
 use std::process::{Child, Stdio};

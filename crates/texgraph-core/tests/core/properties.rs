@@ -1,11 +1,8 @@
 //! Random graphs over the whole registry keep every promise of `invariants`: no panic,
 //! validate and render agree, finite samples, the same bits on one and two threads.
-#![allow(missing_docs)]
 
-mod common;
-mod invariants;
-
-use invariants::{Recipe, graph_of};
+use crate::common;
+use crate::invariants::{self, Recipe, graph_of};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 

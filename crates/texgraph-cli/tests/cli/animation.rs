@@ -1,9 +1,7 @@
 //! `texgraph render --frames`: numbered sequences, animated GIF and PNG, sprite sheets,
 //! and the refusals of bad frame requests (with the targets left untouched).
-#![allow(missing_docs)]
 
-mod common;
-use common::{entries, example, run_in};
+use crate::common::{entries, example, run_in};
 
 use std::path::Path;
 

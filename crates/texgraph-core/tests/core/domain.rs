@@ -1,10 +1,9 @@
 //! No valid graph produces NaN or infinity: every node, with every param at the ends of
 //! its range (alone and all together), fed ordinary, huge, zero and negative inputs,
 //! renders finite samples everywhere (see "Math domain" in docs/nodes.md).
-#![allow(missing_docs)]
 
-mod common;
-mod invariants;
+use crate::common;
+use crate::invariants;
 
 use serde_json::{Value, json};
 use texgraph_core::registry::{NODES, NodeDescriptor, ParamKind};

@@ -1,11 +1,8 @@
 //! `cellular` against a brute-force search written here: every cell within ±5 (±3 in
 //! 3D) of the sample, in f64, with the feature points placed as the node's documentation
 //! says (the cell's centre moved by jitter·(h − ½), h from the cell hash).
-#![allow(missing_docs)]
 
-mod common;
-
-use common::{graph, render_graph};
+use crate::common::{graph, render_graph};
 use texgraph_core::RenderOptions;
 use texgraph_core::kernels::cellular::{
     CHUNK, Cellular, Feature, Metric, Samples, Search, cell_hash, cell_value, cellular_chunk,

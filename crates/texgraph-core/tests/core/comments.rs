@@ -1,8 +1,7 @@
 //! Comments (notes and frames on the editor canvas): saved and loaded as they are,
 //! checked, and never part of rendering.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use texgraph_core::{
     Comment, Error, Graph, Location, RenderOptions, compile, compile_node, diagnose, render,

@@ -1,7 +1,6 @@
 //! The shared "graph to file" path and cancellation of renders.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,10 +1,7 @@
 //! Nodes against their formulas (channels, values, white noise), computed here
 //! independently from the rendered inputs.
-#![allow(missing_docs)]
 
-mod common;
-
-use common::{graph, render_graph};
+use crate::common::{self, graph, render_graph};
 use texgraph_core::{Image, RenderOptions};
 
 const SIZE: u32 = 32;

@@ -1,7 +1,6 @@
 //! Seed-0 `perlin` equals Ken Perlin's reference ImprovedNoise.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use texgraph_core::RenderOptions;
 use texgraph_core::kernels::noise::{Permutation, perlin3};

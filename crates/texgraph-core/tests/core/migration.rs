@@ -1,9 +1,8 @@
 //! Graph format version 1 files read unchanged by a version 2 build: every example in
 //! graphs/ that is version 1 and the committed version 1 fixtures (files as the first
 //! release wrote them). Their pixels are checked against the goldens by `examples.rs`.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,11 +1,8 @@
 //! `scatter` against every instance placed by hand: for each pixel, all instances of the
 //! grid (not only the neighbourhood the node searches) are transformed as documented and
 //! the pattern evaluated analytically.
-#![allow(missing_docs)]
 
-mod common;
-
-use common::{graph, render_graph};
+use crate::common::{graph, render_graph};
 use texgraph_core::RenderOptions;
 use texgraph_core::kernels::shapes::cell_randoms;
 use texgraph_core::nodes::scatter::SECOND_DRAW;

@@ -1,8 +1,7 @@
 //! The APIs the editor builds on: compiling any node's output, and asking whether a
 //! connection would be accepted.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use texgraph_core::{RenderOptions, check_connection, compile, compile_node, render};
 

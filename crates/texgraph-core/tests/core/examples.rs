@@ -1,8 +1,7 @@
 //! The example materials in graphs/: golden images, seamless tiling, determinism and
 //! lossless round-trips.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

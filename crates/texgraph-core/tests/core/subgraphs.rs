@@ -1,13 +1,10 @@
 //! Subgraphs: graph files used as nodes render like the same nodes pasted by hand, their
 //! exposed params reach the nodes they stand for, and every broken inclusion is an error
 //! naming the including node and the file.
-#![allow(missing_docs)]
-
-mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{graph, graphs_dir, render_graph};
+use crate::common::{self, graph, graphs_dir, render_graph};
 use texgraph_core::{Graph, ParamValue, RenderOptions, compile, compile_node, diagnose, render};
 
 /// A fresh folder under the system's temp folder.
@@ -350,17 +347,25 @@ fn problems_inside_an_included_file_name_the_including_node() {
 #[test]
 fn graph_files_are_written_with_the_lowest_version_that_holds_them() {
     let marble = common::example("marble");
-    assert_eq!(marble.version, 2, "read as the current version");
+    assert_eq!(
+        marble.version,
+        texgraph_core::graph::VERSION,
+        "read as the current version"
+    );
     assert!(marble.to_json().contains("\"version\": 1"));
     let slab = common::example("marble_slab");
     assert!(slab.to_json().contains("\"version\": 2"));
     let mut looping = common::example("fire");
     looping.settings.loop_seconds = Some(2.0);
     assert!(looping.to_json().contains("\"version\": 2"));
-    let future = r#"{ "format": "texgraph", "version": 3, "nodes": [] }"#;
+    // A label needs version 3.
+    let mut labelled = common::example("marble");
+    labelled.nodes[0].label = Some("grain".into());
+    assert!(labelled.to_json().contains("\"version\": 3"));
+    let future = r#"{ "format": "texgraph", "version": 4, "nodes": [] }"#;
     let message = Graph::from_json(future).unwrap_err().to_string();
     assert!(
-        message.contains("unsupported version 3; this build reads versions 1 to 2"),
+        message.contains("unsupported version 4; this build reads versions 1 to 3"),
         "{message}"
     );
 }

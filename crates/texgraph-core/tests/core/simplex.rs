@@ -1,11 +1,8 @@
 //! `simplex` against what simplex noise must be: zero at every lattice point with the
 //! corner's gradient as its slope there, within [−1, 1], continuous across simplex
 //! borders, and seamless when tiled.
-#![allow(missing_docs)]
 
-mod common;
-
-use common::{graph, render_graph};
+use crate::common::{graph, render_graph};
 use texgraph_core::RenderOptions;
 use texgraph_core::kernels::simplex::{seed_term, simplex_torus, simplex2, simplex3, simplex4};
 

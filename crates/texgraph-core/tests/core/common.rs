@@ -1,5 +1,5 @@
 //! Helpers shared by the core's integration tests.
-#![allow(dead_code, missing_docs)]
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 

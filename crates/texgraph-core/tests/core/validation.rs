@@ -1,7 +1,6 @@
 //! Every class of bad graph is refused with the node and field named.
-#![allow(missing_docs)]
 
-mod common;
+use crate::common;
 
 use texgraph_core::export::{Depth, ExportSettings, export_graph};
 use texgraph_core::validate::{MISSING_INPUT, MISSING_INPUT_UNUSED};
@@ -231,10 +230,10 @@ fn outputs_missing_or_named_twice() {
 #[test]
 fn header_problems() {
     assert_problem(
-        r##"{ "format": "texgraph", "version": 3, "nodes": [] }"##,
+        r##"{ "format": "texgraph", "version": 4, "nodes": [] }"##,
         None,
         Some("version"),
-        "unsupported version 3",
+        "unsupported version 4",
     );
     assert_problem(
         r##"{ "format": "substance", "version": 1, "nodes": [] }"##,

@@ -1,0 +1,15 @@
+//! End-to-end tests of the `texgraph` binary (one test binary, so the crate links its
+//! tests once). Each module was a test file of its own; all run the built binary in a
+//! child process.
+#![allow(missing_docs)]
+
+mod common;
+
+mod animation;
+mod cli;
+mod editor_export;
+mod limits;
+mod memory;
+mod raster;
+mod subgraphs;
+mod writes;

@@ -1,0 +1,30 @@
+//! The core's integration tests (one test binary, so the crate links its tests once).
+//! Each module was a test file of its own; the data they read stays in tests/golden and
+//! tests/fixtures.
+#![allow(missing_docs)]
+
+mod common;
+// Also compiled into the fuzz targets (fuzz/fuzz_targets/*.rs name this path), so it
+// stays in tests/invariants.
+#[path = "../invariants/mod.rs"]
+mod invariants;
+
+mod cellular;
+mod comments;
+mod domain;
+mod editing;
+mod examples;
+mod export;
+mod formulas;
+mod kernels;
+mod looping;
+mod migration;
+mod patterns;
+mod perlin_reference;
+mod properties;
+mod raster;
+mod registry;
+mod scatter;
+mod simplex;
+mod subgraphs;
+mod validation;

@@ -7,6 +7,7 @@ mod commands;
 mod controls;
 mod file_flow;
 mod renders;
+mod trail;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -32,10 +33,15 @@ use crate::worker::Worker;
 
 /// Id of the node canvas widget.
 pub const CANVAS_ID: &str = "canvas";
+/// Id of the node palette's window.
+pub const PALETTE_ID: &str = "palette_window";
 /// The hint an empty canvas shows.
 pub const EMPTY_HINT: &str = "Right-click, Space or Tab to add a node";
 /// Seconds a status message stays.
 pub const STATUS_SECONDS: f64 = 8.0;
+/// The least height the inspector keeps above the preview, however large the preview is
+/// made: a heading and a few rows of params.
+pub const INSPECTOR_MIN_HEIGHT: f32 = 200.0;
 /// Side of the thumbnails rendered for nodes, in pixels.
 pub const THUMBNAIL_PIXELS: u32 = 64;
 
@@ -67,12 +73,15 @@ pub struct EditorApp {
     pub autosave: Autosave,
     /// Unsaved work left by editors that did not close cleanly, offered for restoring.
     pub recoveries: Vec<Recovered>,
+    /// Looks for work other editors leave behind while this one runs (off until
+    /// [`crate::recovery::Watch::for_desktop`] is set).
+    pub recovery_watch: crate::recovery::Watch,
     snarl: Snarl<String>,
     style: SnarlStyle,
     /// View changes for the canvas this frame (frame all, wheel zoom).
     view: ViewRequest,
-    /// Frame all nodes on the next frame.
-    framing: bool,
+    /// Frame all nodes on the next frame, no smaller than this scale.
+    framing: Option<f32>,
     /// The settings' UI scale has been applied to the window.
     scaled: bool,
     /// The node being renamed and the id typed so far.
@@ -125,6 +134,21 @@ pub struct EditorApp {
     trace: bool,
     /// The window title last sent (sending it every frame would keep the window redrawing).
     shown_title: String,
+    /// Take every node out of the canvas's own selection after this frame's commands
+    /// (a click on one node or on empty canvas, or new nodes becoming the selection).
+    deselect_canvas: bool,
+    /// The context the editor draws in (to read the canvas's selection between frames).
+    ctx: egui::Context,
+    /// Whether the graph moves with time (a `time` node, its subgraphs' included).
+    animated: bool,
+    /// The sizes the canvas drew the nodes at.
+    sizes: crate::document::DrawnSizes,
+    /// The graph time each thumbnail shows.
+    thumbnail_times: HashMap<String, f32>,
+    /// The graphs parked on the way into the subgraph shown, and those left unsaved.
+    navigation: crate::navigation::Navigation,
+    /// The graph inputs a fed preview reads from the graph above, and what feeds each.
+    fed_inputs: HashMap<String, String>,
 }
 
 impl EditorApp {
@@ -133,7 +157,7 @@ impl EditorApp {
     pub fn new(ctx: &egui::Context, mut graph: Graph, path: Option<PathBuf>) -> Self {
         let wake = ctx.clone();
         if needs_arranging(&graph) {
-            arrange(&mut graph);
+            arrange(&mut graph, &Default::default());
         }
         ctx.options_mut(|o| {
             // Wheel zoom with Ctrl as gentle as without (egui's default jumps).
@@ -157,13 +181,15 @@ impl EditorApp {
             settings: Settings::default(),
             autosave: Autosave::off(),
             recoveries: Vec::new(),
+            recovery_watch: crate::recovery::Watch::off(),
             style: SnarlStyle {
                 pin_placement: Some(PinPlacement::Edge),
                 bg_pattern: Some(BackgroundPattern::grid(egui::vec2(40.0, 40.0), 0.0)),
+                min_scale: Some(canvas::MIN_SCALE),
                 ..SnarlStyle::new()
             },
             view: ViewRequest::default(),
-            framing: true,
+            framing: Some(canvas::READABLE_SCALE),
             scaled: false,
             renaming: None,
             status_shown: (String::new(), 0.0),
@@ -192,6 +218,13 @@ impl EditorApp {
             then: None,
             closing: false,
             shown_title: String::new(),
+            deselect_canvas: false,
+            ctx: ctx.clone(),
+            animated: false,
+            sizes: Default::default(),
+            thumbnail_times: HashMap::new(),
+            navigation: Default::default(),
+            fed_inputs: HashMap::new(),
             requested: std::collections::VecDeque::new(),
             trace: std::env::var_os("TEXGRAPH_TRACE").is_some(),
         };
@@ -203,6 +236,24 @@ impl EditorApp {
     pub fn open(ctx: &egui::Context, path: &Path) -> Result<Self, String> {
         let graph = Graph::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Self::new(ctx, graph, Some(path.to_owned())))
+    }
+
+    /// Whether node `id` shows a thumbnail.
+    pub fn has_thumbnail(&self, id: &str) -> bool {
+        self.thumbnails.contains_key(id)
+    }
+
+    /// The graph time node `id`'s thumbnail was rendered at, if it shows one.
+    pub fn thumbnail_time(&self, id: &str) -> Option<f32> {
+        self.thumbnail_times
+            .get(id)
+            .copied()
+            .filter(|_| self.thumbnails.contains_key(id))
+    }
+
+    /// Whether the preview shows the latest render asked for (none is on its way).
+    pub fn preview_is_current(&self) -> bool {
+        self.shown_generation == self.generation && self.has_preview()
     }
 
     /// Whether a preview image is showing.
@@ -223,6 +274,20 @@ impl EditorApp {
     /// Where the canvas was drawn last (screen).
     pub fn canvas_rect(&self) -> egui::Rect {
         self.canvas_rect
+    }
+
+    /// Where each node is drawn on the canvas (canvas units), as of the last frame.
+    pub fn node_rects(&self) -> Vec<(String, egui::Rect)> {
+        self.snarl
+            .nodes_pos_ids()
+            .filter_map(|(_, pos, id)| {
+                let node = self.graph.node(id)?;
+                Some((
+                    id.clone(),
+                    crate::document::node_rect(node, pos, &self.sizes),
+                ))
+            })
+            .collect()
     }
 
     /// Whether the node palette is open.
@@ -291,7 +356,7 @@ impl EditorApp {
         egui::Panel::bottom("preview_panel")
             .resizable(true)
             .default_size(default)
-            .size_range(160.0..=(height - 100.0).max(160.0))
+            .size_range(160.0..=(height - INSPECTOR_MIN_HEIGHT).max(160.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("preview_scroll")
@@ -329,12 +394,7 @@ impl EditorApp {
 
     fn preview_part(&mut self, ui: &mut Ui) {
         ui.heading("Preview");
-        let time = self
-            .graph
-            .nodes
-            .iter()
-            .any(|n| n.kind == "time")
-            .then_some(self.graph.settings.time);
+        let time = self.animated.then_some(self.graph.settings.time);
         for action in self.preview.show(ui, time) {
             match action {
                 PreviewAction::Render => {
@@ -348,9 +408,10 @@ impl EditorApp {
 
     /// The canvas, with the wheel turned into zoom and the hint of an empty graph.
     fn canvas(&mut self, ui: &mut Ui) {
+        self.breadcrumb(ui);
         let rect = ui.available_rect_before_wrap();
-        if std::mem::take(&mut self.framing) {
-            self.view.frame = Some(rect);
+        if let Some(min_scale) = self.framing.take() {
+            self.view.frame = Some((rect, min_scale));
         }
         // The wheel zooms the canvas about the pointer (about 8% a wheel step), as in other
         // node editors; Ctrl+wheel and pinch arrive as egui's own zoom.
@@ -376,11 +437,18 @@ impl EditorApp {
             view: &mut self.view,
             renaming: &mut self.renaming,
             stages: &self.stage_nodes,
+            sizes: &mut self.sizes,
         };
-        SnarlWidget::new()
+        let response = SnarlWidget::new()
             .id(Id::new(CANVAS_ID))
             .style(self.style)
             .show(&mut self.snarl, &mut canvas, ui);
+        // A click on empty canvas (not on a node: nodes take their own clicks) selects
+        // nothing, as in other node editors; Shift+click is left to adding to a selection.
+        if response.clicked() && !ui.input(|i| i.modifiers.shift || i.modifiers.command) {
+            self.commands.push(Command::Select(None));
+            self.commands.push(Command::SelectComment(None));
+        }
         // Comment title bars and handles go on the canvas's own layer, after the nodes, so
         // they take the pointer where they show.
         let layer = egui::LayerId::new(ui.layer_id().order, Id::new(CANVAS_ID));
@@ -423,11 +491,13 @@ impl EditorApp {
     }
 
     /// Writes the recovery copy when edits are due, or at once when a signal is ending the
-    /// process; offers the work earlier editors left behind.
+    /// process; offers the work other editors left behind (before this one started, or
+    /// while it runs).
     fn keep_recovery_copy(&mut self, ctx: &egui::Context) {
         let path = self.path.clone();
+        let unsaved = self.unsaved_anywhere();
         if crate::recovery::ending() {
-            if self.modified {
+            if unsaved {
                 self.autosave
                     .write_now(&self.graph, path.as_deref(), self.generation);
             }
@@ -435,18 +505,18 @@ impl EditorApp {
             return;
         }
         let now = std::time::Instant::now();
-        let next = self.autosave.tick(
-            &self.graph,
-            path.as_deref(),
-            self.generation,
-            self.modified,
-            now,
-        );
+        let next = self
+            .autosave
+            .tick(&self.graph, path.as_deref(), self.generation, unsaved, now);
         if let Some(wait) = next {
             ctx.request_repaint_after(wait);
         }
         if let Some(failure) = self.autosave.failure.take() {
             self.status = format!("error: {failure}");
+        }
+        // Not only at start-up: an editor killed while this one runs leaves work too.
+        if let Some(wait) = self.recovery_watch.look(now, &mut self.recoveries) {
+            ctx.request_repaint_after(wait);
         }
         self.recovery_question(ctx);
     }
@@ -489,6 +559,28 @@ impl EditorApp {
     }
 }
 
+/// Which corner of the palette goes at `pointer`: its top-left, as a menu opens, unless
+/// that would run off the window; then it opens up or to the left, so it stays at the
+/// pointer rather than being pushed back on screen somewhere else.
+fn palette_pivot(ctx: &egui::Context, pointer: Pos2) -> egui::Align2 {
+    // Its size when last shown, else about what it takes.
+    let size = ctx
+        .memory(|m| m.area_rect(Id::new(PALETTE_ID)))
+        .map_or(egui::vec2(340.0, 420.0), |r| r.size());
+    let screen = ctx.content_rect();
+    let x = if pointer.x + size.x > screen.right() {
+        egui::Align::Max
+    } else {
+        egui::Align::Min
+    };
+    let y = if pointer.y + size.y > screen.bottom() {
+        egui::Align::Max
+    } else {
+        egui::Align::Min
+    };
+    egui::Align2([x, y])
+}
+
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
         if self.trace
@@ -519,9 +611,15 @@ impl eframe::App for EditorApp {
         if let Some((at, screen)) = self.palette_at {
             let mut open = true;
             egui::Window::new("Add node")
+                .id(Id::new(PALETTE_ID))
                 .open(&mut open)
                 .collapsible(false)
                 .resizable(false)
+                // Not movable: egui 0.36 puts a movable window back where it was last
+                // shown, whatever position it is given, and the palette must open at
+                // the pointer every time.
+                .movable(false)
+                .pivot(palette_pivot(ui.ctx(), screen))
                 .current_pos(screen)
                 .show(ui.ctx(), |ui| {
                     if let Some(kind) = canvas::palette(ui, &mut self.palette) {

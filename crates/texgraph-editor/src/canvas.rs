@@ -12,7 +12,7 @@ use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::app::Command;
 use crate::comments;
-use crate::document::{decimal, estimated_rect, input_name, reference};
+use crate::document::{DrawnSizes, decimal, input_name, node_rect, reference};
 use crate::subgraphs::ports;
 
 /// Side of a node's thumbnail on the canvas, in points.
@@ -20,6 +20,10 @@ pub const THUMBNAIL: f32 = 72.0;
 /// The smallest scale "frame all" picks: below it node text is too small to read, so a
 /// large graph is centred at this scale instead (pan to see the rest).
 pub const READABLE_SCALE: f32 = 0.8;
+/// The smallest scale the canvas zooms to.
+pub const MIN_SCALE: f32 = 0.05;
+/// The largest scale the canvas zooms to.
+const MAX_SCALE: f32 = 2.0;
 /// The largest scale "frame all" picks (a small graph is not blown up).
 const FRAMING_MAX_SCALE: f32 = 1.25;
 /// Zoom per point of wheel scrolling: a wheel line (40 points in egui) zooms by about 8%.
@@ -29,10 +33,12 @@ pub const WHEEL_ZOOM_PER_POINT: f32 = 0.002;
 /// transform to the viewer.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ViewRequest {
-    /// Fit the nodes into this screen rectangle.
-    pub frame: Option<egui::Rect>,
+    /// Fit the nodes into this screen rectangle, no smaller than this scale.
+    pub frame: Option<(egui::Rect, f32)>,
     /// Zoom about this screen point by this factor (the mouse wheel).
     pub zoom: Option<(Pos2, f32)>,
+    /// Go back to this view (a graph shown again as it was left).
+    pub restore: Option<TSTransform>,
     /// The canvas's scale after this frame's changes.
     pub scale: f32,
     /// Canvas (node position) to screen, after this frame's changes.
@@ -65,7 +71,12 @@ pub struct Canvas<'a> {
     pub renaming: &'a mut Option<(String, String)>,
     /// Nodes computed over the whole image before what reads them (a stage ends there).
     pub stages: &'a std::collections::HashSet<String>,
+    /// The sizes nodes are drawn at, kept up to date as they are drawn.
+    pub sizes: &'a mut DrawnSizes,
 }
+
+/// Width of a value edited on a socket: room for `-12.345` at the default font.
+pub const SOCKET_VALUE_WIDTH: f32 = 56.0;
 
 /// The badge of a node whose value is computed over the whole image first.
 pub const STAGE_BADGE: &str = "raster";
@@ -92,6 +103,10 @@ impl Canvas<'_> {
 
 impl SnarlViewer<String> for Canvas<'_> {
     fn title(&mut self, id: &String) -> String {
+        // A node's label is its title; the id, which connections use, shows beside it.
+        if let Some(label) = self.graph.node(id).and_then(|n| n.label.as_deref()) {
+            return texgraph_core::text::printable(label).into_owned();
+        }
         let shown = texgraph_core::text::printable(id);
         match ports(self.graph, id) {
             Some(ports) => format!("{shown}: {}", texgraph_core::text::printable(&ports.label)),
@@ -145,8 +160,11 @@ impl SnarlViewer<String> for Canvas<'_> {
                 _ => default,
             };
             let speed = ((max - min) / 500.0).clamp(0.001, 10.0);
+            // A fixed width, so the node does not grow and shrink as the value's text does.
+            let size = egui::vec2(SOCKET_VALUE_WIDTH, ui.spacing().interact_size.y);
             if ui
-                .add(
+                .add_sized(
+                    size,
                     egui::DragValue::new(&mut value)
                         .speed(speed)
                         .range(min..=max),
@@ -209,17 +227,30 @@ impl SnarlViewer<String> for Canvas<'_> {
         let id = snarl[node].clone();
         let title = self.title(&id);
         // Not selectable, so that a drag on the title moves the node; a click selects it.
-        let label = ui.add(
+        let mut label = ui.add(
             egui::Label::new(title)
                 .selectable(false)
                 .sense(Sense::click()),
         );
+        if self.graph.node(&id).is_some_and(|n| n.label.is_some()) {
+            let shown = texgraph_core::text::printable(&id).into_owned();
+            label = label.union(
+                ui.add(
+                    egui::Label::new(egui::RichText::new(shown).weak())
+                        .selectable(false)
+                        .sense(Sense::click()),
+                ),
+            );
+        }
         if self.stages.contains(&id) {
-            let badge = egui::RichText::new(STAGE_BADGE)
-                .small()
-                .color(Color32::from_rgb(20, 30, 40))
-                .background_color(Color32::from_rgb(120, 190, 230));
-            ui.add(egui::Label::new(badge).selectable(false))
+            // Body-sized text on a solid chip: readable at the canvas's usual scales.
+            let badge = egui::RichText::new(STAGE_BADGE).color(Color32::from_rgb(10, 20, 30));
+            egui::Frame::new()
+                .fill(Color32::from_rgb(120, 190, 230))
+                .corner_radius(3.0)
+                .inner_margin(egui::Margin::symmetric(4, 0))
+                .show(ui, |ui| ui.add(egui::Label::new(badge).selectable(false)))
+                .response
                 .on_hover_text(STAGE_HINT);
         }
         // The rest of the header selects too (clicks only: a drag still moves the node).
@@ -372,12 +403,30 @@ impl SnarlViewer<String> for Canvas<'_> {
         comments::paint(painter, style, self.graph, self.selected_comment);
     }
 
+    fn final_node_rect(
+        &mut self,
+        node: NodeId,
+        rect: egui::Rect,
+        _ui: &mut Ui,
+        snarl: &mut Snarl<String>,
+    ) {
+        // In canvas units (the canvas's layer carries the zoom).
+        let id = &snarl[node];
+        if self.sizes.get(id) != Some(&rect.size()) {
+            self.sizes.insert(id.clone(), rect.size());
+        }
+    }
+
     fn current_transform(&mut self, to_global: &mut TSTransform, snarl: &mut Snarl<String>) {
-        if let Some(viewport) = self.view.frame.take() {
-            *to_global = framing(viewport, node_bounds(self.graph, snarl));
+        if let Some(view) = self.view.restore.take() {
+            *to_global = view;
+        }
+        if let Some((viewport, min_scale)) = self.view.frame.take() {
+            let bounds = node_bounds(self.graph, snarl, self.sizes);
+            *to_global = framing(viewport, bounds, min_scale);
         }
         if let Some((pointer, factor)) = self.view.zoom.take() {
-            let scaling = (to_global.scaling * factor).clamp(0.2, 2.0);
+            let scaling = (to_global.scaling * factor).clamp(MIN_SCALE, MAX_SCALE);
             let at = to_global.inverse() * pointer;
             // Keep the point under the pointer where it is.
             *to_global = TSTransform::new(pointer.to_vec2() - at.to_vec2() * scaling, scaling);
@@ -427,23 +476,25 @@ impl Canvas<'_> {
     }
 }
 
-/// The canvas rectangle the nodes cover (their drawn size estimated), if there are any.
-fn node_bounds(graph: &Graph, snarl: &Snarl<String>) -> Option<egui::Rect> {
+/// The canvas rectangle the nodes and comments cover, if there are any.
+fn node_bounds(graph: &Graph, snarl: &Snarl<String>, sizes: &DrawnSizes) -> Option<egui::Rect> {
     snarl
         .nodes_pos_ids()
-        .filter_map(|(_, pos, id)| Some(estimated_rect(&graph.node(id)?.kind, pos)))
+        .filter_map(|(_, pos, id)| Some(node_rect(graph.node(id)?, pos, sizes)))
+        .chain(graph.comments.iter().map(comments::rect))
         .reduce(|a, b| a.union(b))
 }
 
 /// The view that shows `bounds` centred in `viewport`, as large as fits but no smaller
-/// than readable.
-pub fn framing(viewport: egui::Rect, bounds: Option<egui::Rect>) -> TSTransform {
+/// than `min_scale` (the nodes' text readable when a file opens; [`MIN_SCALE`] when the
+/// person asks to see everything).
+pub fn framing(viewport: egui::Rect, bounds: Option<egui::Rect>, min_scale: f32) -> TSTransform {
     let Some(bounds) = bounds.map(|b| b.expand(30.0)) else {
         return TSTransform::new(viewport.center().to_vec2(), 1.0);
     };
     let scale = (viewport.size() / bounds.size())
         .min_elem()
-        .clamp(READABLE_SCALE, FRAMING_MAX_SCALE);
+        .clamp(min_scale, FRAMING_MAX_SCALE);
     TSTransform::new(
         viewport.center().to_vec2() - bounds.center().to_vec2() * scale,
         scale,

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use eframe::egui::{Pos2, Rect, pos2, vec2};
+use eframe::egui::{Pos2, Rect, Vec2, pos2, vec2};
 use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
 use texgraph_core::graph::split_reference;
 use texgraph_core::registry::{self, NodeDescriptor, PortType};
@@ -39,6 +39,29 @@ pub fn sync_snarl(snarl: &mut Snarl<String>, graph: &Graph) {
 /// the old nodes had, so nothing of the old canvas's selection carries over.
 pub fn replace_snarl(snarl: &mut Snarl<String>, graph: &Graph) {
     rebuild(snarl, graph, false);
+}
+
+/// Gives the canvas nodes `nodes` new snarl ids (same name, place and collapsed state),
+/// which takes them out of the canvas's own selection: egui-snarl offers no other way to
+/// change it. Wires are not carried over: [`sync_snarl`] draws them again.
+pub fn renew(snarl: &mut Snarl<String>, nodes: &[NodeId]) {
+    let mut gone = Vec::new();
+    for &old in nodes {
+        let Some(info) = snarl.get_node_info(old) else {
+            continue;
+        };
+        let (pos, open, name) = (info.pos, info.open, info.value.clone());
+        // Inserted before the old one goes, so the new node cannot take its id back.
+        if open {
+            snarl.insert_node(pos, name);
+        } else {
+            snarl.insert_node_collapsed(pos, name);
+        }
+        gone.push(old);
+    }
+    for old in gone {
+        snarl.remove_node(old);
+    }
 }
 
 fn rebuild(snarl: &mut Snarl<String>, graph: &Graph, keep: bool) {
@@ -221,13 +244,17 @@ pub fn new_graph() -> Graph {
     graph
 }
 
-/// Horizontal distance between the columns [`arrange`] makes.
-const COLUMN: f32 = 260.0;
+/// Horizontal gap between the columns [`arrange`] makes.
+const COLUMN_GAP: f32 = 50.0;
 /// Vertical gap between nodes in a column.
 const ROW_GAP: f32 = 30.0;
 
 /// About how wide a node is drawn on the canvas.
 const NODE_WIDTH: f32 = 210.0;
+
+/// The sizes nodes were drawn at on the canvas, by node id (canvas units), as egui-snarl
+/// reports them after each frame; a node not drawn yet has an estimate instead.
+pub type DrawnSizes = HashMap<String, Vec2>;
 
 /// About how tall a node of this type is drawn on the canvas: the header, then the pin
 /// rows beside the thumbnail.
@@ -236,11 +263,18 @@ pub fn estimated_height(desc: &NodeDescriptor) -> f32 {
     34.0 + (20.5 * pins).max(crate::canvas::THUMBNAIL + 8.0) + 12.0
 }
 
-/// About where a node of type `kind` with its top-left corner at `pos` is drawn (egui-snarl
-/// keeps the drawn sizes to itself).
+/// About where a node of type `kind` with its top-left corner at `pos` is drawn.
 pub fn estimated_rect(kind: &str, pos: Pos2) -> Rect {
     let height = registry::lookup(kind).map_or(120.0, estimated_height);
     Rect::from_min_size(pos, vec2(NODE_WIDTH, height))
+}
+
+/// Where `node` is drawn with its top-left corner at `pos`: its drawn size when known.
+pub fn node_rect(node: &Node, pos: Pos2, sizes: &DrawnSizes) -> Rect {
+    match sizes.get(&node.id) {
+        Some(size) => Rect::from_min_size(pos, *size),
+        None => estimated_rect(&node.kind, pos),
+    }
 }
 
 /// Whether the graph's positions say nothing: two or more nodes on the same spot (a file
@@ -256,8 +290,10 @@ pub fn needs_arranging(graph: &Graph) -> bool {
 /// Lays the nodes out in columns by depth from the outputs: nodes nothing reads (the
 /// outputs, unfinished branches) in the right-most column, each other node one column left
 /// of the furthest-left node that reads it. Within a column nodes follow the average row
-/// of the nodes they feed, which keeps wires short and mostly uncrossed.
-pub fn arrange(graph: &mut Graph) {
+/// of the nodes they feed, which keeps wires short and mostly uncrossed. Nodes take the
+/// room they are drawn with (`sizes`), so none covers another; each comment moves to frame
+/// the nodes it held.
+pub fn arrange(graph: &mut Graph, sizes: &DrawnSizes) {
     let index: HashMap<&str, usize> = graph
         .nodes
         .iter()
@@ -276,11 +312,33 @@ pub fn arrange(graph: &mut Graph) {
             }
         }
     }
+    // The nodes each comment holds, to frame them again once they have moved.
+    let held: Vec<Vec<usize>> = graph
+        .comments
+        .iter()
+        .map(|comment| {
+            (0..graph.nodes.len())
+                .filter(|&i| crate::comments::holds(comment, graph.nodes[i].pos))
+                .collect()
+        })
+        .collect();
+    let size = |i: usize| node_rect(&graph.nodes[i], Pos2::ZERO, sizes).size();
     let depth = depths(&readers);
     let columns = depth.iter().copied().max().map_or(0, |d| d + 1);
+    // Each column as wide as its widest node; the deepest column starts at x = 0.
+    let mut widths = vec![0.0f32; columns];
+    for (i, &d) in depth.iter().enumerate() {
+        widths[d] = widths[d].max(size(i).x);
+    }
+    let mut lefts = vec![0.0f32; columns];
+    let mut x = 0.0;
+    for d in (0..columns).rev() {
+        lefts[d] = x;
+        x += widths[d] + COLUMN_GAP;
+    }
     let mut row: Vec<f32> = vec![0.0; graph.nodes.len()];
     let mut positions = vec![[0.0f32; 2]; graph.nodes.len()];
-    for column in 0..columns {
+    for (column, left) in lefts.iter().enumerate() {
         let mut members: Vec<usize> = (0..graph.nodes.len())
             .filter(|&i| depth[i] == column)
             .collect();
@@ -293,18 +351,26 @@ pub fn arrange(graph: &mut Graph) {
             }
         };
         members.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
-        let heights: Vec<f32> = members
-            .iter()
-            .map(|&i| registry::lookup(&graph.nodes[i].kind).map_or(120.0, estimated_height))
-            .collect();
+        let heights: Vec<f32> = members.iter().map(|&i| size(i).y).collect();
         let total = heights.iter().sum::<f32>() + ROW_GAP * members.len().saturating_sub(1) as f32;
         let mut y = -total / 2.0;
-        let x = (columns - 1 - column) as f32 * COLUMN;
         for (rank, (&i, height)) in members.iter().zip(&heights).enumerate() {
             row[i] = rank as f32;
-            positions[i] = [x, y.round()];
-            y += height + ROW_GAP;
+            // Rounded up, so that rounding never closes the gap below.
+            positions[i] = [left.round(), y.ceil()];
+            y = y.ceil() + height + ROW_GAP;
         }
+    }
+    let rects: Vec<Rect> = (0..graph.nodes.len())
+        .map(|i| Rect::from_min_size(Pos2::from(positions[i]), size(i)))
+        .collect();
+    for (comment, held) in graph.comments.iter_mut().zip(held) {
+        if held.is_empty() {
+            continue;
+        }
+        let framed = crate::comments::framing(held.iter().map(|&i| rects[i]), Pos2::ZERO);
+        comment.pos = framed.pos;
+        comment.size = framed.size;
     }
     for (node, pos) in graph.nodes.iter_mut().zip(positions) {
         node.pos = pos;

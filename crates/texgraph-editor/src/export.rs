@@ -18,6 +18,11 @@ use texgraph_core::{Graph, RenderOptions, output_names};
 
 use crate::files::{Files, Purpose};
 
+/// What the progress bar says once every row is rendered and the file is being written.
+pub const ENCODING: &str = "encoding and writing…";
+/// The progress bar's width: the window keeps its size while an export runs.
+const PROGRESS_WIDTH: f32 = 280.0;
+
 /// Square sizes offered (custom sizes are typed).
 pub const SIZE_PRESETS: [u32; 6] = [256, 512, 1024, 2048, 4096, 8192];
 
@@ -30,33 +35,67 @@ pub enum ImageKind {
     Png16,
     /// OpenEXR, 32-bit float.
     Exr,
+    /// TIFF, 8 bits per channel.
+    Tiff8,
+    /// TIFF, 16 bits per channel.
+    Tiff16,
+    /// TIFF, 32-bit float.
+    Tiff32,
 }
 
 impl ImageKind {
-    const ALL: [ImageKind; 3] = [ImageKind::Png8, ImageKind::Png16, ImageKind::Exr];
+    const ALL: [ImageKind; 6] = [
+        ImageKind::Png8,
+        ImageKind::Png16,
+        ImageKind::Exr,
+        ImageKind::Tiff8,
+        ImageKind::Tiff16,
+        ImageKind::Tiff32,
+    ];
 
     fn label(self) -> &'static str {
         match self {
             ImageKind::Png8 => "PNG 8-bit",
             ImageKind::Png16 => "PNG 16-bit",
             ImageKind::Exr => "EXR 32-bit float",
+            ImageKind::Tiff8 => "TIFF 8-bit",
+            ImageKind::Tiff16 => "TIFF 16-bit",
+            ImageKind::Tiff32 => "TIFF 32-bit float",
         }
     }
 
     /// The depth written.
     pub fn depth(self) -> Depth {
         match self {
-            ImageKind::Png8 => Depth::Eight,
-            ImageKind::Png16 => Depth::Sixteen,
-            ImageKind::Exr => Depth::Float,
+            ImageKind::Png8 | ImageKind::Tiff8 => Depth::Eight,
+            ImageKind::Png16 | ImageKind::Tiff16 => Depth::Sixteen,
+            ImageKind::Exr | ImageKind::Tiff32 => Depth::Float,
         }
     }
 
     fn extension(self) -> &'static str {
         match self {
             ImageKind::Exr => "exr",
-            _ => "png",
+            ImageKind::Tiff8 | ImageKind::Tiff16 | ImageKind::Tiff32 => "tif",
+            ImageKind::Png8 | ImageKind::Png16 => "png",
         }
+    }
+
+    /// The kind a file name's extension writes, keeping this one's depth where the
+    /// format offers it; `None` for an extension that is no image format.
+    fn for_extension(self, extension: &str) -> Option<Self> {
+        let depth = self.depth();
+        Some(match extension.to_ascii_lowercase().as_str() {
+            "png" if depth == Depth::Eight => ImageKind::Png8,
+            "png" => ImageKind::Png16,
+            "exr" => ImageKind::Exr,
+            "tif" | "tiff" => match depth {
+                Depth::Eight => ImageKind::Tiff8,
+                Depth::Sixteen => ImageKind::Tiff16,
+                Depth::Float => ImageKind::Tiff32,
+            },
+            _ => return None,
+        })
     }
 }
 
@@ -235,6 +274,11 @@ impl ExportJob {
         self.rows.load(Ordering::Relaxed) as f32 / self.total_rows.max(1) as f32
     }
 
+    /// Whether every row is rendered and the files are being encoded and written.
+    pub fn encoding(&self) -> bool {
+        self.rows.load(Ordering::Relaxed) >= self.total_rows.max(1)
+    }
+
     /// Asks the job to stop; nothing more is written.
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
@@ -359,17 +403,21 @@ impl Default for ExportDialog {
 }
 
 impl ExportDialog {
-    /// Opens the dialog, suggesting a file beside the graph named after it.
-    pub fn open_for(&mut self, graph: &Graph, graph_path: Option<&Path>) {
+    /// Opens the dialog, suggesting a file beside the graph named after it. `animated`:
+    /// the graph moves with time, so a first export of it writes an animation.
+    pub fn open_for(&mut self, graph: &Graph, graph_path: Option<&Path>, animated: bool) {
         self.open = true;
         let names = output_names(graph);
         if self.output.as_ref().is_none_or(|o| !names.contains(o)) {
             self.output = names.first().cloned();
         }
         if self.path.is_empty() {
+            // A first export of this graph: a still unless it moves.
+            self.animate = animated;
             let name = default_image_name(graph, graph_path).with_extension(self.kind.extension());
             let folder = graph_path.and_then(Path::parent).unwrap_or(Path::new(""));
             self.path = folder.join(name).display().to_string();
+            self.fit_path();
         }
     }
 
@@ -388,6 +436,34 @@ impl ExportDialog {
         self.output = None;
         self.message.clear();
         self.replacing = None;
+        self.animate = false;
+    }
+
+    /// Makes the format shown agree with a file name typed or chosen: the name decides
+    /// what is written (as in the CLI), so the choices follow it.
+    pub fn follow_path(&mut self) {
+        let path = PathBuf::from(&self.path);
+        let extension = path
+            .extension()
+            .map_or_else(String::new, |e| e.to_string_lossy().to_ascii_lowercase());
+        let numbered = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().contains('#'));
+        if self.animate {
+            self.motion = match (extension.as_str(), self.motion) {
+                ("gif", _) => Motion::Gif,
+                (_, _) if numbered => Motion::Sequence,
+                (_, Motion::Sheet) => Motion::Sheet,
+                ("png", _) => Motion::Apng,
+                (_, motion) => motion,
+            };
+            if matches!(self.motion, Motion::Gif | Motion::Apng) {
+                return;
+            }
+        }
+        if let Some(kind) = self.kind.for_extension(&extension) {
+            self.kind = kind;
+        }
     }
 
     /// The request the dialog's fields make.
@@ -487,14 +563,22 @@ impl ExportDialog {
                 ui.separator();
                 ui.horizontal(|ui| match &self.job {
                     Some(job) => {
-                        ui.add(egui::ProgressBar::new(job.progress()).show_percentage());
+                        // Cancel first, so no width the bar takes can push it out of view.
                         if ui
                             .button("Cancel")
-                            .on_hover_text("stop the export")
+                            .on_hover_text("stop the export (Escape)")
                             .clicked()
                         {
                             job.cancel();
                         }
+                        // Every row rendered: the file is being encoded and written, which
+                        // takes a while of its own for a large image.
+                        let bar = if job.encoding() {
+                            egui::ProgressBar::new(1.0).text(ENCODING).animate(true)
+                        } else {
+                            egui::ProgressBar::new(job.progress()).show_percentage()
+                        };
+                        ui.add(bar.desired_width(PROGRESS_WIDTH));
                     }
                     None => {
                         if ui.button("Export").clicked() {
@@ -665,11 +749,14 @@ impl ExportDialog {
 
                 ui.label("file");
                 ui.horizontal(|ui| {
-                    ui.add(
+                    let typed = ui.add(
                         egui::TextEdit::singleline(&mut self.path)
                             .id(Id::new("export_path"))
                             .desired_width(260.0),
                     );
+                    if typed.changed() {
+                        self.follow_path();
+                    }
                     if ui.button("Browse…").clicked() {
                         let start = PathBuf::from(&self.path);
                         files.choose(ui.ctx(), Purpose::Export, Some(&start));
@@ -757,6 +844,68 @@ mod tests {
     }
 
     #[test]
+    fn once_every_row_is_rendered_the_job_says_it_is_encoding() {
+        static RELEASE: AtomicBool = AtomicBool::new(false);
+        let dir = tempfile::tempdir().unwrap();
+        let request = ExportRequest {
+            width: 64,
+            height: 64,
+            kind: ImageKind::Png8,
+            output: None,
+            all_outputs: false,
+            path: dir.path().join("x.png"),
+            animation: None,
+        };
+        // Renders every row at once, then "encodes" until released.
+        let slow_encoder: ExportFn = |_, jobs, progress| {
+            progress(jobs[0].0.height);
+            while !RELEASE.load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            Ok(Vec::new())
+        };
+        let job = ExportJob::start_with(heavy(), request, || {}, slow_encoder);
+        while job.progress() < 1.0 {
+            std::thread::yield_now();
+        }
+        assert!(job.encoding());
+        assert!(job.poll().is_none(), "still writing");
+        RELEASE.store(true, Ordering::Relaxed);
+        assert!(job.wait().is_ok());
+    }
+
+    #[test]
+    fn a_typed_file_name_decides_the_format_shown() {
+        let mut dialog = ExportDialog {
+            path: "out.exr".into(),
+            ..ExportDialog::default()
+        };
+        dialog.follow_path();
+        assert_eq!(dialog.kind, ImageKind::Exr);
+        dialog.path = "out.tiff".into();
+        dialog.follow_path();
+        assert_eq!(dialog.kind, ImageKind::Tiff32, "the depth is kept");
+        dialog.path = "out.png".into();
+        dialog.follow_path();
+        assert_eq!(dialog.kind, ImageKind::Png16);
+        dialog.animate = true;
+        dialog.path = "fire.gif".into();
+        dialog.follow_path();
+        assert_eq!(dialog.motion, Motion::Gif);
+        dialog.path = "fire.png".into();
+        dialog.follow_path();
+        assert_eq!(dialog.motion, Motion::Apng);
+        dialog.path = "fire_####.exr".into();
+        dialog.follow_path();
+        assert_eq!(
+            (dialog.motion, dialog.kind),
+            (Motion::Sequence, ImageKind::Exr)
+        );
+        let layout = Layout::for_path(&dialog.request().path, None).unwrap();
+        assert!(matches!(layout, Layout::Sequence(_)));
+    }
+
+    #[test]
     fn a_graph_without_outputs_is_an_error_naming_the_problem() {
         let dir = tempfile::tempdir().unwrap();
         let job = ExportJob::start(
@@ -783,7 +932,7 @@ mod tests {
                 { "id": "out", "type": "output" } ] }"#,
         )
         .unwrap();
-        dialog.open_for(&graph, Some(Path::new("/work/graphs/m.json")));
+        dialog.open_for(&graph, Some(Path::new("/work/graphs/m.json")), false);
         assert_eq!(dialog.path, "/work/graphs/my_marble.png");
         dialog.kind = ImageKind::Exr;
         dialog.preset = None;

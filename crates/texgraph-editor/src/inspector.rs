@@ -41,6 +41,29 @@ fn subgraph_fields(graph: &Graph, id: &str) -> Option<Vec<Field>> {
     Some(fields)
 }
 
+/// The node's label: a name for people, shown as its title on the canvas.
+fn label_field(ui: &mut Ui, node: &texgraph_core::Node, commands: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.label("label");
+        let mut text = node.label.clone().unwrap_or_default();
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut text)
+                    .id(egui::Id::new(("label", &node.id)))
+                    .hint_text(texgraph_core::text::printable(&node.id))
+                    .char_limit(texgraph_core::Node::MAX_LABEL_CHARS)
+                    .desired_width(180.0),
+            )
+            .on_hover_text("a name shown as the node's title; connections keep using its id");
+        if field.changed() {
+            commands.push(Command::SetLabel {
+                node: node.id.clone(),
+                label: Some(text),
+            });
+        }
+    });
+}
+
 /// Draws the inspector for node `id`.
 pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
     let Some(node) = graph.node(id) else { return };
@@ -81,6 +104,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
             }
         },
     };
+    label_field(ui, node, commands);
     ui.separator();
     // Commands go through a cell: a param is either set (one undo step) or dragged.
     let commands = std::cell::RefCell::new(commands);

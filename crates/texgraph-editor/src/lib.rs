@@ -14,6 +14,7 @@ pub mod files;
 pub mod history;
 pub mod inspector;
 pub mod library;
+pub mod navigation;
 pub mod preview;
 pub mod recovery;
 pub mod settings;

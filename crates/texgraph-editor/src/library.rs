@@ -20,6 +20,35 @@ pub struct Entry {
     pub file: String,
     /// Which folder it is in: "project" or "library".
     pub place: &'static str,
+    /// How many input ports (`graph_input` nodes) and exposed params the graph offers
+    /// as a node: graphs made to be used as nodes have some.
+    pub interface: (usize, usize),
+}
+
+impl Entry {
+    /// "2 inputs, 4 params", or nothing for a graph that offers neither.
+    pub fn interface_text(&self) -> String {
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        match self.interface {
+            (0, 0) => String::new(),
+            (0, params) => plural(params, "param"),
+            (inputs, 0) => plural(inputs, "input"),
+            (inputs, params) => format!("{}, {}", plural(inputs, "input"), plural(params, "param")),
+        }
+    }
+}
+
+/// The input ports and exposed params of the graph file at `path` (none when it does
+/// not load: adding it shows why).
+fn interface_of(path: &Path) -> (usize, usize) {
+    texgraph_core::Graph::load(path).map_or((0, 0), |graph| {
+        let inputs = graph
+            .nodes
+            .iter()
+            .filter(|n| n.kind == texgraph_core::subgraph::INPUT_KIND)
+            .count();
+        (inputs, graph.exposed.len())
+    })
 }
 
 /// What a library row carries while it is dragged: the file, as the including graph
@@ -41,7 +70,8 @@ pub fn user_folder() -> Option<PathBuf> {
 
 /// The graph files of `project` (the shown graph's folder, `this` excluded) and its
 /// `library/` folder, then of `user`: written relative to `project` where they lie inside
-/// it, else absolute.
+/// it, else absolute. In each folder, the graphs made to be used as nodes (with input
+/// ports or exposed params) come first.
 pub fn list(project: &Path, this: Option<&Path>, user: Option<&Path>) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut add = |folder: &Path, prefix: &str, place: &'static str| {
@@ -54,14 +84,28 @@ pub fn list(project: &Path, this: Option<&Path>, user: Option<&Path>) -> Vec<Ent
             .filter(|p| this.is_none_or(|t| t.file_name() != p.file_name() || !prefix.is_empty()))
             .collect();
         files.sort();
-        for path in files.into_iter().take(MOST) {
+        let mut found: Vec<(PathBuf, (usize, usize))> = files
+            .into_iter()
+            .take(MOST)
+            .map(|path| {
+                let interface = interface_of(&path);
+                (path, interface)
+            })
+            .collect();
+        // A stable sort: by name within each group.
+        found.sort_by_key(|(_, interface)| *interface == (0, 0));
+        for (path, interface) in found {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             let file = match (prefix, name) {
                 ("", Some(name)) => name,
                 (prefix, Some(name)) if place == "project" => format!("{prefix}/{name}"),
                 _ => path.display().to_string(),
             };
-            entries.push(Entry { file, place });
+            entries.push(Entry {
+                file,
+                place,
+                interface,
+            });
         }
     };
     add(project, "", "project");
@@ -113,7 +157,12 @@ impl Library {
                         })
                         .response
                         .on_hover_text("drag onto the canvas to add this graph as a node");
-                        ui.weak(entry.place);
+                        let interface = entry.interface_text();
+                        if interface.is_empty() {
+                            ui.weak(entry.place);
+                        } else {
+                            ui.weak(format!("{} · {interface}", entry.place));
+                        }
                     });
                 }
             });
@@ -136,6 +185,24 @@ mod tests {
         assert!(
             !files.contains(&"marble.json"),
             "the shown graph itself is left out"
+        );
+        // marble_slab.json's veins file exposes five params; plain graphs offer none and
+        // come after the graphs made to be nodes.
+        let veins = entries
+            .iter()
+            .find(|e| e.file == "library/marble_veins.json")
+            .unwrap();
+        assert_eq!(veins.interface, (0, 5));
+        assert_eq!(veins.interface_text(), "5 params");
+        let project: Vec<&Entry> = entries.iter().filter(|e| !e.file.contains('/')).collect();
+        let first_plain = project.iter().position(|e| e.interface == (0, 0)).unwrap();
+        assert!(
+            project[first_plain..].iter().all(|e| e.interface == (0, 0)),
+            "{:?}",
+            project
+                .iter()
+                .map(|e| (&e.file, e.interface))
+                .collect::<Vec<_>>()
         );
     }
 }

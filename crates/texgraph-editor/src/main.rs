@@ -7,7 +7,7 @@ use eframe::egui;
 use texgraph_editor::app::EditorApp;
 use texgraph_editor::document::new_graph;
 use texgraph_editor::files::Files;
-use texgraph_editor::recovery::{self, Autosave};
+use texgraph_editor::recovery::{self, Autosave, Watch};
 use texgraph_editor::settings::Settings;
 
 fn main() -> eframe::Result {
@@ -39,9 +39,8 @@ fn main() -> eframe::Result {
             app.files = Files::for_desktop();
             app.settings = Settings::for_desktop();
             app.autosave = Autosave::for_desktop();
-            app.recoveries = recovery::state_dir()
-                .map(|dir| recovery::left_behind(&dir))
-                .unwrap_or_default();
+            // Its first look, on the first frame, finds what earlier editors left behind.
+            app.recovery_watch = Watch::for_desktop();
             if let Err(e) = recovery::end_on_signals(cc.egui_ctx.clone()) {
                 app.status = format!("cannot catch signals ({e}): a kill loses up to 3 s of edits");
             }

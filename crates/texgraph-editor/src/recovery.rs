@@ -1,12 +1,32 @@
 //! Autosave and recovery. While the open graph has unsaved edits, the editor writes it
-//! every few seconds (atomically) to a recovery file of its own process in the user's
-//! state folder (`$XDG_STATE_HOME/texgraph`, else `~/.local/state/texgraph`). Saving,
-//! or closing the editor in the normal way, removes it. After a crash, a kill or a power
-//! cut the file stays, and the next start offers to restore it.
+//! every few seconds (atomically) to a recovery file of its own in the user's state
+//! folder (`$XDG_STATE_HOME/texgraph`, else `~/.local/state/texgraph`). Saving, or closing
+//! the editor in the normal way, removes it. After a crash, a kill or a power cut the file
+//! stays, and the editor offers to restore it: at the next start, or within [`RESCAN`] in
+//! an editor that is running already.
+//!
+//! Whose work is left behind is told by a lock, not by a process id. Each editor names its
+//! files after its process id and the moment it set autosave up
+//! (`recovery-<pid>-<unix nanos>.json`), and holds an exclusive lock (`flock`) on a lock
+//! file beside it (`recovery-<pid>-<unix nanos>.lock`) for as long as it runs. The kernel
+//! releases the lock when the process ends, however it ends (killed, crashed, a zombie not
+//! yet reaped), so a recovery file whose lock can be taken is left behind, and one whose
+//! lock is held belongs to a running editor. A process id alone would say neither: a killed
+//! editor can stay a zombie for a while, and its id can be reused by any other process.
+//!
+//! A recovery file without a lock file (`recovery-<pid>.json` of an older editor, or one
+//! whose writer could not lock) is judged by its process instead: its writer is running if
+//! process `pid` is running, is not a zombie, and started before the file was written
+//! (from the start time in `/proc/<pid>/stat`, known to within some 10 ms).
+//!
+//! An editor that finds work left behind keeps its lock until the question about it is
+//! answered, so two editors running at once do not both offer the same work.
 
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::json;
@@ -15,17 +35,26 @@ use texgraph_core::Graph;
 /// How long after an edit the graph is written (and at most how often).
 pub const INTERVAL: Duration = Duration::from_secs(3);
 
+/// How often a running editor looks for work that other editors left behind (see
+/// [`Watch`]).
+pub const RESCAN: Duration = Duration::from_secs(3);
+
 /// The folder of recovery files: `$XDG_STATE_HOME/texgraph`, else
 /// `~/.local/state/texgraph`.
 pub fn state_dir() -> Option<PathBuf> {
     crate::settings::xdg_folder("XDG_STATE_HOME", ".local/state")
 }
 
-/// This process's autosave.
+/// This process's autosave. While it lives it holds the lock that tells other editors its
+/// recovery file is not left behind; dropped, it removes the lock file unless a recovery
+/// file is left for it to guard (work not closed cleanly, then offered by other editors).
 #[derive(Debug)]
 pub struct Autosave {
     /// The recovery file (`None`: autosave is off, as in tests).
     store: Option<PathBuf>,
+    /// The recovery file's lock file, open and locked (`None`: autosave is off, or the
+    /// lock could not be taken yet; it is tried again before each write).
+    lock: Option<File>,
     /// The edit generation last written (or known to need no writing).
     written: u64,
     /// When the edits not yet written are due.
@@ -35,6 +64,9 @@ pub struct Autosave {
     writing: Option<std::thread::JoinHandle<Result<(), String>>>,
     /// Why the last write failed, once (for the status bar).
     pub failure: Option<String>,
+    /// The graphs with unsaved edits the editor holds besides the one shown (parked on
+    /// the way into a subgraph): written into the recovery file with it.
+    pub others: Vec<(Option<PathBuf>, Graph)>,
 }
 
 impl Autosave {
@@ -42,18 +74,31 @@ impl Autosave {
     pub fn off() -> Self {
         Self {
             store: None,
+            lock: None,
             written: 0,
             due: None,
             writing: None,
             failure: None,
+            others: Vec::new(),
         }
     }
 
-    /// Autosave into `dir`, in a file named after this process.
+    /// Autosave into `dir` (made if needed), in a file named after this process and this
+    /// moment, whose lock is taken at once.
     pub fn in_folder(dir: &Path) -> Self {
+        let store = dir.join(format!(
+            "recovery-{}-{}.json",
+            std::process::id(),
+            unique_now()
+        ));
         Self {
-            store: Some(dir.join(format!("recovery-{}.json", std::process::id()))),
-            ..Self::off()
+            lock: hold_lock(&store),
+            store: Some(store),
+            written: 0,
+            due: None,
+            writing: None,
+            failure: None,
+            others: Vec::new(),
         }
     }
 
@@ -109,6 +154,8 @@ impl Autosave {
     }
 
     /// The document was saved or closed cleanly, as of `generation`: nothing to recover.
+    /// Only the recovery file goes: the lock stays held while the editor runs (it is
+    /// called after every save), and its file goes when the autosave is dropped.
     pub fn clear(&mut self, generation: u64) {
         // A write under way would bring the file back after the removal.
         self.finish_writing();
@@ -139,6 +186,11 @@ impl Autosave {
         generation: u64,
     ) -> Option<(PathBuf, String)> {
         let store = self.store.clone()?;
+        if self.lock.is_none() {
+            // Not taken at set-up (no folder yet?): a recovery file must not look left
+            // behind while this editor runs.
+            self.lock = hold_lock(&store);
+        }
         self.due = None;
         self.written = generation;
         let text = json!({
@@ -148,13 +200,84 @@ impl Autosave {
                 .duration_since(SystemTime::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             // Absolute: the next start may be in another working directory.
-            "file": file
-                .map(|f| std::path::absolute(f).unwrap_or_else(|_| f.to_owned()))
-                .map(|f| f.to_string_lossy().into_owned()),
+            "file": file.map(absolute),
             "graph": serde_json::to_value(graph).expect("a graph always serializes"),
+            "others": self.others.iter().map(|(file, graph)| json!({
+                "file": file.as_ref().map(|f| absolute(f)),
+                "graph": serde_json::to_value(graph).expect("a graph always serializes"),
+            })).collect::<Vec<_>>(),
         });
         Some((store, text.to_string()))
     }
+}
+
+impl Drop for Autosave {
+    fn drop(&mut self) {
+        let Some(lock) = self.lock.take() else {
+            return;
+        };
+        self.finish_writing();
+        // With a recovery file still there (dropped without closing cleanly, as when the
+        // editor panics) the lock file stays with it: once released, it says "left behind".
+        if let Some(store) = &self.store
+            && !store.exists()
+        {
+            let _ = std::fs::remove_file(lock_path(store));
+        }
+        drop(lock); // released after the removal: never a free lock beside a live file
+    }
+}
+
+/// The lock file of recovery file `store`.
+fn lock_path(store: &Path) -> PathBuf {
+    store.with_extension("lock")
+}
+
+/// The time in nanoseconds since 1970, later than at any earlier call: several autosaves
+/// set up in one process (as in tests) get files of their own.
+fn unique_now() -> u64 {
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let next = |last: u64| now.max(last.saturating_add(1));
+    // The closure always gives a value: the update always succeeds.
+    let last = LAST
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+            Some(next(last))
+        })
+        .unwrap_or_else(|last| last);
+    next(last)
+}
+
+/// Makes the lock file of recovery file `store` and locks it, for the life of the returned
+/// file. It is made under a temporary name and renamed into place once locked, so another
+/// editor never finds it unlocked while its writer runs (and takes it for left behind).
+fn hold_lock(store: &Path) -> Option<File> {
+    let lock = lock_path(store);
+    let dir = lock.parent()?;
+    let _ = std::fs::create_dir_all(dir);
+    let temp = dir.join(format!(".{}.new", lock.file_name()?.to_string_lossy()));
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .ok()?;
+    if file.try_lock().is_ok() && std::fs::rename(&temp, &lock).is_ok() {
+        Some(file)
+    } else {
+        let _ = std::fs::remove_file(&temp);
+        None
+    }
+}
+
+/// `path` made absolute, as text (the next start may be in another working directory).
+fn absolute(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_owned())
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Writes a recovery file atomically, making its folder if needed.
@@ -216,6 +339,13 @@ pub struct Recovered {
     pub file: Option<PathBuf>,
     /// When it was written.
     pub saved_at: SystemTime,
+    /// Other graphs the editor held with unsaved edits (parked on the way into a
+    /// subgraph), each with its file.
+    pub others: Vec<(Option<PathBuf>, Graph)>,
+    /// The lock of the process that wrote it, taken by this one until the question is
+    /// answered, so another editor running does not offer the same work (`None` for a
+    /// recovery file without a lock file).
+    claim: Option<Arc<File>>,
 }
 
 impl Recovered {
@@ -227,35 +357,101 @@ impl Recovered {
         )
     }
 
-    /// Removes the recovery file (restored or discarded).
+    /// Removes the recovery file and its lock file (restored or discarded).
     pub fn forget(&self) {
         let _ = std::fs::remove_file(&self.store);
+        // After the recovery file: a lock file alone is removed by whoever can lock it,
+        // while a recovery file whose lock file is gone would be judged by its pid.
+        let _ = std::fs::remove_file(lock_path(&self.store));
     }
 }
 
 /// The recovery files in `dir` left by processes that are no longer running, newest
-/// first. Files that do not read as a recovery are skipped (and left alone).
+/// first. Files that do not read as a recovery are skipped (and left alone). Lock files
+/// of ended processes that left no recovery file (they had nothing unsaved) are removed.
 pub fn left_behind(dir: &Path) -> Vec<Recovered> {
+    look_in(dir, |_| false)
+}
+
+/// [`left_behind`], but recovery files that `skip` says were seen already are not read.
+fn look_in(dir: &Path, skip: impl Fn(&Path) -> bool) -> Vec<Recovered> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut found: Vec<Recovered> = entries
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let pid: u32 = name
-                .strip_prefix("recovery-")?
-                .strip_suffix(".json")?
-                .parse()
-                .ok()?;
-            if running(pid) {
-                return None; // another editor's live autosave
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let Some(tag) = name.strip_prefix("recovery-") else {
+            continue;
+        };
+        let path = entry.path();
+        if let Some(tag) = tag.strip_suffix(".json") {
+            if !skip(&path)
+                && let Some(recovered) = examine(&path, tag)
+            {
+                found.push(recovered);
             }
-            read(&entry.path())
-        })
-        .collect();
+        } else if tag.ends_with(".lock")
+            && !path.with_extension("json").exists()
+            && let Lock::Free(lock) = try_lock(&path)
+        {
+            // Its process ended with nothing unsaved. Removed while locked: its
+            // recovery file cannot appear meanwhile (its writer is gone).
+            let _ = std::fs::remove_file(&path);
+            drop(lock);
+        }
+    }
     found.sort_by_key(|r| std::cmp::Reverse(r.saved_at));
     found
+}
+
+/// The recovery file `store` named `recovery-<tag>.json`, when its writer is gone.
+fn examine(store: &Path, tag: &str) -> Option<Recovered> {
+    let (pid, locked) = match tag.split_once('-') {
+        // An older editor's: no lock file.
+        None => (tag.parse::<u32>().ok()?, false),
+        Some((pid, start)) => {
+            start.parse::<u64>().ok()?;
+            (pid.parse::<u32>().ok()?, true)
+        }
+    };
+    let claim = match locked.then(|| try_lock(&lock_path(store))) {
+        Some(Lock::Held) => return None, // a running editor's
+        Some(Lock::Free(lock)) => Some(Arc::new(lock)),
+        Some(Lock::Unknown) | None => {
+            if writer_running(pid, store) {
+                return None;
+            }
+            None
+        }
+    };
+    let mut found = read(store)?;
+    found.claim = claim;
+    Some(found)
+}
+
+/// What a lock file says of its process.
+enum Lock {
+    /// Locked now by us: its process is gone.
+    Free(File),
+    /// Locked by a running process.
+    Held,
+    /// No lock file, or it cannot be locked here.
+    Unknown,
+}
+
+fn try_lock(lock: &Path) -> Lock {
+    // Opened for writing too: an exclusive lock on NFS needs it.
+    let Ok(file) = OpenOptions::new().read(true).write(true).open(lock) else {
+        return Lock::Unknown;
+    };
+    match file.try_lock() {
+        Ok(()) => Lock::Free(file),
+        Err(TryLockError::WouldBlock) => Lock::Held,
+        Err(TryLockError::Error(_)) => Lock::Unknown,
+    }
 }
 
 fn read(store: &Path) -> Option<Recovered> {
@@ -274,12 +470,137 @@ fn read(store: &Path) -> Option<Recovered> {
             .and_then(serde_json::Value::as_str)
             .map(PathBuf::from),
         saved_at: SystemTime::UNIX_EPOCH + Duration::from_secs(seconds),
+        // Older recovery files have none.
+        others: value
+            .get("others")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|other| {
+                let graph = Graph::from_json(&other.get("graph")?.to_string()).ok()?;
+                let file = other.get("file").and_then(serde_json::Value::as_str);
+                Some((file.map(PathBuf::from), graph))
+            })
+            .collect(),
+        claim: None,
     })
 }
 
-/// Whether process `pid` is running (this one included).
-fn running(pid: u32) -> bool {
-    pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists()
+/// How closely a process's start and a file's time are known: the start time from
+/// `/proc` to a clock tick (10 ms) and the uptime it counts from to 10 ms, a file's time to
+/// a kernel tick (up to 10 ms). Within this, a process is taken for the file's writer.
+const STARTS_KNOWN_TO: Duration = Duration::from_millis(50);
+
+/// For a recovery file without a lock to go by: whether process `pid` is running and may
+/// be the writer of `store`. A zombie (killed, not yet reaped) is not running, and a
+/// process that started after the file was last written (by more than
+/// [`STARTS_KNOWN_TO`]) is not its writer: its id was reused. When the start time cannot
+/// be read, the process is taken for the writer.
+fn writer_running(pid: u32, store: &Path) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let Some((state, start_ticks)) = parse_stat(&stat) else {
+        return true;
+    };
+    if matches!(state, 'Z' | 'X' | 'x') {
+        return false;
+    }
+    let written = std::fs::metadata(store).and_then(|m| m.modified());
+    match (started_at(start_ticks), written) {
+        (Some(started), Ok(written)) => started <= written + STARTS_KNOWN_TO,
+        _ => true,
+    }
+}
+
+/// The state letter and the start time (in clock ticks after boot) of a
+/// `/proc/<pid>/stat` line.
+fn parse_stat(stat: &str) -> Option<(char, u64)> {
+    // The command name, in parentheses, may hold spaces and parentheses of its own.
+    let fields = &stat[stat.rfind(')')? + 1..];
+    let mut fields = fields.split_whitespace();
+    let state = fields.next()?.chars().next()?; // field 3
+    let start = fields.nth(18)?.parse().ok()?; // field 22
+    Some((state, start))
+}
+
+/// When a process started `ticks` clock ticks after boot. The boot time is now less the
+/// uptime, both to 10 ms (the whole seconds of `btime` in `/proc/stat` are too coarse to
+/// tell a process started just after a file was written).
+fn started_at(ticks: u64) -> Option<SystemTime> {
+    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+    let uptime: f64 = uptime.split_whitespace().next()?.parse().ok()?;
+    let boot = SystemTime::now().checked_sub(Duration::try_from_secs_f64(uptime).ok()?)?;
+    let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(clock_ticks_per_second());
+    boot.checked_add(Duration::from_nanos(u64::try_from(nanos).ok()?))
+}
+
+/// The kernel's clock ticks per second of `/proc` times (`sysconf(_SC_CLK_TCK)`, read from
+/// the process's auxiliary vector; 100 where it cannot be read, as on every common Linux).
+fn clock_ticks_per_second() -> u64 {
+    const AT_CLKTCK: usize = 17;
+    const WORD: usize = size_of::<usize>();
+    let Ok(auxv) = std::fs::read("/proc/self/auxv") else {
+        return 100;
+    };
+    auxv.chunks_exact(2 * WORD)
+        .find_map(|pair| {
+            let key = usize::from_ne_bytes(pair[..WORD].try_into().ok()?);
+            let value = usize::from_ne_bytes(pair[WORD..].try_into().ok()?);
+            (key == AT_CLKTCK).then_some(value as u64)
+        })
+        .filter(|&ticks| ticks > 0)
+        .unwrap_or(100)
+}
+
+/// A running editor's look-out for work that other editors leave behind while it runs
+/// (an editor killed, or crashed): it looks in the folder every [`RESCAN`] and adds what
+/// it has not offered before to the recoveries offered. Off unless set up, as in tests.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// The folder of recovery files (`None`: off).
+    dir: Option<PathBuf>,
+    /// When to look next (`None`: at the next call).
+    next: Option<Instant>,
+    /// Recovery files offered already (answered or not): never offered again, even when
+    /// they could not be removed.
+    seen: HashSet<PathBuf>,
+}
+
+impl Watch {
+    /// No looking.
+    pub fn off() -> Self {
+        Self::default()
+    }
+
+    /// Looks in `dir`, first at the next call of [`Watch::look`].
+    pub fn in_folder(dir: &Path) -> Self {
+        Self {
+            dir: Some(dir.to_owned()),
+            ..Self::default()
+        }
+    }
+
+    /// Looks in the user's state folder.
+    pub fn for_desktop() -> Self {
+        state_dir().map_or_else(Self::off, |dir| Self::in_folder(&dir))
+    }
+
+    /// Called every frame with the recoveries offered: when a look is due, adds the work
+    /// left behind that was not offered before. Cheap when no look is due. Returns how
+    /// long until the next look (for a repaint), when on.
+    pub fn look(&mut self, now: Instant, offered: &mut Vec<Recovered>) -> Option<Duration> {
+        let dir = self.dir.as_ref()?;
+        if self.next.is_none_or(|next| now >= next) {
+            self.seen.extend(offered.iter().map(|r| r.store.clone()));
+            let seen = &self.seen;
+            let found = look_in(dir, |store| seen.contains(store));
+            self.seen.extend(found.iter().map(|r| r.store.clone()));
+            offered.extend(found);
+            self.next = Some(now + RESCAN);
+        }
+        self.next.map(|next| next.saturating_duration_since(now))
+    }
 }
 
 /// "14:05:09 UTC, 23 Nov 2026"-style time of day for the question (UTC: no time zone
@@ -327,6 +648,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut autosave = Autosave::in_folder(dir.path());
         let store = autosave.store().unwrap().to_owned();
+        let lock = lock_path(&store);
+        assert!(lock.exists(), "locked from the start");
         let start = Instant::now();
         let file = Path::new("/work/marble.json");
         // Not modified: nothing to keep.
@@ -354,31 +677,157 @@ mod tests {
         autosave.tick(&graph(), Some(file), 3, true, later + INTERVAL);
         autosave.clear(3);
         assert!(!store.exists());
+        // Saved, the editor goes on: still locked.
+        assert!(matches!(try_lock(&lock), Lock::Held));
+        // Closed: nothing of it is left.
+        drop(autosave);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
-    fn work_of_a_process_that_is_gone_is_found_and_restored() {
+    fn a_live_autosave_is_not_offered_and_an_abandoned_one_is() {
         let dir = tempfile::tempdir().unwrap();
         let mut autosave = Autosave::in_folder(dir.path());
         let mut edited = graph();
         edited.nodes[0]
             .params
             .insert("frequency".into(), texgraph_core::ParamValue::Number(11.0));
+        // A subgraph left with unsaved edits on the way is kept with it.
+        let mut veins = graph();
+        veins.name = Some("veins".into());
+        autosave.others = vec![(
+            Some(PathBuf::from("/work/library/veins.json")),
+            veins.clone(),
+        )];
         autosave.write_now(&edited, Some(Path::new("/work/marble.json")), 5);
-        // Ours is live: not offered.
+        let store = autosave.store().unwrap().to_owned();
+        // Live, in this very process (its lock is held through another open file, which
+        // a lock taken here conflicts with all the same): not offered.
         assert!(left_behind(dir.path()).is_empty());
-        // As if written by a process that has ended (pids this large are not in use).
-        let gone = dir.path().join("recovery-4000000000.json");
-        std::fs::rename(autosave.store().unwrap(), &gone).unwrap();
-        std::fs::write(dir.path().join("recovery-4000000001.json"), "not json").unwrap();
+        // Another editor, live too, with nothing unsaved: its lock file stays.
+        let other = Autosave::in_folder(dir.path());
+        let other_lock = lock_path(other.store().unwrap());
+        assert!(left_behind(dir.path()).is_empty());
+        assert!(other_lock.exists());
+        // Dropped without closing (as by a panic): the work is left behind.
+        drop(autosave);
+        assert!(store.exists() && lock_path(&store).exists());
         let found = left_behind(dir.path());
         assert_eq!(found.len(), 1);
+        assert_eq!(found[0].store, store);
         assert_eq!(found[0].graph, edited);
         assert_eq!(found[0].name(), "/work/marble.json");
+        assert_eq!(
+            found[0].others,
+            [(Some(PathBuf::from("/work/library/veins.json")), veins)]
+        );
         let age = SystemTime::now().duration_since(found[0].saved_at).unwrap();
         assert!(age < Duration::from_secs(60));
+        // Offered here, it is not offered again (as by another editor) until answered.
+        assert!(left_behind(dir.path()).is_empty());
         found[0].forget();
-        assert!(!gone.exists());
+        assert!(!store.exists() && !lock_path(&store).exists());
+        drop(found);
+        // A lock file of a process that ended with nothing unsaved is tidied away.
+        drop(other);
+        std::fs::write(&other_lock, "").unwrap();
+        assert!(left_behind(dir.path()).is_empty());
+        assert!(!other_lock.exists());
+    }
+
+    #[test]
+    fn files_without_a_lock_are_judged_by_their_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut autosave = Autosave::in_folder(dir.path());
+        autosave.write_now(&graph(), None, 1);
+        let text = std::fs::read(autosave.store().unwrap()).unwrap();
+        // An older editor's, of a process that has ended (pids this large are not in use).
+        let gone = dir.path().join("recovery-4000000000.json");
+        std::fs::write(&gone, &text).unwrap();
+        std::fs::write(dir.path().join("recovery-4000000001.json"), "not json").unwrap();
+        // Of this process, written just now: its writer may be running.
+        let ours = dir
+            .path()
+            .join(format!("recovery-{}.json", std::process::id()));
+        std::fs::write(&ours, &text).unwrap();
+        // Of this process's id, written before it started: its id was reused.
+        let before = dir
+            .path()
+            .join(format!("recovery-{}-1.json", std::process::id()));
+        std::fs::write(&before, &text).unwrap();
+        let long_ago = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        File::options()
+            .write(true)
+            .open(&before)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+        let mut found: Vec<_> = left_behind(dir.path())
+            .into_iter()
+            .map(|r| r.store)
+            .collect();
+        found.sort();
+        let mut expected = [before.clone(), gone.clone()];
+        expected.sort();
+        assert_eq!(found, expected);
+        assert!(writer_running(std::process::id(), &ours));
+        assert!(!writer_running(std::process::id(), &before));
+    }
+
+    #[test]
+    fn proc_stat_lines_read() {
+        let line = "4242 (a (b) c) Z 1 4242 4242 0 -1 4194560 80 0 0 0 1 0 0 0 20 0 1 0 \
+                    987654 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
+        assert_eq!(parse_stat(line), Some(('Z', 987_654)));
+        assert_eq!(parse_stat("4242 (x) R 1"), None);
+        let own = std::fs::read_to_string("/proc/self/stat").unwrap();
+        let (state, ticks) = parse_stat(&own).unwrap();
+        assert!(!matches!(state, 'Z' | 'X'), "{state}");
+        let started = started_at(ticks).unwrap();
+        // This test process started moments ago (a wrong tick rate would be hours off).
+        let age = SystemTime::now().duration_since(started).unwrap();
+        assert!(age < Duration::from_secs(3600), "{age:?}");
+        assert!(clock_ticks_per_second() > 0);
+    }
+
+    #[test]
+    fn the_watch_offers_each_leftover_once_and_looks_again_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut watch = Watch::in_folder(dir.path());
+        let mut offered = Vec::new();
+        let start = Instant::now();
+        assert_eq!(watch.look(start, &mut offered), Some(RESCAN));
+        assert!(offered.is_empty());
+        // Left behind after the first look (an editor dropped without closing).
+        let mut gone = Autosave::in_folder(dir.path());
+        gone.write_now(&graph(), None, 1);
+        drop(gone);
+        // And an older editor's, which has no lock to claim.
+        let old = dir.path().join("recovery-4000000000.json");
+        std::fs::copy(
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.extension().is_some_and(|e| e == "json"))
+                .unwrap(),
+            &old,
+        )
+        .unwrap();
+        // Not looked for before RESCAN.
+        let soon = start + RESCAN / 2;
+        assert_eq!(watch.look(soon, &mut offered), Some(RESCAN / 2));
+        assert!(offered.is_empty());
+        let later = start + RESCAN;
+        assert_eq!(watch.look(later, &mut offered), Some(RESCAN));
+        assert_eq!(offered.len(), 2);
+        // Offered once, even while still on disk.
+        watch.look(later + RESCAN, &mut offered);
+        assert_eq!(offered.len(), 2);
+        offered.clear();
+        watch.look(later + RESCAN * 2, &mut offered);
+        assert!(offered.is_empty());
+        assert_eq!(Watch::off().look(later, &mut offered), None);
     }
 
     #[test]

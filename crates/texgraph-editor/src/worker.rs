@@ -52,6 +52,8 @@ pub struct Rendered {
     pub stages: Vec<String>,
     /// Time spent compiling and evaluating.
     pub elapsed: Duration,
+    /// The graph's time the job was rendered at (the timeline's while it plays).
+    pub time: f32,
 }
 
 /// The background evaluator.
@@ -122,7 +124,7 @@ fn run(
         let Some((_, job)) = waiting.pop_first() else {
             continue;
         };
-        let (slot, generation) = (job.slot.clone(), job.generation);
+        let (slot, generation, time) = (job.slot.clone(), job.generation, job.graph.settings.time);
         // A bug that panics fails this job only; the worker and the editor go on.
         let rendered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluate(job)))
             .unwrap_or_else(|panic| Rendered {
@@ -132,6 +134,7 @@ fn run(
                 at_fault: Vec::new(),
                 stages: Vec::new(),
                 elapsed: Duration::ZERO,
+                time,
             });
         if outbox.send(rendered).is_err() {
             return;
@@ -163,6 +166,7 @@ fn keep_newest(waiting: &mut BTreeMap<Slot, Job>, job: Job) {
 /// UI keeps the other).
 pub fn evaluate(job: Job) -> Rendered {
     let start = Instant::now();
+    let time = job.graph.settings.time;
     let program = match &job.node {
         // The first output, checked like a node's preview: an output node added and not
         // connected yet (unfinished work elsewhere) does not blank it.
@@ -209,6 +213,7 @@ pub fn evaluate(job: Job) -> Rendered {
         at_fault,
         stages,
         elapsed: start.elapsed(),
+        time,
     }
 }
 

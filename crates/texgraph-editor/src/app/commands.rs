@@ -71,6 +71,13 @@ pub enum Command {
         /// Canvas position.
         at: Option<Pos2>,
     },
+    /// Set a node's label, the title people read (`None`: the id and type again).
+    SetLabel {
+        /// Node id.
+        node: String,
+        /// The label.
+        label: Option<String>,
+    },
     /// Give a node another id; every reference to it follows.
     Rename {
         /// The current id.
@@ -123,8 +130,11 @@ pub enum Command {
     Pick(String),
     /// Show a node's output in the preview (`None`: the graph's output).
     Pin(Option<String>),
-    /// Open the graph file of subgraph node `id` (asking first about unsaved changes).
+    /// Show the graph file of subgraph node `id`, keeping this graph (and its unsaved
+    /// edits) on the trail to come back to.
     OpenSubgraph(String),
+    /// Go back up the trail to the graph at this depth (0: the graph first opened).
+    Back(usize),
     /// Move these nodes into a new graph file beside this one, used through one node.
     MakeSubgraph(Vec<String>),
     /// Add a subgraph node using a graph file.
@@ -238,8 +248,13 @@ impl EditorApp {
                     | Command::New
                     | Command::Open(_)
                     | Command::Restore(_)
+                    | Command::OpenSubgraph(_)
+                    | Command::Back(_)
+                    // Saved as the edits before it in this frame leave the graph.
+                    | Command::Save(_)
             );
             if replaces && self.record(&mut batch) {
+                edited = true;
                 batch = Batch::new(&self.graph);
             }
             match self.apply(command) {
@@ -250,10 +265,15 @@ impl EditorApp {
         }
         if self.record(&mut batch) {
             edited = true;
-            self.modified = true;
         }
+        self.modified = self.history.modified();
         let graph = &self.graph;
         self.picked.retain(|id| graph.node(id).is_some());
+        if std::mem::take(&mut self.deselect_canvas) {
+            let selected = egui_snarl::ui::get_selected_nodes(self.canvas_id(), &self.ctx);
+            crate::document::renew(&mut self.snarl, &selected);
+            sync_snarl(&mut self.snarl, &self.graph);
+        }
         if edited {
             // A later edit that worked makes an old complaint stale.
             if self.status == status_before && is_complaint(&self.status) {
@@ -274,6 +294,16 @@ impl EditorApp {
             }
             None => false,
         }
+    }
+
+    /// Makes the nodes just created (added, pasted, duplicated) the selection: the
+    /// inspector shows the last, Delete and Copy act on all of them, and what was selected
+    /// before is selected no more.
+    fn select_created(&mut self, ids: Vec<String>) {
+        self.selected_comment = None;
+        self.selected = ids.last().cloned();
+        self.picked = if ids.len() > 1 { ids } else { Vec::new() };
+        self.deselect_canvas = true;
     }
 
     /// Moves `ids` into a new graph file beside this graph's file (`<node>.json`) and
@@ -304,8 +334,7 @@ impl EditorApp {
             return Applied::Nothing;
         }
         self.graph = made.including;
-        self.picked.clear();
-        self.selected = Some(id.clone());
+        self.select_created(vec![id.clone()]);
         sync_snarl(&mut self.snarl, &self.graph);
         self.status = format!("wrote {file}; node '{id}' uses it (double-click it to open)");
         Applied::Edit(None)
@@ -351,7 +380,7 @@ impl EditorApp {
                 let mut node = Node::new(id.clone(), kind);
                 node.pos = file_position(pos);
                 graph.nodes.push(node);
-                self.selected = Some(id);
+                self.select_created(vec![id]);
             }
             Command::Remove(ids) => {
                 if ids.iter().all(|id| graph.node(id).is_none()) {
@@ -382,20 +411,31 @@ impl EditorApp {
                 if copies.is_empty() {
                     return Applied::Nothing;
                 }
+                let mut created = Vec::new();
                 for mut copy in copies {
                     copy.id = fresh_id(graph, &copy.kind);
                     copy.pos = [copy.pos[0] + 40.0, copy.pos[1] + 40.0];
-                    self.selected = Some(copy.id.clone());
+                    created.push(copy.id.clone());
                     graph.nodes.push(copy);
                 }
+                self.select_created(created);
             }
             Command::Paste { text, at } => {
                 let pasted = match Graph::from_json(&text) {
                     Ok(pasted) if !pasted.nodes.is_empty() => pasted,
                     _ => return Applied::Nothing, // not a texgraph graph: nothing to paste
                 };
-                let renamed = paste(graph, pasted, at);
-                self.selected = renamed.last().cloned();
+                let created = paste(graph, pasted, at);
+                self.select_created(created);
+            }
+            Command::SetLabel { node, label } => {
+                let label = label.filter(|l| !l.trim().is_empty());
+                match graph.node_mut(&node) {
+                    Some(target) if target.label != label => target.label = label,
+                    _ => return Applied::Nothing,
+                }
+                // Typing a label is one undo step.
+                return Applied::Edit(Some(format!("{node}.label")));
             }
             Command::Rename { from, to } => {
                 if let Err(reason) = rename(graph, &from, &to) {
@@ -414,7 +454,7 @@ impl EditorApp {
                 self.status = format!("renamed '{from}' to '{to}'");
             }
             Command::Arrange => {
-                arrange(graph);
+                arrange(graph, &self.sizes);
                 self.frame_all();
             }
             Command::OpenPalette { at, screen } => {
@@ -478,6 +518,8 @@ impl EditorApp {
                 }
                 self.selected = id;
                 self.picked.clear();
+                // One node clicked, or empty canvas: nothing else stays selected.
+                self.deselect_canvas = true;
                 self.history.seal();
                 return Applied::Nothing;
             }
@@ -534,20 +576,17 @@ impl EditorApp {
                 {
                     self.selected_comment = None;
                 }
-                self.modified = true;
                 sync_snarl(&mut self.snarl, graph);
                 self.changed();
                 return Applied::Replaced;
             }
             Command::New => {
-                self.history.record(graph, None);
                 self.replace(new_graph(), None);
                 self.status = "new graph".into();
                 return Applied::Replaced;
             }
             Command::Open(path) => match Graph::load(&path) {
                 Ok(loaded) => {
-                    self.history.record(graph, None);
                     self.status = format!("opened {}", path.display());
                     self.files.remember(&path);
                     self.replace(loaded, Some(path));
@@ -560,11 +599,26 @@ impl EditorApp {
                 }
             },
             Command::Restore(found) => {
-                self.history.record(graph, None);
                 let name = found.name();
+                let others = found.others.clone();
                 self.replace(found.graph, found.file);
                 // Still unsaved, and kept as this editor's own recovery copy from now on.
+                self.history.mark_unsaved();
                 self.modified = true;
+                // The graphs it held besides (subgraphs left unsaved) open with their edits.
+                for (path, graph) in others {
+                    let mut history = crate::history::History::default();
+                    history.mark_unsaved();
+                    self.navigation.keep(crate::navigation::Parked {
+                        graph,
+                        path,
+                        history,
+                        modified: true,
+                        selected: None,
+                        view: Default::default(),
+                    });
+                }
+                self.keep_others_in_recovery();
                 let path = self.path.clone();
                 self.autosave
                     .write_now(&self.graph, path.as_deref(), self.generation);
@@ -582,8 +636,16 @@ impl EditorApp {
                         self.status = format!("saved {}", path.display());
                         self.files.remember(&path);
                         self.path = Some(path);
+                        self.history.mark_saved();
                         self.modified = false;
-                        self.autosave.clear(self.generation);
+                        if self.navigation.unsaved().next().is_some() {
+                            // Graphs parked on the trail still have unsaved edits.
+                            let path = self.path.clone();
+                            self.autosave
+                                .write_now(&self.graph, path.as_deref(), self.generation);
+                        } else {
+                            self.autosave.clear(self.generation);
+                        }
                         if let Some(then) = self.after_save.take() {
                             self.then = Some(then);
                         }
@@ -650,17 +712,21 @@ impl EditorApp {
                     .insert("file".to_owned(), ParamValue::Text(file));
                 node.pos = file_position(pos.unwrap_or_else(|| free_position(graph)));
                 graph.nodes.push(node);
-                self.selected = Some(id);
+                self.select_created(vec![id]);
             }
             Command::OpenSubgraph(id) => {
                 match self.graph.node(&id).and_then(|n| n.params.get("file")) {
                     Some(ParamValue::Text(file)) if !file.is_empty() => {
                         let path = texgraph_core::paths::beside(&self.folder(), file);
-                        self.request(crate::files::Then::Open(path));
+                        self.open_subgraph(id, path);
                     }
                     _ => self.status = format!("'{id}' has no graph file to open"),
                 }
-                return Applied::Nothing;
+                return Applied::Replaced;
+            }
+            Command::Back(level) => {
+                self.back_to(level);
+                return Applied::Replaced;
             }
             Command::ChooseFile { node, param } => {
                 self.choose_file = Some((node, param));
@@ -674,7 +740,7 @@ impl EditorApp {
     /// one stays behind (selection, pinned preview, export file name, messages).
     fn replace(&mut self, mut graph: Graph, path: Option<PathBuf>) {
         if needs_arranging(&graph) {
-            arrange(&mut graph);
+            arrange(&mut graph, &Default::default());
         }
         self.graph = graph;
         self.path = path;
@@ -691,9 +757,14 @@ impl EditorApp {
             line.end = ((seconds * line.fps).round() as u32).clamp(1, 100_000);
         }
         self.export.forget_graph();
+        // Another document: the graphs parked on the way here had their question answered.
+        self.navigation.clear();
         replace_snarl(&mut self.snarl, &self.graph);
         self.changed();
-        self.frame_all();
+        self.frame_readable();
+        // Each document has its own undo steps: undo never brings back another file's
+        // graph under this one's name.
+        self.history = crate::history::History::default();
         self.modified = false;
         // The old document was saved or let go (its question answered).
         self.autosave.clear(self.generation);
@@ -796,21 +867,7 @@ fn paste(graph: &mut Graph, pasted: Graph, at: Option<Pos2>) -> Vec<String> {
 
 /// Renames node `from` to `to` and every reference to it; the reason when it cannot be.
 fn rename(graph: &mut Graph, from: &str, to: &str) -> Result<(), String> {
-    if from == to {
-        return Err("that is its id already".into());
-    }
-    if graph.node(from).is_none() {
-        return Err("no such node".into());
-    }
-    if !is_plain_id(to) {
-        return Err(format!(
-            "'{}' is not a valid id: use letters, digits, '_' and '-', starting with a letter or '_'",
-            to.escape_debug()
-        ));
-    }
-    if graph.node(to).is_some() {
-        return Err(format!("'{to}' is already taken"));
-    }
+    check_rename(graph, from, to)?;
     for node in &mut graph.nodes {
         if node.id == from {
             node.id = to.to_owned();
@@ -829,6 +886,26 @@ fn rename(graph: &mut Graph, from: &str, to: &str) -> Result<(), String> {
         {
             exposed.target = format!("{to}.{param}");
         }
+    }
+    Ok(())
+}
+
+/// Why node `from` cannot be renamed `to`, if it cannot.
+pub(super) fn check_rename(graph: &Graph, from: &str, to: &str) -> Result<(), String> {
+    if from == to {
+        return Err("that is its id already".into());
+    }
+    if graph.node(from).is_none() {
+        return Err("no such node".into());
+    }
+    if !is_plain_id(to) {
+        return Err(format!(
+            "'{}' is not a valid id: use letters, digits, '_' and '-', starting with a letter or '_'",
+            to.escape_debug()
+        ));
+    }
+    if graph.node(to).is_some() {
+        return Err(format!("'{to}' is already taken"));
     }
     Ok(())
 }

@@ -16,6 +16,8 @@ const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O)
 const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
 const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
+/// Up one level, from a subgraph to the graph it was opened from.
+const BACK: KeyboardShortcut = KeyboardShortcut::new(Modifiers::ALT, Key::ArrowLeft);
 
 /// Things a shortcut can ask for besides a [`Command`].
 #[derive(Default)]
@@ -27,12 +29,14 @@ struct Asked {
     copy: bool,
     palette: bool,
     paste: Option<String>,
+    back: bool,
 }
 
 impl EditorApp {
     /// Opens the export dialog for the graph shown, with the timeline's frames.
     pub(super) fn open_export(&mut self) {
-        self.export.open_for(&self.graph, self.path.as_deref());
+        self.export
+            .open_for(&self.graph, self.path.as_deref(), self.animated);
         self.export.follow_timeline(&self.preview.timeline);
     }
 
@@ -61,6 +65,9 @@ impl EditorApp {
                 asked.then = Some(Then::New);
             }
             asked.export = i.consume_shortcut(&EXPORT);
+            if i.consume_shortcut(&BACK) {
+                asked.back = true;
+            }
             if typing {
                 return;
             }
@@ -98,6 +105,11 @@ impl EditorApp {
         if asked.frame_all {
             self.frame_all();
         }
+        if asked.back
+            && let Some(level) = self.navigation.trail.len().checked_sub(1)
+        {
+            self.commands.push(Command::Back(level));
+        }
         if asked.copy {
             ui.ctx().copy_text(copy_json(&self.graph, &selection));
             self.status = format!("copied {} node(s) as graph JSON", selection.len());
@@ -125,7 +137,7 @@ impl EditorApp {
             .nodes
             .iter()
             .filter(|n| selection.contains(&n.id))
-            .map(|n| crate::document::estimated_rect(&n.kind, Pos2::from(n.pos)));
+            .map(|n| crate::document::node_rect(n, Pos2::from(n.pos), &self.sizes));
         let centre = self
             .on_canvas(ctx, Some(self.canvas_rect.center()))
             .unwrap_or(Pos2::ZERO);
@@ -141,9 +153,16 @@ impl EditorApp {
             .map(|(p, from_screen)| from_screen * p)
     }
 
-    /// Fits the view to every node, no smaller than readable.
+    /// Fits the view to every node and comment, however small that makes them (the
+    /// person asked to see all).
     pub fn frame_all(&mut self) {
-        self.framing = true;
+        self.framing = Some(crate::canvas::MIN_SCALE);
+    }
+
+    /// Fits the view to the nodes, no smaller than readable (a graph just opened: a large
+    /// one shows its middle at a scale its text can be read at).
+    pub fn frame_readable(&mut self) {
+        self.framing = Some(crate::canvas::READABLE_SCALE);
     }
 
     /// Applies the remembered UI scale on the first frame, then remembers changes
@@ -181,12 +200,28 @@ impl EditorApp {
                 if !field.has_focus() && !field.lost_focus() {
                     field.request_focus();
                 }
+                // Why the id typed would not do, as it is typed: the window stays open
+                // until it will (or the rename is cancelled).
+                let problem = super::commands::check_rename(&self.graph, from, typed.trim())
+                    .err()
+                    .filter(|_| typed.trim() != from.as_str());
+                if let Some(problem) = &problem {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(230, 90, 80),
+                        texgraph_core::text::printable(problem),
+                    );
+                }
                 ui.horizontal(|ui| {
-                    done = ui.button("Rename").clicked() || entered;
+                    let rename = ui.add_enabled(problem.is_none(), egui::Button::new("Rename"));
+                    done = (rename.clicked() || entered) && problem.is_none();
                     cancelled = ui.button("Cancel").clicked();
                 });
+                if entered && problem.is_some() {
+                    field.request_focus();
+                }
             });
-        if done {
+        let unchanged = typed.trim() == from.as_str();
+        if done && !unchanged {
             self.commands.push(Command::Rename {
                 from: from.clone(),
                 to: typed.trim().to_owned(),
@@ -232,12 +267,18 @@ impl EditorApp {
             if ui.checkbox(&mut tileable, "tileable").changed() {
                 self.commands.push(Command::SetTileable(tileable));
             }
-            let mut time = self.graph.settings.time;
-            if ui
-                .add(egui::DragValue::new(&mut time).speed(0.02).prefix("time "))
-                .changed()
-            {
-                self.commands.push(Command::SetTime(time));
+            if let Some(playing) = self.preview.playing {
+                // The timeline shows its own time; the graph's comes back with Stop.
+                ui.label(format!("time {playing:.2} (timeline)"))
+                    .on_hover_text("the preview's timeline; Stop returns to the graph's time");
+            } else {
+                let mut time = self.graph.settings.time;
+                if ui
+                    .add(egui::DragValue::new(&mut time).speed(0.02).prefix("time "))
+                    .changed()
+                {
+                    self.commands.push(Command::SetTime(time));
+                }
             }
         });
     }

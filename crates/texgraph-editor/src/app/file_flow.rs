@@ -13,7 +13,7 @@ impl EditorApp {
     /// Goes ahead with `then` unless it would drop unsaved changes, in which case the
     /// person is asked first.
     pub fn request(&mut self, then: Then) {
-        if self.modified {
+        if self.unsaved_anywhere() {
             self.files.prompt = Some(then);
         } else {
             self.then = Some(then);
@@ -39,7 +39,8 @@ impl EditorApp {
     /// Dialogs, dropped files, the close button, and what their answers set going.
     pub(super) fn file_flow(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
-        if ui.input(|i| i.viewport().close_requested()) && self.modified && !self.closing {
+        if ui.input(|i| i.viewport().close_requested()) && self.unsaved_anywhere() && !self.closing
+        {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.files.prompt = Some(Then::Quit);
         }
@@ -53,9 +54,12 @@ impl EditorApp {
         if let Some(path) = dropped.into_iter().next() {
             self.request(Then::Open(path));
         }
-        let file = self.file_name();
+        let file = self.unsaved_names();
         if let Some((answer, then)) = self.files.show_prompt(ui, &file) {
             match answer {
+                // The graphs parked on the trail first, then the one shown.
+                Answer::Save if !self.save_parked() => {}
+                Answer::Save if !self.modified => self.then = Some(then),
                 Answer::Save => {
                     self.after_save = Some(then);
                     self.commands.push(Command::Save(None));
@@ -87,7 +91,10 @@ impl EditorApp {
                     };
                     self.commands.push(Command::Save(Some(path)));
                 }
-                Purpose::Export => self.export.path = path.display().to_string(),
+                Purpose::Export => {
+                    self.export.path = path.display().to_string();
+                    self.export.follow_path();
+                }
                 Purpose::Param { node, param } => {
                     let value = self.relative_to_graph(&path);
                     self.commands.push(Command::SetParam {

@@ -15,6 +15,7 @@ impl EditorApp {
     /// may have changed.
     pub(super) fn changed(&mut self) {
         self.generation += 1;
+        self.keep_others_in_recovery();
         if crate::subgraphs::refresh(&self.graph, &self.folder()) {
             crate::document::store_positions(&mut self.graph, &self.snarl);
             crate::document::sync_snarl(&mut self.snarl, &self.graph);
@@ -23,26 +24,75 @@ impl EditorApp {
         self.thumbnail_errors.retain(|id, _| ids.contains(id));
         self.preview_errors.retain(|id, _| ids.contains(id));
         self.collect_errors();
-        let graph = Arc::new(self.resolved_graph());
+        let graph = Arc::new(self.shown_graph());
+        self.animated = uses_time(&graph);
         // What the renders asked for now read; a later change on disk renders again.
         self.file_stamps = file_stamps(&graph);
         self.request_preview_of(graph.clone());
         self.thumbnails.retain(|id, _| ids.contains(id));
+        self.thumbnail_times.retain(|id, _| ids.contains(id));
         self.signatures.retain(|id, _| ids.contains(id));
+        self.request_thumbnails(graph);
+    }
+
+    /// Asks for the thumbnails of `graph` (the resolved document) whose inputs changed
+    /// since they were last asked for: at the timeline's time while it plays, so the nodes
+    /// that move follow it (the others' signatures do not hold the time).
+    fn request_thumbnails(&mut self, mut graph: Arc<Graph>) {
+        if let Some(time) = self.preview.playing {
+            Arc::make_mut(&mut graph).settings.time = time;
+        }
+        // The document's nodes only (a fed preview adds the graph above's).
+        let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
         for id in ids {
-            let signature = signature(&graph, &id);
+            // A graph input fed from the graph above shows what feeds it.
+            let (node, port) = match self.fed_inputs.get(&id) {
+                Some(reference) => {
+                    let (node, port) = texgraph_core::graph::split_reference(reference);
+                    (node.to_owned(), port.map(str::to_owned))
+                }
+                None => (id.clone(), None),
+            };
+            let signature = signature(&graph, &node);
             if self.signatures.get(&id) == Some(&signature) {
                 continue; // nothing that feeds this node changed
             }
             self.signatures.insert(id.clone(), signature);
             self.worker.submit(Job {
-                slot: Slot::Thumbnail(id.clone()),
+                slot: Slot::Thumbnail(id),
                 generation: self.generation,
                 graph: graph.clone(),
-                node: Some((id, None)),
+                node: Some((node, port)),
                 width: THUMBNAIL_PIXELS,
                 height: THUMBNAIL_PIXELS,
             });
+        }
+    }
+
+    /// The graph the preview and thumbnails render: the document, its file params
+    /// resolved; a subgraph opened from a graph above is fed what its node there gives it
+    /// (unless that is switched off).
+    fn shown_graph(&mut self) -> Graph {
+        let graph = self.resolved_graph();
+        self.fed_inputs.clear();
+        let Some(step) = self
+            .navigation
+            .trail
+            .last()
+            .filter(|_| self.navigation.feed)
+        else {
+            return graph;
+        };
+        let mut parent = step.parked.graph.clone();
+        if let Some(path) = &step.parked.path {
+            parent.resolve_paths(&texgraph_core::paths::folder_of(path));
+        }
+        match crate::navigation::fed(&graph, &parent, &step.via) {
+            Some((fed, inputs)) => {
+                self.fed_inputs = inputs;
+                fed
+            }
+            None => graph,
         }
     }
 
@@ -84,9 +134,12 @@ impl EditorApp {
         self.errors.retain(|node, _| !warnings.contains_key(node));
     }
 
-    /// Asks for the preview: the pinned node or the output, at the playback time if playing.
+    /// Asks for the preview (the pinned node or the output) and the thumbnails that show
+    /// something else now, at the playback time if playing.
     pub(super) fn request_preview(&mut self) {
-        self.request_preview_of(Arc::new(self.resolved_graph()));
+        let graph = Arc::new(self.shown_graph());
+        self.request_preview_of(graph.clone());
+        self.request_thumbnails(graph);
     }
 
     /// The badged nodes: those any current render (the preview or a thumbnail) computes
@@ -194,6 +247,7 @@ impl EditorApp {
                         .insert(Slot::Thumbnail(id.clone()), done.stages);
                     self.collect_stage_nodes();
                     errors_changed |= self.thumbnail_errors.remove(&id).is_some();
+                    self.thumbnail_times.insert(id.clone(), done.time);
                     let pixels = to_color_image(&image);
                     match self.thumbnails.get_mut(&id) {
                         Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
@@ -207,8 +261,13 @@ impl EditorApp {
                         }
                     }
                 }
-                // Only the node the compiler blames gets the red outline.
                 (Slot::Thumbnail(id), Err(_)) if self.graph.node(&id).is_some() => {
+                    // Blank rather than an image the graph no longer makes; and asked for
+                    // again after the next edit, whatever it changes (the fix may be
+                    // anywhere: a subgraph's file, a setting).
+                    self.thumbnails.remove(&id);
+                    self.signatures.remove(&id);
+                    // Only the node the compiler blames gets the red outline.
                     if let Some((_, message)) = done.at_fault.into_iter().find(|(n, _)| *n == id) {
                         self.thumbnail_errors.insert(id, message);
                         errors_changed = true;
@@ -223,17 +282,55 @@ impl EditorApp {
     }
 }
 
-/// The modification time of every file a file param names (`None` when unreadable).
+/// Whether `graph` moves with time: a `time` node in it or in a subgraph it uses.
+fn uses_time(graph: &Graph) -> bool {
+    let timed = |g: &Graph| g.nodes.iter().any(|n| n.kind == "time");
+    texgraph_core::subgraph::inline(graph).map_or_else(|_| timed(graph), |flat| timed(&flat))
+}
+
+/// The modification time of every file the graph reads (`None` when unreadable): what
+/// its file params name, and the graph files its subgraph nodes use, with what those read
+/// in turn.
 pub(super) fn file_stamps(graph: &Graph) -> Vec<(String, Option<std::time::SystemTime>)> {
     stamps_of(&graph.nodes)
 }
 
-/// The modification times of the files the file params of `nodes` name.
+/// The modification times of the files the nodes `nodes` read (file params, subgraph
+/// files and what they read), each relative path as the nodes hold it.
 fn stamps_of<'n>(
     nodes: impl IntoIterator<Item = &'n texgraph_core::Node>,
 ) -> Vec<(String, Option<std::time::SystemTime>)> {
     let mut stamps = Vec::new();
+    add_stamps(nodes, 0, &mut stamps);
+    stamps
+}
+
+fn add_stamps<'n>(
+    nodes: impl IntoIterator<Item = &'n texgraph_core::Node>,
+    depth: usize,
+    stamps: &mut Vec<(String, Option<std::time::SystemTime>)>,
+) {
+    let modified = |path: &str| std::fs::metadata(path).and_then(|m| m.modified()).ok();
     for node in nodes {
+        if node.kind == texgraph_core::subgraph::KIND {
+            let Some(ParamValue::Text(file)) = node.params.get("file") else {
+                continue;
+            };
+            if stamps.iter().any(|(seen, _)| seen == file) {
+                continue;
+            }
+            stamps.push((file.clone(), modified(file)));
+            // What the included file reads, its paths made relative to its own folder as
+            // inlining reads them (nesting is bounded as inlining bounds it).
+            if depth < texgraph_core::subgraph::MAX_NESTING
+                && let Ok(mut included) = Graph::load(std::path::Path::new(file))
+            {
+                included
+                    .resolve_paths(&texgraph_core::paths::folder_of(std::path::Path::new(file)));
+                add_stamps(&included.nodes, depth + 1, stamps);
+            }
+            continue;
+        }
         let Some(desc) = texgraph_core::registry::lookup(&node.kind) else {
             continue;
         };
@@ -241,12 +338,10 @@ fn stamps_of<'n>(
             if let (texgraph_core::registry::ParamKind::File { .. }, Some(ParamValue::Text(path))) =
                 (param.kind, node.params.get(param.name))
             {
-                let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
-                stamps.push((path.clone(), modified));
+                stamps.push((path.clone(), modified(path)));
             }
         }
     }
-    stamps
 }
 
 /// What a node's result depends on (its upstream nodes' types, params and inputs, the
@@ -274,10 +369,16 @@ fn signature(graph: &Graph, id: &str) -> String {
             .iter()
             .filter(|n| upstream.contains(n.id.as_str())),
     );
-    format!(
-        "{:?}{:?}{:?}",
-        nodes,
-        (graph.settings.tileable, graph.settings.time.to_bits()),
-        files
-    )
+    // Time and the loop change only what reads a `time` node (a subgraph may hide one).
+    let timed = nodes
+        .iter()
+        .any(|(_, kind, _, _)| *kind == "time" || *kind == texgraph_core::subgraph::KIND);
+    let settings = &graph.settings;
+    let motion = timed.then(|| {
+        (
+            settings.time.to_bits(),
+            settings.loop_seconds.map(f32::to_bits),
+        )
+    });
+    format!("{nodes:?}{:?}{motion:?}{files:?}", settings.tileable)
 }

@@ -170,3 +170,39 @@ pub fn copy(h: &mut Harness<'_, EditorApp>) -> String {
         })
         .expect("copied to the clipboard")
 }
+
+/// Shift+drags a rectangle on the canvas from above-left of `first`'s title to below-right
+/// of `last`'s.
+pub fn rect_select(h: &mut Harness<'_, EditorApp>, first: &str, last: &str) {
+    let from = on_canvas(h, first).left_top() - egui::vec2(20.0, 20.0);
+    let to = on_canvas(h, last).right_bottom() + egui::vec2(20.0, 40.0);
+    drag(h, from, to, Modifiers::SHIFT, 8);
+}
+
+/// Writes `json` as a graph file in `dir` and opens the editor on it.
+pub fn open_json(dir: &Path, name: &str, json: &str) -> Harness<'static, EditorApp> {
+    let path = dir.join(name);
+    std::fs::write(&path, json).unwrap();
+    harness(&path)
+}
+
+/// Shift+clicks the titles `labels` on the canvas (picking those nodes).
+pub fn shift_click_titles(h: &mut Harness<'_, EditorApp>, labels: &[&str]) {
+    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
+    h.run_steps(1);
+    for label in labels {
+        let title = on_canvas(h, label);
+        h.hover_at(title.center());
+        for pressed in [true, false] {
+            h.event(Event::PointerButton {
+                pos: title.center(),
+                button: PointerButton::Primary,
+                pressed,
+                modifiers: Modifiers::SHIFT,
+            });
+        }
+        h.run_steps(2);
+    }
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(1);
+}

@@ -6,4 +6,5 @@ mod common;
 mod daily_work;
 mod raster;
 mod recovery;
+mod state;
 mod ui;

@@ -11,7 +11,6 @@ use texgraph_core::ParamValue;
 use texgraph_editor::app::{Command, EditorApp};
 use texgraph_editor::canvas::STAGE_BADGE;
 
-
 use crate::common::*;
 
 fn write_png(path: &Path, rgb: [u8; 3]) {

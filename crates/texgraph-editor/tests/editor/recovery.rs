@@ -1,14 +1,16 @@
-//! No lost work: unsaved edits are kept in a recovery file and offered after a crash; a
-//! save that fails keeps the graph, unsaved, with the reason in the status bar.
+//! No lost work: unsaved edits are kept in a recovery file and offered after a crash
+//! (however the writer ended, whatever runs under its process id since, and in an editor
+//! that is running already); a save that fails keeps the graph, unsaved, with the reason
+//! in the status bar.
 
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as Process, Stdio};
+use std::time::{Duration, Instant, SystemTime};
 
 use egui_kittest::kittest::Queryable;
 use texgraph_core::{Graph, ParamValue};
 use texgraph_editor::app::Command;
-use texgraph_editor::recovery::{self, Autosave, INTERVAL};
-
+use texgraph_editor::recovery::{self, Autosave, INTERVAL, RESCAN, Watch};
 
 use crate::common::*;
 
@@ -28,8 +30,9 @@ fn unsaved_edits_survive_a_crash_and_are_restored() {
     let file = dir.path().join("marble.json");
     std::fs::copy(graph_path("marble.json"), &file).unwrap();
 
-    // An editor with autosave on, edited and then "killed": dropped without closing.
-    let edited = {
+    // An editor with autosave on, edited and then ended without closing: dropped, its
+    // lock released as by a kill.
+    let (edited, left) = {
         let mut h = harness(&file);
         h.state_mut().autosave = Autosave::in_folder(&state);
         set_frequency(&mut h, 5.5);
@@ -41,9 +44,7 @@ fn unsaved_edits_survive_a_crash_and_are_restored() {
             std::thread::sleep(Duration::from_millis(100));
             h.run_steps(1);
         }
-        // As if its process had ended: the file is named after a pid not running.
-        std::fs::rename(&store, state.join("recovery-4000000000.json")).unwrap();
-        h.state().graph.clone()
+        (h.state().graph.clone(), store)
     };
     assert_eq!(
         std::fs::read(&file).unwrap(),
@@ -64,7 +65,7 @@ fn unsaved_edits_survive_a_crash_and_are_restored() {
     assert_eq!(app.path.as_deref(), Some(file.as_path()));
     assert!(app.modified, "restored work is not saved yet");
     assert!(app.status.starts_with("restored the unsaved changes to"));
-    assert!(!state.join("recovery-4000000000.json").exists());
+    assert!(!left.exists() && !left.with_extension("lock").exists());
 
     // Saving it removes the recovery copy; the file has the edit.
     let store = h.state().autosave.store().unwrap().to_owned();
@@ -88,6 +89,8 @@ fn discarding_recovered_work_removes_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut autosave = Autosave::in_folder(dir.path());
     autosave.write_now(&Graph::load(&graph_path("wood.json")).unwrap(), None, 1);
+    // Named as older editors named it, after a process that has ended (pids this large
+    // are not in use).
     let gone = dir.path().join("recovery-4000000002.json");
     std::fs::rename(autosave.store().unwrap(), &gone).unwrap();
     let mut h = harness(&graph_path("fbm.json"));
@@ -100,6 +103,210 @@ fn discarding_recovered_work_removes_it() {
     assert!(!gone.exists());
     assert_eq!(h.state().graph, before);
     assert!(h.state().recoveries.is_empty());
+}
+
+/// Set for the copy of this test binary that [`Writer`] starts: the folder it autosaves
+/// into.
+const WRITER: &str = "TEXGRAPH_TEST_RECOVERY_WRITER";
+
+/// Not a test of its own: the body of the editor process that [`Writer`] starts (and
+/// kills). Run without [`WRITER`] set, it does nothing.
+#[test]
+fn writer_process() {
+    let Some(dir) = std::env::var_os(WRITER) else {
+        return;
+    };
+    let wood = graph_path("wood.json");
+    let mut autosave = Autosave::in_folder(Path::new(&dir));
+    autosave.write_now(&Graph::load(&wood).unwrap(), Some(&wood), 1);
+    // Killed long before this ends.
+    std::thread::sleep(Duration::from_secs(60));
+}
+
+/// Another process autosaving unsaved work on wood.json into a folder, as an editor does:
+/// a copy of this test binary running [`writer_process`]. Killed when dropped.
+struct Writer {
+    process: Running,
+    /// Its recovery file.
+    store: PathBuf,
+}
+
+impl Writer {
+    /// Starts it and waits for its recovery file (its lock is taken before).
+    fn start(dir: &Path) -> Self {
+        let process = Running(
+            Process::new(std::env::current_exe().unwrap())
+                .args(["--exact", "recovery::writer_process", "--test-threads=1"])
+                .env(WRITER, dir)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let prefix = format!("recovery-{}-", process.0.id());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let store = std::fs::read_dir(dir).unwrap().flatten().find_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                (name.starts_with(&prefix) && name.ends_with(".json")).then(|| e.path())
+            });
+            if let Some(store) = store {
+                return Self { process, store };
+            }
+            assert!(Instant::now() < deadline, "the writer wrote nothing");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `kill -9`, and not reaped: its process stays, a zombie, until dropped.
+    fn kill(&mut self) {
+        self.process.0.kill().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while process_state(self.process.0.id()) != Some('Z') {
+            assert!(Instant::now() < deadline, "the writer did not end");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// A child process, killed and reaped when dropped (a failing test leaves none behind).
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The state letter of process `pid` (`Z`: a zombie), when it exists.
+fn process_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 1..].trim_start().chars().next()
+}
+
+/// A recovery file's text, for wood.json.
+fn recovery_text() -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let wood = graph_path("wood.json");
+    let mut autosave = Autosave::in_folder(dir.path());
+    autosave.write_now(&Graph::load(&wood).unwrap(), Some(&wood), 1);
+    std::fs::read(autosave.store().unwrap()).unwrap()
+}
+
+fn set_modified(path: &Path, time: SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(time)
+        .unwrap();
+}
+
+fn offered(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<_> = recovery::left_behind(dir)
+        .into_iter()
+        .map(|r| r.store)
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn work_is_offered_while_its_writers_process_id_is_alive_in_another_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = recovery_text();
+    // A running process that is no editor: as if it had been given the pid of a killed one.
+    let other = Running(Process::new("sleep").arg("30").spawn().unwrap());
+    let pid = other.0.id();
+    let an_hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    let file = |name: String, written: Option<SystemTime>| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &text).unwrap();
+        if let Some(time) = written {
+            set_modified(&path, time);
+        }
+        path
+    };
+    // Its lock file is there and no one holds it: its writer is gone.
+    let unlocked = file(format!("recovery-{pid}-1.json"), None);
+    std::fs::write(unlocked.with_extension("lock"), "").unwrap();
+    // Without a lock file (an older editor's, or where locking failed), written before
+    // that process started: that process is not its writer.
+    let older_editor = file(format!("recovery-{pid}.json"), Some(an_hour_ago));
+    let lockless = file(format!("recovery-{pid}-2.json"), Some(an_hour_ago));
+    // Without a lock file and written since that process started: it may be its writer.
+    std::thread::sleep(Duration::from_millis(200));
+    file(format!("recovery-{pid}-3.json"), None);
+    let mut expected = vec![unlocked, older_editor, lockless];
+    expected.sort();
+    assert_eq!(offered(dir.path()), expected);
+    drop(other);
+}
+
+#[test]
+fn work_of_a_writer_killed_and_not_yet_reaped_is_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = Writer::start(dir.path());
+    // Running, holding its lock: not offered.
+    assert!(offered(dir.path()).is_empty());
+    writer.kill();
+    let pid = writer.process.0.id();
+    assert_eq!(process_state(pid), Some('Z'), "its process id still exists");
+    // An older editor's file of that pid too, written now: a zombie is not running.
+    let older_editor = dir.path().join(format!("recovery-{pid}.json"));
+    std::fs::write(&older_editor, recovery_text()).unwrap();
+    let found = recovery::left_behind(dir.path());
+    assert_eq!(found.len(), 2);
+    let killed = found.iter().find(|r| r.store == writer.store).unwrap();
+    assert_eq!(killed.graph, Graph::load(&graph_path("wood.json")).unwrap());
+    assert!(killed.name().ends_with("wood.json"));
+    assert!(found.iter().any(|r| r.store == older_editor));
+}
+
+#[test]
+fn an_editor_killed_while_another_runs_has_its_work_offered_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let mut h = harness(&graph_path("fbm.json"));
+    h.state_mut().autosave = Autosave::in_folder(&state);
+    h.state_mut().recovery_watch = Watch::in_folder(&state);
+    h.run_steps(2);
+    assert!(h.query_by_label("Restore unsaved work?").is_none());
+
+    // Another editor starts, edits, and is killed; this one goes on.
+    let mut writer = Writer::start(&state);
+    h.run_steps(1);
+    assert!(
+        h.query_by_label("Restore unsaved work?").is_none(),
+        "its editor runs"
+    );
+    writer.kill();
+    let deadline = Instant::now() + RESCAN + Duration::from_secs(20);
+    while h.query_by_label("Restore unsaved work?").is_none() {
+        assert!(Instant::now() < deadline, "not offered without a restart");
+        std::thread::sleep(Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    h.run_steps(2); // past its first frame, where egui sizes the window and takes no clicks
+    h.get_by_label_contains("wood.json were kept");
+    h.get_by_label("Restore").click();
+    h.run_steps(3);
+    let wood = Graph::load(&graph_path("wood.json")).unwrap();
+    assert_eq!(h.state().graph.nodes, wood.nodes);
+    assert!(h.state().modified);
+    assert!(!writer.store.exists() && !writer.store.with_extension("lock").exists());
+
+    // The restored work is this editor's own recovery copy now: never offered to it.
+    let own = h.state().autosave.store().unwrap().to_owned();
+    assert!(own.exists());
+    let later = Instant::now() + RESCAN + Duration::from_millis(500);
+    while Instant::now() < later {
+        std::thread::sleep(Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    assert!(h.query_by_label("Restore unsaved work?").is_none());
 }
 
 /// Saves to `target` and checks the save failed: the graph kept, marked unsaved, the

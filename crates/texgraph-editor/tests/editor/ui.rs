@@ -10,7 +10,6 @@ use texgraph_core::{Graph, ParamValue};
 use texgraph_editor::app::{Command, EditorApp};
 use texgraph_editor::document::new_graph;
 
-
 use crate::common::*;
 
 #[test]

@@ -1,0 +1,208 @@
+//! Into a subgraph and back: parking the shown graph on the trail, showing another, the
+//! breadcrumb above the canvas, and saving the parked graphs' edits.
+
+use std::path::PathBuf;
+
+use eframe::egui::Ui;
+use texgraph_core::Graph;
+
+use super::{Command, EditorApp};
+use crate::document::replace_snarl;
+use crate::navigation::{Parked, Step};
+
+impl EditorApp {
+    /// The shown graph, taken out of the editor as it is (its undo steps included).
+    fn park(&mut self) -> Parked {
+        Parked {
+            graph: self.graph.clone(),
+            path: self.path.clone(),
+            history: std::mem::take(&mut self.history),
+            modified: self.modified,
+            selected: self.selected.clone(),
+            view: self.view.to_screen,
+        }
+    }
+
+    /// Shows a parked graph again, as it was left.
+    fn unpark(&mut self, parked: Parked) {
+        self.graph = parked.graph;
+        self.path = parked.path;
+        self.history = parked.history;
+        self.modified = parked.modified;
+        self.selected = parked.selected.filter(|id| self.graph.node(id).is_some());
+        self.selected_comment = None;
+        self.picked.clear();
+        self.preview.pinned = None;
+        self.export.forget_graph();
+        replace_snarl(&mut self.snarl, &self.graph);
+        self.changed();
+        if parked.view.scaling > 0.0 {
+            self.view.restore = Some(parked.view);
+        } else {
+            self.frame_readable();
+        }
+    }
+
+    /// Shows the graph file `path` of subgraph node `via`, parking the shown graph on the
+    /// trail (no question: its unsaved edits stay with it). Edits left unsaved in the file
+    /// earlier come back with it.
+    pub(super) fn open_subgraph(&mut self, via: String, path: PathBuf) {
+        let kept = self.navigation.take_kept(&path);
+        let child = match kept {
+            Some(kept) => kept,
+            None => match Graph::load(&path) {
+                Ok(graph) => Parked {
+                    graph,
+                    path: Some(path.clone()),
+                    history: Default::default(),
+                    modified: false,
+                    selected: None,
+                    view: Default::default(),
+                },
+                Err(e) => {
+                    self.status = format!("error: {}: {e}", path.display());
+                    return;
+                }
+            },
+        };
+        let parked = self.park();
+        self.navigation.trail.push(Step { parked, via });
+        self.navigation.feed = true;
+        self.files.remember(&path);
+        self.unpark(child);
+        self.status = format!(
+            "opened {} (Alt+Left or the path above the canvas goes back)",
+            path.display()
+        );
+    }
+
+    /// Goes back up the trail to the graph at depth `level`; the graphs left on the way
+    /// keep their unsaved edits.
+    pub(super) fn back_to(&mut self, level: usize) {
+        if level >= self.navigation.trail.len() {
+            return;
+        }
+        let shown = self.park();
+        self.navigation.keep(shown);
+        while self.navigation.trail.len() > level + 1 {
+            let step = self.navigation.trail.pop().expect("deeper than level");
+            self.navigation.keep(step.parked);
+        }
+        let step = self.navigation.trail.pop().expect("level is on the trail");
+        let via = step.via.clone();
+        self.unpark(step.parked);
+        if self.graph.node(&via).is_some() {
+            self.selected = Some(via);
+        }
+    }
+
+    /// Tells the autosave which graphs besides the one shown have unsaved edits, so that
+    /// the recovery copy holds them too.
+    pub(super) fn keep_others_in_recovery(&mut self) {
+        self.autosave.others = self
+            .navigation
+            .unsaved()
+            .map(|p| (p.path.clone(), p.graph.clone()))
+            .collect();
+    }
+
+    /// Whether any graph, shown or parked, has unsaved edits.
+    pub fn unsaved_anywhere(&self) -> bool {
+        self.modified || self.navigation.unsaved().next().is_some()
+    }
+
+    /// The names of the graphs with unsaved edits, for the question before they go.
+    pub(super) fn unsaved_names(&self) -> String {
+        let name = |path: Option<&std::path::Path>| {
+            path.and_then(|p| p.file_name())
+                .map_or("untitled".into(), |f| f.to_string_lossy().into_owned())
+        };
+        let mut names: Vec<String> = Vec::new();
+        if self.modified {
+            names.push(name(self.path.as_deref()));
+        }
+        names.extend(self.navigation.unsaved().map(|p| name(p.path.as_deref())));
+        names.join(", ")
+    }
+
+    /// Saves the parked graphs' unsaved edits to their files; false, with the reason in
+    /// the status bar, when one cannot be (untitled, or the write failed).
+    pub(super) fn save_parked(&mut self) -> bool {
+        let mut saved = true;
+        let trail = self.navigation.trail.iter_mut().map(|s| &mut s.parked);
+        for parked in trail.chain(self.navigation.kept.iter_mut()) {
+            if !parked.modified {
+                continue;
+            }
+            let Some(path) = parked.path.clone() else {
+                self.status =
+                    "cannot save an untitled graph from here: go back to it (Alt+Left) and save it"
+                        .to_owned();
+                saved = false;
+                continue;
+            };
+            match parked.graph.save(&path) {
+                Ok(()) => {
+                    parked.history.mark_saved();
+                    parked.modified = false;
+                }
+                Err(e) => {
+                    self.status = format!("error: {e}");
+                    saved = false;
+                }
+            }
+        }
+        self.navigation.kept.retain(|p| p.modified);
+        self.keep_others_in_recovery();
+        saved
+    }
+
+    /// The path from the graph first opened to the one shown, above the canvas: each
+    /// earlier graph a button that goes back to it, and whether the shown subgraph is
+    /// previewed as its node feeds it.
+    pub(super) fn breadcrumb(&mut self, ui: &mut Ui) {
+        if self.navigation.trail.is_empty() {
+            return;
+        }
+        let name = |path: Option<&std::path::Path>, modified: bool| {
+            let file = path
+                .and_then(|p| p.file_name())
+                .map_or("untitled".into(), |f| f.to_string_lossy().into_owned());
+            let file = texgraph_core::text::printable(&file).into_owned();
+            if modified { format!("*{file}") } else { file }
+        };
+        ui.horizontal_wrapped(|ui| {
+            for (level, step) in self.navigation.trail.iter().enumerate() {
+                let label = name(step.parked.path.as_deref(), step.parked.modified);
+                if ui
+                    .button(label)
+                    .on_hover_text("back to this graph (Alt+Left: one level up)")
+                    .clicked()
+                {
+                    self.commands.push(Command::Back(level));
+                }
+                ui.label(format!("› {}", texgraph_core::text::printable(&step.via)));
+            }
+            ui.strong(name(self.path.as_deref(), self.modified));
+            ui.separator();
+            let via = self.navigation.trail.last().map(|s| s.via.clone());
+            if let Some(via) = via {
+                let fed = format!(
+                    "inputs as '{}' feeds them",
+                    texgraph_core::text::printable(&via)
+                );
+                if ui
+                    .checkbox(&mut self.navigation.feed, fed)
+                    .on_hover_text(
+                        "preview this graph with the inputs and params its node in the graph \
+                         above gives it (off: its own defaults, as `texgraph render` and the \
+                         export render this file)",
+                    )
+                    .changed()
+                {
+                    self.changed();
+                }
+            }
+        });
+    }
+}

@@ -570,3 +570,74 @@ fn a_subgraph_opens_on_a_trail_back_to_its_graph_with_every_unsaved_edit_kept() 
         ParamValue::Number(3.0)
     );
 }
+
+#[test]
+fn a_node_keeps_its_width_as_a_values_text_grows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    h.run_steps(3);
+    let width = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .node_rects()
+            .into_iter()
+            .find(|(id, _)| id == "n")
+            .unwrap()
+            .1
+            .width()
+    };
+    let before = width(&h);
+    h.state_mut().push(Command::SetParam {
+        node: "n".into(),
+        param: "frequency".into(),
+        value: ParamValue::Number(123.456),
+    });
+    h.run_steps(4);
+    assert_eq!(width(&h), before);
+}
+
+#[test]
+fn the_raster_badge_is_as_large_as_the_title_and_the_inspector_keeps_its_rows() {
+    let mut h = harness(&graph_path("marble_normal.json"));
+    wait_until(&mut h, "a stage badge", |app| !app.stage_nodes().is_empty());
+    h.run_steps(3);
+    wait_until(&mut h, "sharpen's badge", |app| {
+        app.stage_nodes().contains("sharpen")
+    });
+    h.run_steps(2);
+    let title = h.get_by_label("sharpen: Levels").rect();
+    let badge = h
+        .get_all_by_label(texgraph_editor::canvas::STAGE_BADGE)
+        .map(|n| n.rect())
+        .find(|r| (r.center().y - title.center().y).abs() < title.height())
+        .expect("a badge beside sharpen's title");
+    let title_height = title.height();
+    assert!(
+        badge.height() >= title_height - 1.0,
+        "badge {} tall beside a {title_height} title",
+        badge.height()
+    );
+
+    // The line between inspector and preview dragged to the top: the inspector keeps room.
+    let panel = |h: &Harness<'_, EditorApp>| {
+        egui::containers::panel::PanelState::load(&h.ctx, egui::Id::new("preview_panel"))
+            .unwrap()
+            .outer_rect
+    };
+    let top = panel(&h).top();
+    let x = panel(&h).center().x;
+    drag(
+        &mut h,
+        egui::pos2(x, top),
+        egui::pos2(x, 5.0),
+        Modifiers::NONE,
+        8,
+    );
+    h.run_steps(2);
+    let side_top = h.state().canvas_rect().top();
+    assert!(
+        // Less the panels' margins and separators.
+        panel(&h).top() - side_top >= texgraph_editor::app::INSPECTOR_MIN_HEIGHT - 10.0,
+        "the preview reaches {} under a side panel from {side_top}",
+        panel(&h).top()
+    );
+}

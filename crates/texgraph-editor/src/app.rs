@@ -532,7 +532,7 @@ impl EditorApp {
             ui.heading("Restore unsaved work?");
             ui.label(format!(
                 "texgraph did not close normally. Unsaved changes to {} were kept at {}.",
-                texgraph_core::text::printable(&found.name()),
+                texgraph_core::text::printable(&found.names()),
                 crate::recovery::when(found.saved_at)
             ));
             ui.add_space(8.0);

@@ -27,8 +27,8 @@ pub struct Parked {
     pub modified: bool,
     /// The node its inspector showed.
     pub selected: Option<String>,
-    /// Its canvas view.
-    pub view: TSTransform,
+    /// Its canvas view (`None`: not shown yet, framed when it is).
+    pub view: Option<TSTransform>,
 }
 
 /// One graph on the way down to the one shown: the graph, and the subgraph node of it that

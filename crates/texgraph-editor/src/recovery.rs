@@ -64,9 +64,23 @@ pub struct Autosave {
     writing: Option<std::thread::JoinHandle<Result<(), String>>>,
     /// Why the last write failed, once (for the status bar).
     pub failure: Option<String>,
-    /// The graphs with unsaved edits the editor holds besides the one shown (parked on
-    /// the way into a subgraph): written into the recovery file with it.
-    pub others: Vec<(Option<PathBuf>, Graph)>,
+    /// The graphs the editor holds besides the one shown (parked on the way into a
+    /// subgraph, or left with unsaved edits): written into the recovery file with it.
+    pub others: Vec<OtherGraph>,
+}
+
+/// A graph an editor holds besides the one it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherGraph {
+    /// Its file.
+    pub file: Option<PathBuf>,
+    /// The graph.
+    pub graph: Graph,
+    /// On the trail down to the graph shown: the subgraph node opened from it (`None`:
+    /// a graph left with unsaved edits).
+    pub via: Option<String>,
+    /// Whether it has unsaved edits.
+    pub modified: bool,
 }
 
 impl Autosave {
@@ -202,9 +216,11 @@ impl Autosave {
             // Absolute: the next start may be in another working directory.
             "file": file.map(absolute),
             "graph": serde_json::to_value(graph).expect("a graph always serializes"),
-            "others": self.others.iter().map(|(file, graph)| json!({
-                "file": file.as_ref().map(|f| absolute(f)),
-                "graph": serde_json::to_value(graph).expect("a graph always serializes"),
+            "others": self.others.iter().map(|other| json!({
+                "file": other.file.as_ref().map(|f| absolute(f)),
+                "graph": serde_json::to_value(&other.graph).expect("a graph always serializes"),
+                "via": other.via,
+                "modified": other.modified,
             })).collect::<Vec<_>>(),
         });
         Some((store, text.to_string()))
@@ -339,9 +355,9 @@ pub struct Recovered {
     pub file: Option<PathBuf>,
     /// When it was written.
     pub saved_at: SystemTime,
-    /// Other graphs the editor held with unsaved edits (parked on the way into a
-    /// subgraph), each with its file.
-    pub others: Vec<(Option<PathBuf>, Graph)>,
+    /// The other graphs the editor held: the trail down to the graph shown, then those
+    /// left with unsaved edits.
+    pub others: Vec<OtherGraph>,
     /// The lock of the process that wrote it, taken by this one until the question is
     /// answered, so another editor running does not offer the same work (`None` for a
     /// recovery file without a lock file).
@@ -355,6 +371,26 @@ impl Recovered {
             || "an untitled graph".to_owned(),
             |f| f.display().to_string(),
         )
+    }
+
+    /// [`Self::name`], and the files of the other graphs held with unsaved edits.
+    pub fn names(&self) -> String {
+        let others: Vec<String> = self
+            .others
+            .iter()
+            .filter(|o| o.modified)
+            .map(|o| {
+                o.file.as_ref().map_or_else(
+                    || "an untitled graph".to_owned(),
+                    |f| f.display().to_string(),
+                )
+            })
+            .collect();
+        if others.is_empty() {
+            self.name()
+        } else {
+            format!("{} (and {})", self.name(), others.join(", "))
+        }
     }
 
     /// Removes the recovery file and its lock file (restored or discarded).
@@ -477,9 +513,16 @@ fn read(store: &Path) -> Option<Recovered> {
             .into_iter()
             .flatten()
             .filter_map(|other| {
-                let graph = Graph::from_json(&other.get("graph")?.to_string()).ok()?;
-                let file = other.get("file").and_then(serde_json::Value::as_str);
-                Some((file.map(PathBuf::from), graph))
+                let text = |key: &str| other.get(key).and_then(serde_json::Value::as_str);
+                Some(OtherGraph {
+                    graph: Graph::from_json(&other.get("graph")?.to_string()).ok()?,
+                    file: text("file").map(PathBuf::from),
+                    via: text("via").map(str::to_owned),
+                    modified: other
+                        .get("modified")
+                        .and_then(serde_json::Value::as_bool)
+                        .unwrap_or(true),
+                })
             })
             .collect(),
         claim: None,
@@ -695,10 +738,13 @@ mod tests {
         // A subgraph left with unsaved edits on the way is kept with it.
         let mut veins = graph();
         veins.name = Some("veins".into());
-        autosave.others = vec![(
-            Some(PathBuf::from("/work/library/veins.json")),
-            veins.clone(),
-        )];
+        let parked = OtherGraph {
+            file: Some(PathBuf::from("/work/library/veins.json")),
+            graph: veins,
+            via: Some("fine".into()),
+            modified: true,
+        };
+        autosave.others = vec![parked.clone()];
         autosave.write_now(&edited, Some(Path::new("/work/marble.json")), 5);
         let store = autosave.store().unwrap().to_owned();
         // Live, in this very process (its lock is held through another open file, which
@@ -717,9 +763,10 @@ mod tests {
         assert_eq!(found[0].store, store);
         assert_eq!(found[0].graph, edited);
         assert_eq!(found[0].name(), "/work/marble.json");
+        assert_eq!(found[0].others, [parked]);
         assert_eq!(
-            found[0].others,
-            [(Some(PathBuf::from("/work/library/veins.json")), veins)]
+            found[0].names(),
+            "/work/marble.json (and /work/library/veins.json)"
         );
         let age = SystemTime::now().duration_since(found[0].saved_at).unwrap();
         assert!(age < Duration::from_secs(60));

@@ -605,20 +605,8 @@ impl EditorApp {
                 // Still unsaved, and kept as this editor's own recovery copy from now on.
                 self.history.mark_unsaved();
                 self.modified = true;
-                // The graphs it held besides (subgraphs left unsaved) open with their edits.
-                for (path, graph) in others {
-                    let mut history = crate::history::History::default();
-                    history.mark_unsaved();
-                    self.navigation.keep(crate::navigation::Parked {
-                        graph,
-                        path,
-                        history,
-                        modified: true,
-                        selected: None,
-                        view: Default::default(),
-                    });
-                }
-                self.keep_others_in_recovery();
+                // The graphs it held besides: the trail down to it, and those left unsaved.
+                self.restore_others(others);
                 let path = self.path.clone();
                 self.autosave
                     .write_now(&self.graph, path.as_deref(), self.generation);
@@ -760,6 +748,7 @@ impl EditorApp {
         // Another document: the graphs parked on the way here had their question answered.
         self.navigation.clear();
         replace_snarl(&mut self.snarl, &self.graph);
+        self.sizes.clear();
         self.changed();
         self.frame_readable();
         // Each document has its own undo steps: undo never brings back another file's

@@ -9,6 +9,7 @@ use texgraph_core::Graph;
 use super::{Command, EditorApp};
 use crate::document::replace_snarl;
 use crate::navigation::{Parked, Step};
+use crate::recovery::OtherGraph;
 
 impl EditorApp {
     /// The shown graph, taken out of the editor as it is (its undo steps included).
@@ -19,7 +20,7 @@ impl EditorApp {
             history: std::mem::take(&mut self.history),
             modified: self.modified,
             selected: self.selected.clone(),
-            view: self.view.to_screen,
+            view: Some(self.view.to_screen),
         }
     }
 
@@ -35,11 +36,12 @@ impl EditorApp {
         self.preview.pinned = None;
         self.export.forget_graph();
         replace_snarl(&mut self.snarl, &self.graph);
+        // Sizes are by id, and another graph may use the same ids.
+        self.sizes.clear();
         self.changed();
-        if parked.view.scaling > 0.0 {
-            self.view.restore = Some(parked.view);
-        } else {
-            self.frame_readable();
+        match parked.view {
+            Some(view) => self.view.restore = Some(view),
+            None => self.frame_readable(),
         }
     }
 
@@ -57,7 +59,7 @@ impl EditorApp {
                     history: Default::default(),
                     modified: false,
                     selected: None,
-                    view: Default::default(),
+                    view: None,
                 },
                 Err(e) => {
                     self.status = format!("error: {}: {e}", path.display());
@@ -99,11 +101,43 @@ impl EditorApp {
     /// Tells the autosave which graphs besides the one shown have unsaved edits, so that
     /// the recovery copy holds them too.
     pub(super) fn keep_others_in_recovery(&mut self) {
-        self.autosave.others = self
-            .navigation
-            .unsaved()
-            .map(|p| (p.path.clone(), p.graph.clone()))
+        let other = |parked: &Parked, via: Option<&String>| OtherGraph {
+            file: parked.path.clone(),
+            graph: parked.graph.clone(),
+            via: via.cloned(),
+            modified: parked.modified,
+        };
+        let navigation = &self.navigation;
+        self.autosave.others = navigation
+            .trail
+            .iter()
+            .map(|step| other(&step.parked, Some(&step.via)))
+            .chain(navigation.kept.iter().map(|parked| other(parked, None)))
             .collect();
+    }
+
+    /// Puts back the graphs a recovery file held besides the one shown: the trail down to
+    /// it, and those left with unsaved edits.
+    pub(super) fn restore_others(&mut self, others: Vec<OtherGraph>) {
+        for other in others {
+            let mut history = crate::history::History::default();
+            if other.modified {
+                history.mark_unsaved();
+            }
+            let parked = Parked {
+                graph: other.graph,
+                path: other.file,
+                history,
+                modified: other.modified,
+                selected: None,
+                view: None,
+            };
+            match other.via {
+                Some(via) => self.navigation.trail.push(Step { parked, via }),
+                None => self.navigation.keep(parked),
+            }
+        }
+        self.keep_others_in_recovery();
     }
 
     /// Whether any graph, shown or parked, has unsaved edits.

@@ -641,3 +641,44 @@ fn the_raster_badge_is_as_large_as_the_title_and_the_inspector_keeps_its_rows() 
         panel(&h).top()
     );
 }
+
+#[test]
+fn restored_work_brings_back_the_trail_into_a_subgraph() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let slab_path = graph_path("marble_slab.json");
+    let veins_path = graph_path("library/marble_veins.json");
+    let mut slab = texgraph_core::Graph::load(&slab_path).unwrap();
+    slab.node_mut("veins")
+        .unwrap()
+        .params
+        .insert("opacity".into(), ParamValue::Number(0.25));
+    // An editor killed while it showed the veins, opened from the slab's `fine`.
+    {
+        let mut autosave = texgraph_editor::recovery::Autosave::in_folder(&state);
+        autosave.others = vec![texgraph_editor::recovery::OtherGraph {
+            file: Some(slab_path.clone()),
+            graph: slab,
+            via: Some("fine".into()),
+            modified: true,
+        }];
+        let veins = texgraph_core::Graph::load(&veins_path).unwrap();
+        autosave.write_now(&veins, Some(&veins_path), 1);
+    }
+    let mut h = harness(&graph_path("fbm.json"));
+    h.state_mut().recoveries = texgraph_editor::recovery::left_behind(&state);
+    h.run_steps(3);
+    h.get_by_label_contains("marble_slab.json)");
+    h.get_by_label("Restore").click();
+    h.run_steps(3);
+    assert_eq!(h.state().path.as_deref(), Some(veins_path.as_path()));
+    h.get_by_role_and_label(Role::Button, "*marble_slab.json")
+        .click();
+    h.run_steps(3);
+    assert_eq!(h.state().path.as_deref(), Some(slab_path.as_path()));
+    assert!(h.state().modified);
+    assert_eq!(
+        h.state().graph.node("veins").unwrap().params["opacity"],
+        ParamValue::Number(0.25)
+    );
+}

@@ -590,7 +590,7 @@ impl eframe::App for EditorApp {
             eprintln!("frame cpu_ms {:.2} dt_ms {:.2}", cpu * 1e3, dt * 1e3);
         }
         self.receive(ui.ctx());
-        self.watch_files();
+        self.watch_files(ui.ctx());
         self.shortcuts(ui);
         let title = self.title();
         if title != self.shown_title {

@@ -168,9 +168,14 @@ impl EditorApp {
     }
 
     /// Renders again what reads a file that changed on disk since the last look (an
-    /// image edited in a paint program). Looks at most once a second.
-    pub(super) fn watch_files(&mut self) {
-        if self.files_checked.elapsed() < std::time::Duration::from_secs(1) {
+    /// image edited in a paint program, a subgraph's file saved elsewhere). Looks once a
+    /// second while the graph reads files, drawing a frame for it if nothing else does.
+    pub(super) fn watch_files(&mut self, ctx: &egui::Context) {
+        const EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+        if !self.file_stamps.is_empty() {
+            ctx.request_repaint_after(EVERY.saturating_sub(self.files_checked.elapsed()));
+        }
+        if self.files_checked.elapsed() < EVERY {
             return;
         }
         self.files_checked = std::time::Instant::now();

@@ -550,12 +550,14 @@ impl EditorApp {
         };
         self.recoveries.remove(0);
         if restore {
-            self.commands
-                .push(Command::Restore(Box::new(found.clone())));
+            // Asked first when this editor has unsaved work of its own: restoring replaces
+            // it. The recovery file goes once the work is shown (kept if the answer is
+            // Cancel: the next start offers it again).
+            self.request(crate::files::Then::Restore(Box::new(found)));
         } else {
             self.status = format!("discarded the unsaved changes to {}", found.name());
+            found.forget();
         }
-        found.forget();
     }
 }
 

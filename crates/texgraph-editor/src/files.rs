@@ -47,6 +47,8 @@ pub enum Then {
     PickOpen,
     /// Close the window.
     Quit,
+    /// Show work an editor that did not close cleanly left behind.
+    Restore(Box<crate::recovery::Recovered>),
 }
 
 /// The answer to "save changes first?".
@@ -280,6 +282,9 @@ impl Files {
                 Then::Open(path) => format!("opening {}", path.display()),
                 Then::PickOpen => "opening another graph".to_owned(),
                 Then::Quit => "closing".to_owned(),
+                Then::Restore(found) => {
+                    format!("restoring the unsaved changes to {}", found.name())
+                }
             };
             ui.label(format!("Save the changes to {file} before {action}?"));
             ui.add_space(8.0);

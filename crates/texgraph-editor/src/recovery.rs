@@ -364,6 +364,13 @@ pub struct Recovered {
     claim: Option<Arc<File>>,
 }
 
+impl PartialEq for Recovered {
+    /// The same recovery file.
+    fn eq(&self, other: &Self) -> bool {
+        self.store == other.store
+    }
+}
+
 impl Recovered {
     /// "marble.json" or "an untitled graph", for the question.
     pub fn name(&self) -> String {

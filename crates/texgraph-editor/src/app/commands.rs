@@ -601,6 +601,7 @@ impl EditorApp {
             Command::Restore(found) => {
                 let name = found.name();
                 let others = found.others.clone();
+                let recovered = found.clone();
                 self.replace(found.graph, found.file);
                 // Still unsaved, and kept as this editor's own recovery copy from now on.
                 self.history.mark_unsaved();
@@ -610,6 +611,8 @@ impl EditorApp {
                 let path = self.path.clone();
                 self.autosave
                     .write_now(&self.graph, path.as_deref(), self.generation);
+                // Only now that this editor's own copy holds it.
+                recovered.forget();
                 self.status = format!("restored the unsaved changes to {name}");
                 return Applied::Replaced;
             }

@@ -29,6 +29,7 @@ impl EditorApp {
                 let start = self.path.clone();
                 self.files.choose(ctx, Purpose::Open, start.as_deref());
             }
+            Then::Restore(found) => self.commands.push(Command::Restore(found)),
             Then::Quit => {
                 self.closing = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);

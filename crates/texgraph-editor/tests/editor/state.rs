@@ -682,3 +682,40 @@ fn restored_work_brings_back_the_trail_into_a_subgraph() {
         ParamValue::Number(0.25)
     );
 }
+
+#[test]
+fn restoring_work_found_while_editing_asks_about_the_unsaved_graph_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    {
+        let mut autosave = texgraph_editor::recovery::Autosave::in_folder(&state);
+        let wood = texgraph_core::Graph::load(&graph_path("wood.json")).unwrap();
+        autosave.write_now(&wood, None, 1);
+    }
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    h.state_mut().push(Command::SetParam {
+        node: "n".into(),
+        param: "frequency".into(),
+        value: ParamValue::Number(9.0),
+    });
+    h.run_steps(2);
+    let edited = h.state().graph.clone();
+    h.state_mut().recoveries = texgraph_editor::recovery::left_behind(&state);
+    h.run_steps(3);
+    h.get_by_label("Restore").click();
+    h.run_steps(3);
+    h.get_by_label_contains("before restoring the unsaved changes");
+    h.get_by_role_and_label(Role::Button, "Cancel").click();
+    h.run_steps(2);
+    assert_eq!(h.state().graph, edited, "the edit is still there");
+    let left: Vec<_> = std::fs::read_dir(&state)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert_eq!(
+        left.len(),
+        1,
+        "the recovered work is kept for the next start"
+    );
+}

@@ -254,8 +254,16 @@ impl SnarlViewer<String> for Canvas<'_> {
                 .on_hover_text(STAGE_HINT);
         }
         // The rest of the header selects too (clicks only: a drag still moves the node).
-        let rest = ui.allocate_response(
-            egui::vec2(ui.available_width(), label.rect.height()),
+        // Sensed, not allocated: taking the room would hold the node at the width it had
+        // (egui-snarl keeps a node's size by its snarl id), so it could grow but never
+        // shrink back, as when a node takes over the id of a wider one.
+        let rest_rect = egui::Rect::from_min_max(
+            egui::pos2(label.rect.right(), label.rect.top()),
+            egui::pos2(ui.max_rect().right(), label.rect.bottom()),
+        );
+        let rest = ui.interact(
+            rest_rect,
+            ui.id().with(("header_rest", &id)),
             Sense::click(),
         );
         let response = label.union(rest);

@@ -85,6 +85,12 @@ impl EditorApp {
             return;
         }
         let shown = self.park();
+        // A subgraph left unsaved: what uses it renders its file as saved, so say so.
+        let unsaved = shown
+            .modified
+            .then(|| shown.path.as_ref().and_then(|p| p.file_name()))
+            .flatten()
+            .map(|name| name.to_string_lossy().into_owned());
         self.navigation.keep(shown);
         while self.navigation.trail.len() > level + 1 {
             let step = self.navigation.trail.pop().expect("deeper than level");
@@ -95,6 +101,13 @@ impl EditorApp {
         self.unpark(step.parked);
         if self.graph.node(&via).is_some() {
             self.selected = Some(via);
+        }
+        if let Some(name) = unsaved {
+            self.status = format!(
+                "{} has unsaved changes, kept for when you open it again; graphs using it \
+                 render it as saved until it is saved",
+                texgraph_core::text::printable(&name)
+            );
         }
     }
 

@@ -719,3 +719,34 @@ fn restoring_work_found_while_editing_asks_about_the_unsaved_graph_first() {
         "the recovered work is kept for the next start"
     );
 }
+
+#[test]
+fn nodes_keep_their_size_when_their_graph_is_shown_again() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("library")).unwrap();
+    for file in ["marble_slab.json", "library/marble_veins.json"] {
+        std::fs::copy(graph_path(file), dir.path().join(file)).unwrap();
+    }
+    let mut h = harness(&dir.path().join("marble_slab.json"));
+    h.run_steps(5);
+    let widths = |h: &Harness<'_, EditorApp>| {
+        let mut widths: Vec<(String, f32)> = h
+            .state()
+            .node_rects()
+            .into_iter()
+            .map(|(id, r)| (id, r.width()))
+            .collect();
+        widths.sort_by(|a, b| a.0.cmp(&b.0));
+        widths
+    };
+    let before = widths(&h);
+    // Into a subgraph and back: the canvas's nodes get other ids, some once another's.
+    h.state_mut().push(Command::OpenSubgraph("fine".into()));
+    h.run_steps(5);
+    h.key_press_modifiers(Modifiers::ALT, Key::ArrowLeft);
+    h.run_steps(8);
+    for ((id, was), (_, now)) in before.iter().zip(widths(&h)) {
+        // The selected node's outline is drawn 2 points wider.
+        assert!((was - now).abs() <= 3.0, "{id}: {was} wide, now {now}");
+    }
+}

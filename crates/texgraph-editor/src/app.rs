@@ -352,7 +352,9 @@ impl EditorApp {
         // grow over the inspector.
         let part = egui::containers::panel::PanelState::load(ui.ctx(), Id::new("preview_panel"))
             .map_or(default, |state| state.size().y);
-        self.preview.max_side = part - 170.0;
+        // The timeline's two rows, when the graph moves.
+        let timeline = if self.animated { 56.0 } else { 0.0 };
+        self.preview.max_side = part - 170.0 - timeline;
         egui::Panel::bottom("preview_panel")
             .resizable(true)
             .default_size(default)

@@ -84,6 +84,9 @@ pub const STAGE_BADGE: &str = "raster";
 const STAGE_HINT: &str = "computed over the whole image before the nodes that read it \
                           (a raster stage: see `texgraph plan`)";
 
+/// The outline of a selected node (its glow when it has a problem's outline).
+const SELECTED: Color32 = Color32::from_rgb(90, 160, 255);
+
 /// The outline of a node with a warning (unfinished, not used by any output).
 pub const AMBER: Color32 = Color32::from_rgb(230, 170, 40);
 
@@ -205,14 +208,26 @@ impl SnarlViewer<String> for Canvas<'_> {
         snarl: &Snarl<String>,
     ) -> egui::Frame {
         let id = snarl[node].as_str();
-        if self.errors.contains_key(id) {
+        let selected = self.selected == Some(id) || self.picked.iter().any(|p| p == id);
+        let frame = if self.errors.contains_key(id) {
             default.stroke(Stroke::new(2.5, Color32::from_rgb(220, 50, 50)))
         } else if self.warnings.contains_key(id) {
             default.stroke(Stroke::new(2.5, AMBER))
-        } else if self.selected == Some(id) || self.picked.iter().any(|p| p == id) {
-            default.stroke(Stroke::new(2.0, Color32::from_rgb(90, 160, 255)))
+        } else if selected {
+            return default.stroke(Stroke::new(2.0, SELECTED));
         } else {
-            default
+            return default;
+        };
+        // A selected node with a problem keeps the problem's outline, and glows.
+        if selected {
+            frame.shadow(egui::Shadow {
+                offset: [0, 0],
+                blur: 10,
+                spread: 3,
+                color: SELECTED,
+            })
+        } else {
+            frame
         }
     }
 

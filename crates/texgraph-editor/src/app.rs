@@ -426,6 +426,23 @@ impl EditorApp {
                 self.view.zoom = Some((pointer, (amount * canvas::WHEEL_ZOOM_PER_POINT).exp()));
             }
         }
+        // The inspector shows a node of the selection: the last one selected on the
+        // canvas when a rectangle selected others.
+        let canvas_selected: Vec<String> =
+            egui_snarl::ui::get_selected_nodes(self.canvas_id(), ui.ctx())
+                .into_iter()
+                .filter_map(|n| self.snarl.get_node(n).cloned())
+                .collect();
+        if let Some(last) = canvas_selected.last()
+            && self.selected_comment.is_none()
+            && self
+                .selected
+                .as_ref()
+                .is_none_or(|s| !canvas_selected.contains(s) && !self.picked.contains(s))
+        {
+            self.selected = Some(last.clone());
+        }
+        let selection = self.selection(ui.ctx());
         let mut canvas = Canvas {
             graph: &self.graph,
             commands: &mut self.commands,
@@ -434,7 +451,7 @@ impl EditorApp {
             thumbnails: &self.thumbnails,
             selected: self.selected.as_deref(),
             selected_comment: self.selected_comment,
-            picked: &self.picked,
+            selection: &selection,
             pinned: self.preview.pinned.as_deref(),
             view: &mut self.view,
             renaming: &mut self.renaming,

@@ -59,8 +59,8 @@ pub struct Canvas<'a> {
     pub selected: Option<&'a str>,
     /// The comment in the inspector.
     pub selected_comment: Option<usize>,
-    /// Nodes picked with Shift+click.
-    pub picked: &'a [String],
+    /// The nodes Delete and Copy act on (outlined as selected).
+    pub selection: &'a [String],
     /// The node pinned to the preview.
     pub pinned: Option<&'a str>,
     /// Warnings by node id (amber outline).
@@ -208,7 +208,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         snarl: &Snarl<String>,
     ) -> egui::Frame {
         let id = snarl[node].as_str();
-        let selected = self.selected == Some(id) || self.picked.iter().any(|p| p == id);
+        let selected = self.selection.iter().any(|p| p == id);
         let frame = if self.errors.contains_key(id) {
             default.stroke(Stroke::new(2.5, Color32::from_rgb(220, 50, 50)))
         } else if self.warnings.contains_key(id) {

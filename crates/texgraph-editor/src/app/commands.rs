@@ -322,13 +322,16 @@ impl EditorApp {
             id = fresh_id(&bigger, "subgraph");
         }
         let file = format!("{id}.json");
-        let made = match texgraph_core::subgraph::extract(&self.graph, ids, &id, &file) {
+        let mut made = match texgraph_core::subgraph::extract(&self.graph, ids, &id, &file) {
             Ok(made) => made,
             Err(message) => {
                 self.status = format!("cannot make a subgraph: {message}");
                 return Applied::Nothing;
             }
         };
+        // Laid out with the sizes its nodes are drawn at here, so that the inputs and
+        // outputs it gains sit clear of them when it is opened.
+        arrange(&mut made.subgraph, &self.sizes);
         if let Err(e) = made.subgraph.save(&folder.join(&file)) {
             self.status = format!("cannot make a subgraph: {e}");
             return Applied::Nothing;

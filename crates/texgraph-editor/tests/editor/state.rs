@@ -750,3 +750,45 @@ fn nodes_keep_their_size_when_their_graph_is_shown_again() {
         assert!((was - now).abs() <= 3.0, "{id}: {was} wide, now {now}");
     }
 }
+
+#[test]
+fn a_click_beside_a_title_selects_its_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    let title = on_canvas(&h, "n: Perlin Noise");
+    let node = h
+        .state()
+        .node_rects()
+        .into_iter()
+        .find(|(id, _)| id == "n")
+        .unwrap()
+        .1;
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let right = h.ctx.layer_transform_to_global(layer).unwrap() * node;
+    // Between the title's end and the node's right edge.
+    let beside = egui::pos2((title.right() + right.right()) / 2.0, title.center().y);
+    assert!(beside.x > title.right() + 5.0, "{title:?} {right:?}");
+    click_at(&mut h, beside, PointerButton::Primary);
+    assert_eq!(h.state().selected.as_deref(), Some("n"));
+}
+
+#[test]
+fn a_rectangle_selection_moves_the_inspector_to_what_it_selected() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    let title = on_canvas(&h, "out: Output");
+    click_at(&mut h, title.center(), PointerButton::Primary);
+    assert_eq!(h.state().selected.as_deref(), Some("out"));
+    rect_select(&mut h, "n: Perlin Noise", "a: Levels");
+    h.run_steps(2);
+    assert_eq!(
+        selection(&h),
+        ["a", "n"],
+        "the output is not selected any more"
+    );
+    let shown = h.state().selected.clone().unwrap();
+    assert!(
+        ["a", "n"].contains(&shown.as_str()),
+        "the inspector shows {shown}"
+    );
+}

@@ -70,8 +70,8 @@ pub fn user_folder() -> Option<PathBuf> {
 
 /// The graph files of `project` (the shown graph's folder, `this` excluded) and its
 /// `library/` folder, then of `user`: written relative to `project` where they lie inside
-/// it, else absolute. In each folder, the graphs made to be used as nodes (with input
-/// ports or exposed params) come first.
+/// it, else absolute. The graphs made to be used as nodes (with input ports or exposed
+/// params) come first.
 pub fn list(project: &Path, this: Option<&Path>, user: Option<&Path>) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut add = |folder: &Path, prefix: &str, place: &'static str| {
@@ -84,17 +84,8 @@ pub fn list(project: &Path, this: Option<&Path>, user: Option<&Path>) -> Vec<Ent
             .filter(|p| this.is_none_or(|t| t.file_name() != p.file_name() || !prefix.is_empty()))
             .collect();
         files.sort();
-        let mut found: Vec<(PathBuf, (usize, usize))> = files
-            .into_iter()
-            .take(MOST)
-            .map(|path| {
-                let interface = interface_of(&path);
-                (path, interface)
-            })
-            .collect();
-        // A stable sort: by name within each group.
-        found.sort_by_key(|(_, interface)| *interface == (0, 0));
-        for (path, interface) in found {
+        for path in files.into_iter().take(MOST) {
+            let interface = interface_of(&path);
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             let file = match (prefix, name) {
                 ("", Some(name)) => name,
@@ -113,6 +104,9 @@ pub fn list(project: &Path, this: Option<&Path>, user: Option<&Path>) -> Vec<Ent
     if let Some(user) = user {
         add(user, "user", "library");
     }
+    // The graphs made to be used as nodes first, wherever they are (a stable sort: each
+    // group keeps its folders' order).
+    entries.sort_by_key(|e| e.interface == (0, 0));
     entries
 }
 
@@ -194,15 +188,18 @@ mod tests {
             .unwrap();
         assert_eq!(veins.interface, (0, 5));
         assert_eq!(veins.interface_text(), "5 params");
-        let project: Vec<&Entry> = entries.iter().filter(|e| !e.file.contains('/')).collect();
-        let first_plain = project.iter().position(|e| e.interface == (0, 0)).unwrap();
+        let first_plain = entries.iter().position(|e| e.interface == (0, 0)).unwrap();
         assert!(
-            project[first_plain..].iter().all(|e| e.interface == (0, 0)),
+            entries[first_plain..].iter().all(|e| e.interface == (0, 0)),
             "{:?}",
-            project
+            entries
                 .iter()
                 .map(|e| (&e.file, e.interface))
                 .collect::<Vec<_>>()
+        );
+        assert!(
+            first_plain > 0,
+            "marble_veins.json comes before the plain graphs"
         );
     }
 }

@@ -515,6 +515,7 @@ impl EditorApp {
     fn keep_recovery_copy(&mut self, ctx: &egui::Context) {
         let path = self.path.clone();
         let unsaved = self.unsaved_anywhere();
+        self.autosave.shown_modified = self.modified;
         if crate::recovery::ending() {
             if unsaved {
                 self.autosave

@@ -67,6 +67,9 @@ pub struct Autosave {
     /// The graphs the editor holds besides the one shown (parked on the way into a
     /// subgraph, or left with unsaved edits): written into the recovery file with it.
     pub others: Vec<OtherGraph>,
+    /// Whether the graph shown has unsaved edits itself (its recovery copy may be written
+    /// for the others' sake).
+    pub shown_modified: bool,
 }
 
 /// A graph an editor holds besides the one it shows.
@@ -94,6 +97,7 @@ impl Autosave {
             writing: None,
             failure: None,
             others: Vec::new(),
+            shown_modified: true,
         }
     }
 
@@ -113,6 +117,7 @@ impl Autosave {
             writing: None,
             failure: None,
             others: Vec::new(),
+            shown_modified: true,
         }
     }
 
@@ -216,6 +221,7 @@ impl Autosave {
             // Absolute: the next start may be in another working directory.
             "file": file.map(absolute),
             "graph": serde_json::to_value(graph).expect("a graph always serializes"),
+            "modified": self.shown_modified,
             "others": self.others.iter().map(|other| json!({
                 "file": other.file.as_ref().map(|f| absolute(f)),
                 "graph": serde_json::to_value(&other.graph).expect("a graph always serializes"),
@@ -358,6 +364,8 @@ pub struct Recovered {
     /// The other graphs the editor held: the trail down to the graph shown, then those
     /// left with unsaved edits.
     pub others: Vec<OtherGraph>,
+    /// Whether the graph itself had unsaved edits (older recovery files: yes).
+    pub modified: bool,
     /// The lock of the process that wrote it, taken by this one until the question is
     /// answered, so another editor running does not offer the same work (`None` for a
     /// recovery file without a lock file).
@@ -514,6 +522,10 @@ fn read(store: &Path) -> Option<Recovered> {
             .map(PathBuf::from),
         saved_at: SystemTime::UNIX_EPOCH + Duration::from_secs(seconds),
         // Older recovery files have none.
+        modified: value
+            .get("modified")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(true),
         others: value
             .get("others")
             .and_then(serde_json::Value::as_array)

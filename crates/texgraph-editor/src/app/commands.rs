@@ -606,9 +606,12 @@ impl EditorApp {
                 let others = found.others.clone();
                 let recovered = found.clone();
                 self.replace(found.graph, found.file);
-                // Still unsaved, and kept as this editor's own recovery copy from now on.
-                self.history.mark_unsaved();
-                self.modified = true;
+                // Still unsaved (unless only the graphs above it were), and kept as this
+                // editor's own recovery copy from now on.
+                if found.modified {
+                    self.history.mark_unsaved();
+                }
+                self.modified = found.modified;
                 // The graphs it held besides: the trail down to it, and those left unsaved.
                 self.restore_others(others);
                 let path = self.path.clone();

@@ -146,11 +146,16 @@ impl EditorApp {
                 view: None,
             };
             match other.via {
-                Some(via) => self.navigation.trail.push(Step { parked, via }),
+                Some(via) => {
+                    self.navigation.trail.push(Step { parked, via });
+                    // As when it was opened from the graph above.
+                    self.navigation.feed = true;
+                }
                 None => self.navigation.keep(parked),
             }
         }
-        self.keep_others_in_recovery();
+        // Rendered as the graph above feeds it.
+        self.changed();
     }
 
     /// Whether any graph, shown or parked, has unsaved edits.

@@ -662,6 +662,8 @@ fn restored_work_brings_back_the_trail_into_a_subgraph() {
             via: Some("fine".into()),
             modified: true,
         }];
+        // The veins themselves were not edited.
+        autosave.shown_modified = false;
         let veins = texgraph_core::Graph::load(&veins_path).unwrap();
         autosave.write_now(&veins, Some(&veins_path), 1);
     }
@@ -672,6 +674,8 @@ fn restored_work_brings_back_the_trail_into_a_subgraph() {
     h.get_by_label("Restore").click();
     h.run_steps(3);
     assert_eq!(h.state().path.as_deref(), Some(veins_path.as_path()));
+    assert!(!h.state().modified, "only the slab had unsaved edits");
+    h.get_by_label_contains("inputs as 'fine' feeds them");
     h.get_by_role_and_label(Role::Button, "*marble_slab.json")
         .click();
     h.run_steps(3);

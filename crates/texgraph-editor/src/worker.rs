@@ -109,7 +109,7 @@ fn run(
     wake: &dyn Fn(),
     evaluate: &dyn Fn(Job) -> Rendered,
 ) {
-    let mut waiting: BTreeMap<Slot, Job> = BTreeMap::new();
+    let mut waiting: BTreeMap<Slot, Waiting> = BTreeMap::new();
     loop {
         if waiting.is_empty() {
             match inbox.recv() {
@@ -120,8 +120,7 @@ fn run(
         for job in inbox.try_iter() {
             keep_newest(&mut waiting, job);
         }
-        // The preview first (it sorts first), then thumbnails.
-        let Some((_, job)) = waiting.pop_first() else {
+        let Some(job) = next(&mut waiting) else {
             continue;
         };
         let (slot, generation, time) = (job.slot.clone(), job.generation, job.graph.settings.time);
@@ -153,11 +152,43 @@ pub fn panic_message(what: &str, panic: &(dyn std::any::Any + Send)) -> String {
     format!("{what} failed with an internal error ({detail}); your graph is unchanged")
 }
 
-fn keep_newest(waiting: &mut BTreeMap<Slot, Job>, job: Job) {
-    match waiting.get(&job.slot) {
-        Some(old) if old.generation > job.generation => {}
-        _ => {
-            waiting.insert(job.slot.clone(), job);
+/// How long a thumbnail waits at most while previews keep coming (the timeline playing):
+/// then it has its turn, so the thumbnails of what moves follow the playback too.
+pub const LONGEST_WAIT: Duration = Duration::from_millis(250);
+
+/// A job waiting, and since when its slot has been waiting (a newer job for the slot
+/// keeps the older time).
+struct Waiting {
+    job: Job,
+    since: Instant,
+}
+
+/// The job to do next: the preview first (it sorts first), then thumbnails; but a slot
+/// waiting longer than [`LONGEST_WAIT`] goes first.
+fn next(waiting: &mut BTreeMap<Slot, Waiting>) -> Option<Job> {
+    let starved = waiting
+        .iter()
+        .filter(|(_, w)| w.since.elapsed() > LONGEST_WAIT)
+        .min_by_key(|(_, w)| w.since)
+        .map(|(slot, _)| slot.clone());
+    match starved {
+        Some(slot) => waiting.remove(&slot).map(|w| w.job),
+        None => waiting.pop_first().map(|(_, w)| w.job),
+    }
+}
+
+fn keep_newest(waiting: &mut BTreeMap<Slot, Waiting>, job: Job) {
+    match waiting.get_mut(&job.slot) {
+        Some(old) if old.job.generation > job.generation => {}
+        Some(old) => old.job = job,
+        None => {
+            waiting.insert(
+                job.slot.clone(),
+                Waiting {
+                    job,
+                    since: Instant::now(),
+                },
+            );
         }
     }
 }
@@ -273,6 +304,43 @@ mod tests {
             rendered,
             [(Slot::Preview, 5), (Slot::Thumbnail("n".into()), 3)]
         );
+    }
+
+    #[test]
+    fn a_thumbnail_has_its_turn_while_previews_keep_coming() {
+        // As while the timeline plays: the next preview is asked for while one renders.
+        let (jobs, inbox) = channel();
+        jobs.send(job(1, Slot::Thumbnail("n".into()))).unwrap();
+        jobs.send(job(1, Slot::Preview)).unwrap();
+        let jobs = std::sync::Mutex::new(Some(jobs));
+        let order = std::sync::Mutex::new(Vec::new());
+        let playing = |next: Job| {
+            order
+                .lock()
+                .unwrap()
+                .push((next.slot.clone(), next.generation));
+            if next.slot == Slot::Preview {
+                std::thread::sleep(Duration::from_millis(40));
+                let mut sender = jobs.lock().unwrap();
+                if next.generation < 20 {
+                    let frame = job(next.generation + 1, Slot::Preview);
+                    sender.as_ref().unwrap().send(frame).unwrap();
+                } else {
+                    sender.take(); // the last frame: the queue closes
+                }
+            }
+            evaluate(next)
+        };
+        let (outbox, _done) = channel();
+        run(&inbox, &outbox, &|| {}, &playing);
+        let order = order.into_inner().unwrap();
+        let thumbnail = order
+            .iter()
+            .position(|(slot, _)| *slot == Slot::Thumbnail("n".into()))
+            .unwrap();
+        // 250 ms is about six 40 ms previews: well before the twentieth.
+        assert!(thumbnail < 12, "{order:?}");
+        assert_eq!(order.len(), 21, "every preview was rendered");
     }
 
     #[test]

@@ -388,7 +388,8 @@ impl Recovered {
         )
     }
 
-    /// [`Self::name`], and the files of the other graphs held with unsaved edits.
+    /// The files with unsaved edits: [`Self::name`] and the other graphs held with
+    /// unsaved edits, or only those when the graph shown had none.
     pub fn names(&self) -> String {
         let others: Vec<String> = self
             .others
@@ -401,10 +402,11 @@ impl Recovered {
                 )
             })
             .collect();
-        if others.is_empty() {
-            self.name()
-        } else {
-            format!("{} (and {})", self.name(), others.join(", "))
+        match (self.modified, others.is_empty()) {
+            (_, true) => self.name(),
+            (true, false) => format!("{} (and {})", self.name(), others.join(", ")),
+            // Only the graphs above the one shown had edits.
+            (false, false) => format!("{} (shown from {})", others.join(", "), self.name()),
         }
     }
 

@@ -670,7 +670,7 @@ fn restored_work_brings_back_the_trail_into_a_subgraph() {
     let mut h = harness(&graph_path("fbm.json"));
     h.state_mut().recoveries = texgraph_editor::recovery::left_behind(&state);
     h.run_steps(3);
-    h.get_by_label_contains("marble_slab.json)");
+    h.get_by_label_contains("marble_slab.json (shown from");
     h.get_by_label("Restore").click();
     h.run_steps(3);
     assert_eq!(h.state().path.as_deref(), Some(veins_path.as_path()));

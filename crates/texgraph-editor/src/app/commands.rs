@@ -602,7 +602,7 @@ impl EditorApp {
                 }
             },
             Command::Restore(found) => {
-                let name = found.name();
+                let name = found.names();
                 let others = found.others.clone();
                 let recovered = found.clone();
                 self.replace(found.graph, found.file);

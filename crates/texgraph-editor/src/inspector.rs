@@ -22,16 +22,22 @@ struct Field {
     fallback: Option<ParamValue>,
 }
 
-/// The rows of subgraph node `id`: its file, then the params the file exposes; `None`
-/// when it is no subgraph or its file did not load.
+/// The rows of subgraph node `id`: its file, then the params the file exposes (none while
+/// the file does not load: the file can still be changed, a path typed letter by letter
+/// included); `None` when it is no subgraph.
 fn subgraph_fields(graph: &Graph, id: &str) -> Option<Vec<Field>> {
-    let interface = crate::subgraphs::interface(graph, id)?;
+    if graph.node(id)?.kind != texgraph_core::subgraph::KIND {
+        return None;
+    }
     let mut fields = vec![Field {
         name: "file".to_owned(),
         doc: "The graph file used as this node, relative to this graph's folder.".to_owned(),
         kind: ParamKind::File { default: "" },
         fallback: None,
     }];
+    let Some(interface) = crate::subgraphs::interface(graph, id) else {
+        return Some(fields);
+    };
     fields.extend(interface.params.iter().map(|p| Field {
         name: p.name.clone(),
         doc: p.doc.clone(),
@@ -83,15 +89,27 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
         }
         None => match subgraph_fields(graph, id) {
             Some(fields) => {
-                if let Some(interface) = crate::subgraphs::interface(graph, id) {
-                    let name = texgraph_core::text::printable(&interface.name);
-                    ui.heading(format!("{id}: {name} (graph)"));
-                    ui.label(
-                        egui::RichText::new(
-                            "A graph file used as a node: its exposed params, inputs and outputs.",
-                        )
-                        .small(),
-                    );
+                match crate::subgraphs::interface(graph, id) {
+                    Some(interface) => {
+                        let name = texgraph_core::text::printable(&interface.name);
+                        ui.heading(format!("{id}: {name} (graph)"));
+                        ui.label(
+                            egui::RichText::new(
+                                "A graph file used as a node: its exposed params, inputs and outputs.",
+                            )
+                            .small(),
+                        );
+                    }
+                    None => {
+                        ui.heading(format!("{id} (graph)"));
+                        ui.label(
+                            egui::RichText::new(
+                                "Its graph file does not load (the outline's message says why): \
+                                 choose another, or fix the file.",
+                            )
+                            .small(),
+                        );
+                    }
                 }
                 fields
             }
@@ -271,11 +289,12 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             _ => default.to_owned(),
                         };
                         ui.horizontal(|ui| {
-                            if ui
-                                .add(egui::TextEdit::singleline(&mut text).desired_width(160.0))
-                                .labelled_by(label)
-                                .changed()
-                            {
+                            // A fixed id: typing on goes to the same field when what is
+                            // shown above it changes (a subgraph file that stops loading).
+                            let field = egui::TextEdit::singleline(&mut text)
+                                .id(egui::Id::new(("file_param", id, name)))
+                                .desired_width(160.0);
+                            if ui.add(field).labelled_by(label).changed() {
                                 set(name, ParamValue::Text(text));
                             }
                             if ui

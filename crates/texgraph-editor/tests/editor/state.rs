@@ -796,3 +796,29 @@ fn a_rectangle_selection_moves_the_inspector_to_what_it_selected() {
         "the inspector shows {shown}"
     );
 }
+
+#[test]
+fn a_subgraph_whose_file_does_not_load_keeps_its_file_field() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("library")).unwrap();
+    for file in ["marble_slab.json", "library/marble_veins.json"] {
+        std::fs::copy(graph_path(file), dir.path().join(file)).unwrap();
+    }
+    let mut h = harness(&dir.path().join("marble_slab.json"));
+    h.state_mut().push(Command::Select(Some("fine".into())));
+    h.run_steps(2);
+    // Typed over, a letter at a time: the path names no file on the way.
+    h.get_by_role_and_label(Role::TextInput, "file").click();
+    h.run_steps(1);
+    retype(&mut h, "l");
+    h.run_steps(2);
+    assert!(h.state().errors().contains_key("fine"));
+    let field = h.get_by_role_and_label(Role::TextInput, "file");
+    assert_eq!(field.value().as_deref(), Some("l"));
+    retype(&mut h, "library/marble_veins.json");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    wait_until(&mut h, "the node renders again", |app| {
+        !app.errors().contains_key("fine") && app.has_thumbnail("fine")
+    });
+}

@@ -416,7 +416,7 @@ impl EditorApp {
                 }
                 let mut created = Vec::new();
                 for mut copy in copies {
-                    copy.id = fresh_id(graph, &copy.kind);
+                    copy.id = fresh_id(graph, &id_base(&copy));
                     copy.pos = [copy.pos[0] + 40.0, copy.pos[1] + 40.0];
                     created.push(copy.id.clone());
                     graph.nodes.push(copy);
@@ -698,12 +698,7 @@ impl EditorApp {
                 }
             }
             Command::AddSubgraph { file, pos } => {
-                let stem = std::path::Path::new(&file)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .filter(|s| crate::document::is_plain_id(s))
-                    .unwrap_or_else(|| "subgraph".to_owned());
-                let id = fresh_id(graph, &stem);
+                let id = fresh_id(graph, &subgraph_id_base(&file));
                 let mut node = Node::new(id.clone(), texgraph_core::subgraph::KIND);
                 node.params
                     .insert("file".to_owned(), ParamValue::Text(file));
@@ -820,6 +815,27 @@ fn set_param(
     Applied::Edit(key)
 }
 
+/// What a new node's id starts with: its type, or for a subgraph node its file's name
+/// (`stones1` for `stones.json`), as when it is added from the library.
+fn id_base(node: &Node) -> String {
+    match node.params.get("file") {
+        Some(ParamValue::Text(file)) if node.kind == texgraph_core::subgraph::KIND => {
+            subgraph_id_base(file)
+        }
+        _ => node.kind.clone(),
+    }
+}
+
+/// The id a subgraph node using graph file `file` starts with: the file's name, where it
+/// makes a plain id.
+fn subgraph_id_base(file: &str) -> String {
+    std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| crate::document::is_plain_id(s))
+        .unwrap_or_else(|| "subgraph".to_owned())
+}
+
 /// Adds `pasted`'s nodes to `graph` under fresh ids (references among them follow), their
 /// top-left corner at `at` (beside the originals when `None`); returns the new ids.
 fn paste(graph: &mut Graph, pasted: Graph, at: Option<Pos2>) -> Vec<String> {
@@ -835,7 +851,7 @@ fn paste(graph: &mut Graph, pasted: Graph, at: Option<Pos2>) -> Vec<String> {
     };
     let mut renames = HashMap::new();
     for node in &pasted.nodes {
-        let id = fresh_id(graph, &node.kind);
+        let id = fresh_id(graph, &id_base(node));
         // Reserve the id before choosing the next one.
         graph.nodes.push(Node::new(id.clone(), node.kind.clone()));
         renames.insert(node.id.clone(), id);
@@ -943,6 +959,19 @@ mod tests {
             math.pos,
             [500.0 + m[0] - corner[0], 300.0 + m[1] - corner[1]]
         );
+    }
+
+    #[test]
+    fn a_pasted_subgraph_node_is_named_after_its_file() {
+        let graph = Graph::from_json(
+            r#"{ "format": "texgraph", "version": 2, "nodes": [
+                { "id": "stones", "type": "graph", "params": { "file": "library/stones.json" } } ] }"#,
+        )
+        .unwrap();
+        let mut target = graph.clone();
+        let json = copy_json(&graph, &["stones".into()]);
+        let added = paste(&mut target, Graph::from_json(&json).unwrap(), None);
+        assert_eq!(added, ["stones1"]);
     }
 
     #[test]

@@ -241,22 +241,31 @@ impl SnarlViewer<String> for Canvas<'_> {
     ) {
         let id = snarl[node].clone();
         let title = self.title(&id);
+        // A label is the title, with the id after it, dimmed: one piece of text, so a click
+        // anywhere on it selects (and a double-click opens a subgraph).
+        let mut text = egui::text::LayoutJob::default();
+        let style = ui.style();
+        egui::RichText::new(title).append_to(
+            &mut text,
+            style,
+            egui::FontSelection::Default,
+            egui::Align::Center,
+        );
+        if self.graph.node(&id).is_some_and(|n| n.label.is_some()) {
+            let shown = format!("  {}", texgraph_core::text::printable(&id));
+            egui::RichText::new(shown).weak().append_to(
+                &mut text,
+                style,
+                egui::FontSelection::Default,
+                egui::Align::Center,
+            );
+        }
         // Not selectable, so that a drag on the title moves the node; a click selects it.
-        let mut label = ui.add(
-            egui::Label::new(title)
+        let label = ui.add(
+            egui::Label::new(text)
                 .selectable(false)
                 .sense(Sense::click()),
         );
-        if self.graph.node(&id).is_some_and(|n| n.label.is_some()) {
-            let shown = texgraph_core::text::printable(&id).into_owned();
-            label = label.union(
-                ui.add(
-                    egui::Label::new(egui::RichText::new(shown).weak())
-                        .selectable(false)
-                        .sense(Sense::click()),
-                ),
-            );
-        }
         if self.stages.contains(&id) {
             // Body-sized text on a solid chip: readable at the canvas's usual scales.
             let badge = egui::RichText::new(STAGE_BADGE).color(Color32::from_rgb(10, 20, 30));

@@ -233,7 +233,10 @@ impl EditorApp {
                 {
                     self.commands.push(Command::Back(level));
                 }
-                ui.label(format!("› {}", texgraph_core::text::printable(&step.via)));
+                // The node opened, by its label where it has one.
+                let node = step.parked.graph.node(&step.via);
+                let via = node.and_then(|n| n.label.as_deref()).unwrap_or(&step.via);
+                ui.label(format!("› {}", texgraph_core::text::printable(via)));
             }
             ui.strong(name(self.path.as_deref(), self.modified));
             ui.separator();

@@ -425,7 +425,7 @@ fn a_label_is_the_title_and_a_bad_rename_keeps_the_dialog_open_with_the_reason()
     h.run_steps(2);
     let node = h.state().graph.node("n").unwrap();
     assert_eq!(node.label.as_deref(), Some("stone grain"));
-    on_canvas(&h, "stone grain");
+    on_canvas(&h, "stone grain  n");
     assert_eq!(
         h.state().graph.node("a").unwrap().inputs["input"],
         "n",
@@ -437,7 +437,7 @@ fn a_label_is_the_title_and_a_bad_rename_keeps_the_dialog_open_with_the_reason()
     assert!(saved.contains(r#""label": "stone grain""#), "{saved}");
 
     // Rename from the node's menu: a taken or invalid id is refused in the dialog.
-    let title = on_canvas(&h, "stone grain");
+    let title = on_canvas(&h, "stone grain  n");
     click_at(&mut h, title.center(), PointerButton::Secondary);
     h.get_by_label("Rename…").click();
     h.run_steps(2);

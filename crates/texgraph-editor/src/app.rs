@@ -251,6 +251,11 @@ impl EditorApp {
             .filter(|_| self.thumbnails.contains_key(id))
     }
 
+    /// How many times renders were asked for (one more with each edit or change on disk).
+    pub fn renders_asked(&self) -> u64 {
+        self.generation
+    }
+
     /// Whether the preview shows the latest render asked for (none is on its way).
     pub fn preview_is_current(&self) -> bool {
         self.shown_generation == self.generation && self.has_preview()
@@ -535,7 +540,11 @@ impl EditorApp {
             self.status = format!("error: {failure}");
         }
         // Not only at start-up: an editor killed while this one runs leaves work too.
-        if let Some(wait) = self.recovery_watch.look(now, &mut self.recoveries) {
+        let own = self.autosave.store().map(Path::to_path_buf);
+        if let Some(wait) = self
+            .recovery_watch
+            .look(now, &mut self.recoveries, own.as_deref())
+        {
             ctx.request_repaint_after(wait);
         }
         self.recovery_question(ctx);

@@ -447,6 +447,7 @@ fn look_in(dir: &Path, skip: impl Fn(&Path) -> bool) -> Vec<Recovered> {
                 found.push(recovered);
             }
         } else if tag.ends_with(".lock")
+            && !skip(&path)
             && !path.with_extension("json").exists()
             && let Lock::Free(lock) = try_lock(&path)
         {
@@ -653,12 +654,24 @@ impl Watch {
     /// Called every frame with the recoveries offered: when a look is due, adds the work
     /// left behind that was not offered before. Cheap when no look is due. Returns how
     /// long until the next look (for a repaint), when on.
-    pub fn look(&mut self, now: Instant, offered: &mut Vec<Recovered>) -> Option<Duration> {
+    ///
+    /// `own` is this editor's recovery file: never offered, nor its lock touched, even
+    /// where a lock taken by this process does not conflict with its own (NFS emulates
+    /// `flock` with per-process locks).
+    pub fn look(
+        &mut self,
+        now: Instant,
+        offered: &mut Vec<Recovered>,
+        own: Option<&Path>,
+    ) -> Option<Duration> {
         let dir = self.dir.as_ref()?;
         if self.next.is_none_or(|next| now >= next) {
             self.seen.extend(offered.iter().map(|r| r.store.clone()));
             let seen = &self.seen;
-            let found = look_in(dir, |store| seen.contains(store));
+            let own_lock = own.map(lock_path);
+            let found = look_in(dir, |path| {
+                seen.contains(path) || own == Some(path) || own_lock.as_deref() == Some(path)
+            });
             self.seen.extend(found.iter().map(|r| r.store.clone()));
             offered.extend(found);
             self.next = Some(now + RESCAN);
@@ -859,12 +872,31 @@ mod tests {
     }
 
     #[test]
+    fn the_watch_never_offers_this_editors_own_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut own = Autosave::in_folder(dir.path());
+        own.write_now(&graph(), None, 1);
+        let store = own.store().unwrap().to_owned();
+        // Its lock released, as where a process's own locks do not conflict (NFS).
+        drop(own);
+        let mut watch = Watch::in_folder(dir.path());
+        let mut offered = Vec::new();
+        let now = Instant::now();
+        watch.look(now, &mut offered, Some(&store));
+        assert!(offered.is_empty());
+        assert!(lock_path(&store).exists(), "its lock file is left alone");
+        // Any other editor's look finds it.
+        watch.look(now + RESCAN, &mut offered, None);
+        assert_eq!(offered.len(), 1);
+    }
+
+    #[test]
     fn the_watch_offers_each_leftover_once_and_looks_again_later() {
         let dir = tempfile::tempdir().unwrap();
         let mut watch = Watch::in_folder(dir.path());
         let mut offered = Vec::new();
         let start = Instant::now();
-        assert_eq!(watch.look(start, &mut offered), Some(RESCAN));
+        assert_eq!(watch.look(start, &mut offered, None), Some(RESCAN));
         assert!(offered.is_empty());
         // Left behind after the first look (an editor dropped without closing).
         let mut gone = Autosave::in_folder(dir.path());
@@ -884,18 +916,18 @@ mod tests {
         .unwrap();
         // Not looked for before RESCAN.
         let soon = start + RESCAN / 2;
-        assert_eq!(watch.look(soon, &mut offered), Some(RESCAN / 2));
+        assert_eq!(watch.look(soon, &mut offered, None), Some(RESCAN / 2));
         assert!(offered.is_empty());
         let later = start + RESCAN;
-        assert_eq!(watch.look(later, &mut offered), Some(RESCAN));
+        assert_eq!(watch.look(later, &mut offered, None), Some(RESCAN));
         assert_eq!(offered.len(), 2);
         // Offered once, even while still on disk.
-        watch.look(later + RESCAN, &mut offered);
+        watch.look(later + RESCAN, &mut offered, None);
         assert_eq!(offered.len(), 2);
         offered.clear();
-        watch.look(later + RESCAN * 2, &mut offered);
+        watch.look(later + RESCAN * 2, &mut offered, None);
         assert!(offered.is_empty());
-        assert_eq!(Watch::off().look(later, &mut offered), None);
+        assert_eq!(Watch::off().look(later, &mut offered, None), None);
     }
 
     #[test]

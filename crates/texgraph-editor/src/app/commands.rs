@@ -615,6 +615,8 @@ impl EditorApp {
                 // The graphs it held besides: the trail down to it, and those left unsaved.
                 self.restore_others(others);
                 let path = self.path.clone();
+                // Written as it stands now (the flag is otherwise set once a frame).
+                self.autosave.shown_modified = self.modified;
                 self.autosave
                     .write_now(&self.graph, path.as_deref(), self.generation);
                 // Only now that this editor's own copy holds it.
@@ -638,6 +640,7 @@ impl EditorApp {
                         if self.navigation.unsaved().next().is_some() {
                             // Graphs parked on the trail still have unsaved edits.
                             let path = self.path.clone();
+                            self.autosave.shown_modified = false;
                             self.autosave
                                 .write_now(&self.graph, path.as_deref(), self.generation);
                         } else {

@@ -65,12 +65,11 @@ impl EditorApp {
                 asked.then = Some(Then::New);
             }
             asked.export = i.consume_shortcut(&EXPORT);
-            if i.consume_shortcut(&BACK) {
-                asked.back = true;
-            }
             if typing {
                 return;
             }
+            // Not while typing: Alt+Left moves by words in a text field on some systems.
+            asked.back = i.consume_shortcut(&BACK);
             for event in &i.events {
                 if let egui::Event::Paste(text) = event {
                     asked.paste = Some(text.clone());

@@ -179,7 +179,9 @@ impl EditorApp {
             return;
         }
         self.files_checked = std::time::Instant::now();
-        if file_stamps(&self.resolved_graph()) != self.file_stamps {
+        // The graph the stamps were taken of (a fed preview reads the parent's files too).
+        let shown = self.shown_graph();
+        if file_stamps(&shown) != self.file_stamps {
             self.changed();
         }
     }

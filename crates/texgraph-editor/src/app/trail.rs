@@ -17,8 +17,10 @@ impl EditorApp {
         Parked {
             graph: self.graph.clone(),
             path: self.path.clone(),
+            // From the history: `modified` is brought up to date only once a frame,
+            // and an edit may come in the same frame as the step away.
+            modified: self.history.modified(),
             history: std::mem::take(&mut self.history),
-            modified: self.modified,
             selected: self.selected.clone(),
             view: Some(self.view.to_screen),
         }
@@ -49,6 +51,22 @@ impl EditorApp {
     /// trail (no question: its unsaved edits stay with it). Edits left unsaved in the file
     /// earlier come back with it.
     pub(super) fn open_subgraph(&mut self, via: String, path: PathBuf) {
+        // A graph shown or parked above is open already: a second copy of it could
+        // overwrite the first's edits.
+        let open = self
+            .navigation
+            .trail
+            .iter()
+            .filter_map(|s| s.parked.path.as_deref())
+            .chain(self.path.as_deref())
+            .any(|p| crate::navigation::same_file(p, &path));
+        if open {
+            self.status = format!(
+                "{} is open already, above this graph: go back to it (Alt+Left)",
+                path.display()
+            );
+            return;
+        }
         let kept = self.navigation.take_kept(&path);
         let child = match kept {
             Some(kept) => kept,

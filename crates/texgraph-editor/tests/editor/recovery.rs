@@ -73,6 +73,10 @@ fn unsaved_edits_survive_a_crash_and_are_restored() {
         store.exists(),
         "the restored work is this editor's recovery copy now"
     );
+    // Kept as unsaved work: a second crash offers it again as unsaved.
+    let copy: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&store).unwrap()).unwrap();
+    assert_eq!(copy["modified"], serde_json::Value::Bool(true));
     h.state_mut().push(Command::Save(None));
     h.run_steps(2);
     assert!(!h.state().modified);

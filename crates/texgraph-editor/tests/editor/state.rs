@@ -822,3 +822,75 @@ fn a_subgraph_whose_file_does_not_load_keeps_its_file_field() {
         !app.errors().contains_key("fine") && app.has_thumbnail("fine")
     });
 }
+
+#[test]
+fn an_edit_in_the_same_frame_as_going_back_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("library")).unwrap();
+    for file in ["marble_slab.json", "library/marble_veins.json"] {
+        std::fs::copy(graph_path(file), dir.path().join(file)).unwrap();
+    }
+    let mut h = harness(&dir.path().join("marble_slab.json"));
+    h.state_mut().push(Command::OpenSubgraph("fine".into()));
+    h.run_steps(2);
+    // An edit and Alt+Left handled in one slow frame.
+    h.state_mut().push(Command::SetParam {
+        node: "turb".into(),
+        param: "octaves".into(),
+        value: ParamValue::Number(3.0),
+    });
+    h.state_mut().push(Command::Back(0));
+    h.run_steps(2);
+    assert!(h.state().unsaved_anywhere(), "the veins' edit is unsaved");
+    h.state_mut().push(Command::OpenSubgraph("fine".into()));
+    h.run_steps(2);
+    assert_eq!(
+        h.state().graph.node("turb").unwrap().params["octaves"],
+        ParamValue::Number(3.0)
+    );
+    // And the other way: an edit, then into a subgraph in the same frame.
+    h.key_press_modifiers(Modifiers::ALT, Key::ArrowLeft);
+    h.run_steps(2);
+    h.state_mut().push(Command::SetParam {
+        node: "veins".into(),
+        param: "opacity".into(),
+        value: ParamValue::Number(0.5),
+    });
+    h.state_mut().push(Command::OpenSubgraph("broad".into()));
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "*marble_slab.json");
+}
+
+#[test]
+fn a_fed_subgraph_is_not_rendered_again_and_again_for_a_file_its_parent_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    image::GrayImage::from_pixel(4, 4, image::Luma([128u8]))
+        .save(dir.path().join("grain.png"))
+        .unwrap();
+    std::fs::write(
+        dir.path().join("sub.json"),
+        r#"{ "format": "texgraph", "version": 2, "nodes": [
+            { "id": "h", "type": "graph_input", "params": { "name": "height" }, "pos": [0, 0] },
+            { "id": "o", "type": "output", "inputs": { "color": "h" }, "pos": [300, 0] } ] }"#,
+    )
+    .unwrap();
+    let mut h = open_json(
+        dir.path(),
+        "top.json",
+        r#"{ "format": "texgraph", "version": 2, "nodes": [
+            { "id": "img", "type": "image", "params": { "path": "grain.png" }, "pos": [0, 0] },
+            { "id": "sub", "type": "graph", "params": { "file": "sub.json" }, "inputs": { "height": "img" }, "pos": [300, 0] },
+            { "id": "out", "type": "output", "inputs": { "color": "sub" }, "pos": [600, 0] } ] }"#,
+    );
+    h.state_mut().push(Command::OpenSubgraph("sub".into()));
+    h.run_steps(2);
+    wait_for_preview(&mut h);
+    let asked = h.state().renders_asked();
+    // Past two of the once-a-second looks at the files.
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(2300);
+    while std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    assert_eq!(h.state().renders_asked(), asked, "nothing on disk changed");
+}

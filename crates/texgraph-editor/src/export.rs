@@ -819,18 +819,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn an_export_that_panics_is_an_error_and_the_editor_goes_on() {
-        let dir = tempfile::tempdir().unwrap();
-        let request = ExportRequest {
+    /// A 64×64 8-bit PNG of the first output, to `x.png` in `dir`.
+    fn small_png(dir: &Path) -> ExportRequest {
+        ExportRequest {
             width: 64,
             height: 64,
             kind: ImageKind::Png8,
             output: None,
             all_outputs: false,
-            path: dir.path().join("x.png"),
+            path: dir.join("x.png"),
             animation: None,
-        };
+        }
+    }
+
+    #[test]
+    fn an_export_that_panics_is_an_error_and_the_editor_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let request = small_png(dir.path());
         let buggy: ExportFn = |_, _, _| panic!("a bug in the encoder");
         let job = ExportJob::start_with(heavy(), request.clone(), || {}, buggy);
         assert_eq!(
@@ -847,15 +852,7 @@ mod tests {
     fn once_every_row_is_rendered_the_job_says_it_is_encoding() {
         static RELEASE: AtomicBool = AtomicBool::new(false);
         let dir = tempfile::tempdir().unwrap();
-        let request = ExportRequest {
-            width: 64,
-            height: 64,
-            kind: ImageKind::Png8,
-            output: None,
-            all_outputs: false,
-            path: dir.path().join("x.png"),
-            animation: None,
-        };
+        let request = small_png(dir.path());
         // Renders every row at once, then "encodes" until released.
         let slow_encoder: ExportFn = |_, jobs, progress| {
             progress(jobs[0].0.height);

@@ -258,23 +258,7 @@ fn dragging_from_an_output_pin_to_an_input_pin_connects_them() {
 #[test]
 fn shift_click_selects_several_nodes_and_delete_removes_them() {
     let mut h = harness(&graph_path("marble.json"));
-    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
-    h.run_steps(1);
-    for label in ["turb: Turbulence", "veins: Wave"] {
-        let title = on_canvas(&h, label);
-        h.hover_at(title.center());
-        for pressed in [true, false] {
-            h.event(Event::PointerButton {
-                pos: title.center(),
-                button: PointerButton::Primary,
-                pressed,
-                modifiers: Modifiers::SHIFT,
-            });
-        }
-        h.run_steps(2);
-    }
-    h.event(Event::ModifiersChanged(Modifiers::NONE));
-    h.run_steps(1);
+    shift_click_titles(&mut h, &["turb: Turbulence", "veins: Wave"]);
     let mut selected = h.state().selection(&h.ctx);
     selected.sort();
     assert_eq!(selected, ["turb", "veins"]);

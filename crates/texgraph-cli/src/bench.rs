@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::anyhow;
-use texgraph_core::{Image, RenderOptions, compile, render_timed};
+use texgraph_core::compile::compile_outputs;
+use texgraph_core::{Image, RenderOptions, compile, output_names, render_timed};
 
 use crate::args::{parse_reps, parse_size, parse_threads};
 use crate::load::{describe, load};
@@ -24,15 +25,24 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5, value_parser = parse_reps)]
     reps: usize,
     /// The output to evaluate (default: the first).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "all_outputs")]
     output: Option<String>,
+    /// Evaluate every output together as one program (as `render --all-outputs` and
+    /// `--preset` do), then each output alone, and compare the two.
+    #[arg(long)]
+    all_outputs: bool,
 }
 
 /// Runs `texgraph bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let graph = load(&args.graph)?;
-    let program = compile(&graph, args.output.as_deref()).map_err(|e| describe(&args.graph, &e))?;
+    let program = if args.all_outputs {
+        compile_outputs(&graph, &output_names(&graph))
+    } else {
+        compile(&graph, args.output.as_deref())
+    }
+    .map_err(|e| describe(&args.graph, &e))?;
     let setup = start.elapsed().as_secs_f64();
     let (width, height) = args.size;
     let pixels = f64::from(width) * f64::from(height);
@@ -92,8 +102,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             }
         }
     }
-    times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2];
+    let median = median_of(&mut times);
     let fastest = times[0];
     crate::say!(
         "median: {:.2} ms  {:.1} Mpix/s  {:.2} ns/pixel  (fastest {:.2} ms; setup + fastest {:.2} ms)",
@@ -102,6 +111,61 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         median * 1e9 / pixels,
         fastest * 1e3,
         (setup + fastest) * 1e3
+    );
+    if args.all_outputs && program.outputs.len() > 1 {
+        compare_with_separate(args, &graph, &options, median)?;
+    }
+    Ok(())
+}
+
+/// The median of `times`, which it sorts (the first is then the fastest).
+fn median_of(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Times each output of `graph` compiled alone, as `--all-outputs` did before one program
+/// rendered them all, and prints the sum of their medians against `together`.
+fn compare_with_separate(
+    args: &BenchArgs,
+    graph: &texgraph_core::Graph,
+    options: &RenderOptions,
+    together: f64,
+) -> anyhow::Result<()> {
+    let (width, height) = args.size;
+    let mut sum = 0.0;
+    for name in output_names(graph) {
+        let program = compile(graph, Some(&name)).map_err(|e| describe(&args.graph, &e))?;
+        let mut image = Image {
+            width,
+            height,
+            channels: 0,
+            data: Vec::new(),
+        };
+        let mut times = Vec::with_capacity(args.reps);
+        for _ in 0..args.reps {
+            let start = Instant::now();
+            render_timed(
+                &program,
+                &mut image,
+                width,
+                height,
+                options.clone(),
+                &|_| {},
+            )
+            .map_err(|e| anyhow!("{e}"))?;
+            times.push(start.elapsed().as_secs_f64());
+            std::hint::black_box(&image);
+        }
+        let median = median_of(&mut times);
+        crate::say!("alone '{name}': median {:.2} ms", median * 1e3);
+        sum += median;
+    }
+    crate::say!(
+        "together {:.2} ms vs {:.2} ms rendered one by one: {:.2}x faster",
+        together * 1e3,
+        sum * 1e3,
+        sum / together.max(1e-12)
     );
     Ok(())
 }

@@ -24,6 +24,7 @@ mod args;
 mod bench;
 mod load;
 mod plan;
+mod presets;
 mod render;
 
 use std::process::ExitCode;
@@ -52,6 +53,8 @@ enum Command {
         #[arg(required = true)]
         graphs: Vec<std::path::PathBuf>,
     },
+    /// List the export presets (`render --preset`): their files and channels.
+    Presets(presets::PresetsArgs),
     /// List every node type with its ports and params.
     Nodes {
         /// Print the Markdown reference (docs/nodes.md).
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Plan(args) => plan::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Validate { graphs } => load::validate_files(&graphs),
+        Command::Presets(args) => presets::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Nodes { markdown } => nodes(markdown).map(|()| ExitCode::SUCCESS),
     };
     result.unwrap_or_else(|error| {

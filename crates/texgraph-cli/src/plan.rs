@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use texgraph_core::compile;
+use texgraph_core::compile::{compile_outputs, output_names};
 use texgraph_core::plan::plan;
 
 use crate::args::{parse_size, parse_threads};
@@ -21,19 +22,38 @@ pub struct PlanArgs {
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// The output to plan (default: the first).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "all_outputs")]
     output: Option<String>,
+    /// Plan every output rendered together, as `render --all-outputs` and `--preset` do:
+    /// what several maps read is computed once.
+    #[arg(long)]
+    all_outputs: bool,
 }
 
 /// Runs `texgraph plan`.
 pub fn run(args: &PlanArgs) -> anyhow::Result<()> {
     let graph = load(&args.graph)?;
-    let program = compile(&graph, args.output.as_deref()).map_err(|e| describe(&args.graph, &e))?;
+    let program = if args.all_outputs {
+        compile_outputs(&graph, &output_names(&graph))
+    } else {
+        compile(&graph, args.output.as_deref())
+    }
+    .map_err(|e| describe(&args.graph, &e))?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     let (width, height) = args.size;
-    crate::say!("{}: output '{}'", args.graph.display(), program.output.name);
+    let names: Vec<String> = program
+        .outputs
+        .iter()
+        .map(|o| format!("'{}'", o.name))
+        .collect();
+    let what = if names.len() == 1 {
+        "output"
+    } else {
+        "outputs"
+    };
+    crate::say!("{}: {what} {}", args.graph.display(), names.join(", "));
     crate::say!("{}", plan(&program, width, height, threads));
     Ok(())
 }

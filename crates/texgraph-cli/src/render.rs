@@ -6,9 +6,13 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::animation::{Frames, Layout, export_animation};
+use texgraph_core::export::material::{MaterialSettings, export_preset};
+use texgraph_core::export::presets::{FileKind, find};
 use texgraph_core::export::{
-    Depth, ExportSettings, Format, default_image_name, export_all, output_paths,
+    Depth, ExportSettings, Format, default_image_name, export_all, file_stem_for, output_paths,
 };
+use texgraph_core::usage::Usage;
+use texgraph_core::validate::output_name;
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
 use crate::args::{apply_set, parse_grid, parse_size, parse_threads};
@@ -44,6 +48,17 @@ pub struct RenderArgs {
     /// Render every output, each to `<out stem>_<name>.<ext>`.
     #[arg(long)]
     all_outputs: bool,
+    /// Write the graph's material with an export preset (`texgraph presets` lists them)
+    /// into the folder given by `-o` (default: the current folder): every map rendered
+    /// together, packed into the engine's files, all written or none.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["output", "all_outputs", "frames", "depth"])]
+    preset: Option<String>,
+    /// Read more presets from this JSON file (the schema of `texgraph presets --json`).
+    #[arg(long, value_name = "FILE", requires = "preset")]
+    preset_file: Option<PathBuf>,
+    /// Write every file of the preset in this format instead of the preset's.
+    #[arg(long, value_parser = ["png", "exr", "tif", "dds", "ktx2"], requires = "preset")]
+    format: Option<String>,
     /// Render frames `first..end` (end exclusive) with time = frame / fps, to a numbered
     /// sequence (`-o out_####.png`), an animated `.gif` or `.png`, or a sheet (`--sheet`).
     #[arg(long, value_name = "FIRST..END", conflicts_with_all = ["time", "all_outputs"])]
@@ -71,15 +86,19 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if let Some(range) = &args.frames {
         return animate(args, &graph, range);
     }
+    if let Some(name) = &args.preset {
+        return export_preset_files(args, &graph, name);
+    }
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| default_image_name(&graph, Some(&args.graph)));
     let format = Format::from_path(&out).map_err(|e| anyhow!("{e}"))?;
-    let depth = match &args.depth {
-        None => format.default_depth(),
-        Some(bits) => Depth::from_bits(bits.parse()?).expect("clap checked the value"),
+    let asked = match &args.depth {
+        None => None,
+        Some(bits) => Some(Depth::from_bits(bits.parse()?).expect("clap checked the value")),
     };
+    let depth = asked.unwrap_or_else(|| format.default_depth());
     if !format.supports(depth) {
         bail!(
             "{}: {format:?} cannot hold {}-bit samples (PNG: 8 or 16, EXR: 32, TIFF: 8, 16 or 32)",
@@ -111,10 +130,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let jobs: Vec<(ExportSettings, PathBuf)> = targets
         .into_iter()
         .map(|(output, path)| {
+            // A map's usage picks its depth when none is asked for: 16 bits for height.
+            let usage_depth = output_usage(&graph, output.as_deref())
+                .and_then(|u| Depth::from_bits(u.default_bits()))
+                .filter(|d| format.supports(*d));
             let settings = ExportSettings {
                 width: args.size.0,
                 height: args.size.1,
-                depth,
+                depth: asked.or(usage_depth).unwrap_or(depth),
                 output,
                 options: RenderOptions {
                     threads: args.threads,
@@ -127,24 +150,40 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     render_all(args, &graph, &jobs)
 }
 
-/// Renders every file of `jobs`, all or none, with one progress bar over their rows.
+/// The usage of the output called `name` (the first output when `None`).
+fn output_usage(graph: &Graph, name: Option<&str>) -> Option<Usage> {
+    graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "output")
+        .find(|n| name.is_none_or(|name| output_name(n) == name))
+        .map(Usage::of)
+}
+
+/// A progress bar over `rows` rows on a terminal, else a hidden one.
+fn rows_bar(rows: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(rows);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {what} [{{bar:40}}] {{pos}}/{{len}} rows ({{eta}})"
+        ))
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Renders every file of `jobs` together, all or none, with a progress bar over the rows.
 fn render_all(
     args: &RenderArgs,
     graph: &Graph,
     jobs: &[(ExportSettings, PathBuf)],
 ) -> anyhow::Result<()> {
-    let rows: u64 = jobs.iter().map(|(s, _)| u64::from(s.height)).sum();
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(rows);
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} rendering [{bar:40}] {pos}/{len} rows ({eta})")
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let rows = jobs.first().map_or(0, |(s, _)| u64::from(s.height));
+    let bar = rows_bar(rows, "rendering");
     let result = export_all(graph, jobs, &|rows| bar.set_position(u64::from(rows)));
     bar.finish_and_clear();
     let written = result.map_err(|e| match e {
@@ -194,20 +233,7 @@ fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> 
         },
     };
     let rows = u64::from(frames.count()) * u64::from(settings.height);
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(rows);
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
-                "{{spinner}} rendering {} frames [{{bar:40}}] {{pos}}/{{len}} rows ({{eta}})",
-                frames.count()
-            ))
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = rows_bar(rows, &format!("rendering {} frames", frames.count()));
     let start = std::time::Instant::now();
     let result = export_animation(graph, &frames, layout, &out, &settings, &|rows| {
         bar.set_position(rows)
@@ -240,6 +266,68 @@ fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> 
         settings.width,
         settings.height,
         frames.fps
+    );
+    Ok(())
+}
+
+/// Runs `texgraph render --preset`: the material's files into the folder `-o`.
+fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::Result<()> {
+    let presets = crate::presets::available(args.preset_file.as_deref())?;
+    let preset = find(&presets, name).ok_or_else(|| {
+        let names: Vec<&str> = presets.iter().map(|p| p.name.as_str()).collect();
+        anyhow!(
+            "--preset: no preset named '{name}' (presets: {})",
+            names.join(", ")
+        )
+    })?;
+    let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    let settings = MaterialSettings {
+        width: args.size.0,
+        height: args.size.1,
+        format: args.format.as_deref().and_then(FileKind::parse),
+        graph_name: file_stem_for(graph, Some(&args.graph)),
+        options: RenderOptions {
+            threads: args.threads,
+            ..RenderOptions::default()
+        },
+    };
+    let found = diagnose(graph);
+    if found.errors.is_empty() {
+        print_warnings(&args.graph, &found.warnings);
+    }
+    let bar = rows_bar(
+        u64::from(settings.height),
+        &format!("rendering '{name}' maps"),
+    );
+    let result = export_preset(graph, preset, &settings, &dir, &|rows| {
+        bar.set_position(u64::from(rows))
+    });
+    bar.finish_and_clear();
+    let written = result.map_err(|e| match e {
+        Error::Invalid(_) => describe(&args.graph, &e),
+        other => anyhow!("{other}"),
+    })?;
+    let seconds = written.first().map_or(0.0, |w| w.seconds);
+    for done in &written {
+        crate::say!(
+            "wrote {}: {}x{} {} {}-bit",
+            done.path.display(),
+            done.width,
+            done.height,
+            if done.channels == 1 { "gray" } else { "rgba" },
+            done.depth.bits(),
+        );
+    }
+    if preset.gltf {
+        crate::say!(
+            "wrote {}",
+            dir.join(format!("{}.gltf", settings.graph_name)).display()
+        );
+    }
+    crate::say!(
+        "preset '{name}': {} files from one render of {:.3} s",
+        written.len(),
+        seconds
     );
     Ok(())
 }

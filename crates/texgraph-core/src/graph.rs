@@ -16,7 +16,7 @@ pub const FORMAT: &str = "texgraph";
 /// The newest graph file format version: what this build reads up to, and what a loaded
 /// graph holds in memory. Version 2 added subgraphs (`graph` and `graph_input` nodes, the
 /// `exposed` list) and `settings.loop`; a version 1 file is read unchanged.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The oldest graph file format version this build reads.
 pub const FIRST_VERSION: u32 = 1;
 /// Largest graph file read, in bytes (64 MiB: far above any hand-made or generated
@@ -247,7 +247,8 @@ impl Graph {
         }
     }
 
-    /// The lowest file format version that holds this graph: 3 when a node has a label;
+    /// The lowest file format version that holds this graph: 4 when an output has a
+    /// `usage` other than `color`; 3 when a node has a label;
     /// 2 when it uses subgraphs (`graph` or `graph_input` nodes, exposed params) or a
     /// loop; else 1, so that files without them stay readable by older builds and
     /// unchanged by a save.
@@ -256,7 +257,13 @@ impl Graph {
             .nodes
             .iter()
             .any(|n| n.kind == crate::subgraph::KIND || n.kind == "graph_input");
-        if self.nodes.iter().any(|n| n.label.is_some()) {
+        let usages = self.nodes.iter().any(|n| {
+            n.kind == "output"
+                && matches!(n.params.get("usage"), Some(ParamValue::Text(u)) if u != "color")
+        });
+        if usages {
+            4
+        } else if self.nodes.iter().any(|n| n.label.is_some()) {
             3
         } else if subgraphs || !self.exposed.is_empty() || self.settings.loop_seconds.is_some() {
             2
@@ -376,36 +383,7 @@ impl Graph {
     /// device, a pipe or a huge file is refused at once instead of hanging or filling
     /// memory.
     pub fn load(path: &Path) -> Result<Self> {
-        use std::io::Read;
-        let fail = |source| Error::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let refuse = |message: String| fail(std::io::Error::other(message));
-        // Looked at before opening: opening a pipe would wait for a writer.
-        let meta = std::fs::metadata(path).map_err(fail)?;
-        if !meta.is_file() {
-            return Err(refuse("not a regular file".to_owned()));
-        }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(refuse(format!(
-                "{} MiB; graph files are read up to {} MiB",
-                meta.len() >> 20,
-                MAX_FILE_BYTES >> 20
-            )));
-        }
-        let mut text = String::new();
-        std::fs::File::open(path)
-            .map_err(fail)?
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_string(&mut text)
-            .map_err(fail)?;
-        if text.len() as u64 > MAX_FILE_BYTES {
-            return Err(refuse(format!(
-                "grew past {} MiB while being read",
-                MAX_FILE_BYTES >> 20
-            )));
-        }
+        let text = crate::paths::read_text(path, MAX_FILE_BYTES, "graph files")?;
         Self::from_json(&text)
     }
 
@@ -434,7 +412,7 @@ impl Graph {
     }
 }
 
-/// Brings a file of an older version to [`VERSION`]. Versions 2 and 3 only added fields,
+/// Brings a file of an older version to [`VERSION`]. Versions 2 to 4 only added fields,
 /// node types and a setting, so an older file means the same once its version says so; a
 /// later version that changes meaning adds its rewrite here.
 fn migrate(top: &mut serde_json::Map<String, serde_json::Value>, _from: u32) {

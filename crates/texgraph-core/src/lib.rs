@@ -34,6 +34,7 @@ pub mod signals;
 pub mod staging;
 pub mod subgraph;
 pub mod text;
+pub mod usage;
 pub mod validate;
 
 pub use compile::{check, compile, compile_node, output_names};

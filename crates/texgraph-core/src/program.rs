@@ -677,10 +677,14 @@ pub struct Instr {
 /// One named output of a compiled graph.
 #[derive(Debug, Clone)]
 pub struct ProgramOutput {
-    /// The `output` node's `name` param.
+    /// The `output` node's `name` param (`out`, or the port, for a node's preview).
     pub name: String,
-    /// Id of the `output` node.
+    /// Id of the `output` node (or of the node previewed).
     pub node: String,
+    /// The map's role (`color` for a node's preview).
+    pub usage: crate::usage::Usage,
+    /// Channels it takes in the output stage: 1 (grayscale) or 4 (RGBA).
+    pub channels: usize,
 }
 
 /// Index of a plane in [`Program::planes`].
@@ -835,8 +839,8 @@ pub struct Program {
     pub curves: Vec<Arc<Curve>>,
     /// Corner tables referenced by table-driven Perlin operations.
     pub tables: Vec<Arc<CornerTable>>,
-    /// What to write out.
-    pub output: ProgramOutput,
+    /// What the last stage writes, in order: its channels are theirs, one after another.
+    pub outputs: Vec<ProgramOutput>,
 }
 
 impl Program {
@@ -848,9 +852,15 @@ impl Program {
         }
     }
 
-    /// Channels of the output: 1 (grayscale) or 4 (RGBA).
+    /// Channels the last stage writes: those of every output together (1 or 4 for a
+    /// program of one output).
     pub fn channels(&self) -> usize {
         self.output_stage().channels.len()
+    }
+
+    /// The first output (the only one, unless several were compiled together).
+    pub fn output(&self) -> &ProgramOutput {
+        &self.outputs[0]
     }
 
     /// Operations in every per-pixel stage.

@@ -15,6 +15,7 @@ use crate::graph::{
 use crate::kernels::gradient::parse_hex_color;
 use crate::registry::{self, MAX_CURVE_POINTS, NodeDescriptor, ParamKind};
 use crate::subgraph;
+use crate::usage::Usage;
 
 /// What [`diagnose`] finds in a graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -494,6 +495,23 @@ fn check_outputs(graph: &Graph, problems: &mut Vec<GraphError>) {
             problems.push(GraphError::new(
                 Location::field(&node.id, "name"),
                 format!("output name '{name}' is already used by node '{first}'"),
+            ));
+        }
+    }
+    // A material has one map of each usage; `color` outputs are plain images.
+    let mut usages: HashMap<Usage, &str> = HashMap::new();
+    for node in graph.nodes.iter().filter(|n| n.kind == "output") {
+        let usage = Usage::of(node);
+        if usage == Usage::Color {
+            continue;
+        }
+        if let Some(first) = usages.insert(usage, &node.id) {
+            problems.push(GraphError::new(
+                Location::field(&node.id, "usage"),
+                format!(
+                    "usage '{}' is already taken by output '{first}': a material has one map of each usage",
+                    usage.id()
+                ),
             ));
         }
     }

@@ -138,7 +138,7 @@ impl SnarlViewer<String> for Canvas<'_> {
             return PinInfo::circle();
         };
         let name = name.as_str();
-        ui.label(name);
+        ui.label(crate::subgraphs::pin_label(self.graph, &id, name));
         // A subgraph's exposed param defaults to its value in the file.
         let (kind, fallback) = match self.descriptor(&id) {
             Some(desc) => (desc.param(name).map(|p| p.kind), None),

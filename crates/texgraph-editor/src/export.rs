@@ -11,9 +11,12 @@ use std::time::Instant;
 
 use eframe::egui::{self, Id, Ui};
 use texgraph_core::animation::{Frames, Layout, export_animation, frame_path};
+use texgraph_core::export::material::{MaterialSettings, export_preset, preset_paths};
+use texgraph_core::export::presets::{FileKind, Preset, built_in};
 use texgraph_core::export::{
-    Depth, ExportSettings, Exported, default_image_name, export_all, output_paths,
+    Depth, ExportSettings, Exported, default_image_name, export_all, file_stem_for, output_paths,
 };
+use texgraph_core::usage::Usage;
 use texgraph_core::{Graph, RenderOptions, output_names};
 
 use crate::files::{Files, Purpose};
@@ -117,6 +120,20 @@ pub struct ExportRequest {
     pub path: PathBuf,
     /// Frames to write instead of one still (`texgraph render --frames`).
     pub animation: Option<AnimationRequest>,
+    /// The material's files through an export preset instead (`texgraph render --preset`):
+    /// `path` is then their folder.
+    pub material: Option<MaterialRequest>,
+}
+
+/// A material export: `texgraph render --preset NAME [--format F] -o FOLDER`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterialRequest {
+    /// The preset.
+    pub preset: Preset,
+    /// Every file in this format instead of the preset's.
+    pub format: Option<FileKind>,
+    /// `{graph}` in the file names: the graph's name, else its file's stem.
+    pub graph_name: String,
 }
 
 /// The frames of an animation export: `--frames FIRST..END --fps FPS [--sheet CxR]`.
@@ -202,9 +219,10 @@ impl ExportJob {
         };
         let rows = Arc::new(AtomicU32::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
+        // Stills of several outputs, and materials, are one render.
         let copies = match request.animation {
             Some(a) => a.end.saturating_sub(a.first),
-            None => targets.len() as u32,
+            None => 1,
         };
         let total_rows = request.height.saturating_mul(copies.max(1));
         let jobs: Vec<(ExportSettings, PathBuf)> = targets
@@ -237,6 +255,23 @@ impl ExportJob {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if jobs.is_empty() {
                         return Err("the graph has no output node to export".to_owned());
+                    }
+                    if let Some(material) = &request.material {
+                        let settings = MaterialSettings {
+                            width: request.width,
+                            height: request.height,
+                            format: material.format,
+                            graph_name: material.graph_name.clone(),
+                            options: jobs[0].0.options.clone(),
+                        };
+                        return export_preset(
+                            &graph,
+                            &material.preset,
+                            &settings,
+                            &request.path,
+                            &progress,
+                        )
+                        .map_err(|e| describe(&request.path, &e));
                     }
                     if let Some(animation) = request.animation {
                         let frames = Frames::new(animation.first, animation.end, animation.fps)?;
@@ -377,6 +412,14 @@ pub struct ExportDialog {
     pub fps: f64,
     /// Sprite sheet columns and rows.
     pub sheet: (u32, u32),
+    /// The export preset writing the material's files, or `None` for images.
+    pub material: Option<String>,
+    /// The format of a material's files, or `None` for the preset's own.
+    pub material_format: Option<FileKind>,
+    /// The folder a material's files go to, as typed.
+    pub folder: String,
+    /// `{graph}` in a material's file names.
+    pub graph_name: String,
 }
 
 impl Default for ExportDialog {
@@ -398,6 +441,10 @@ impl Default for ExportDialog {
             end: 48,
             fps: 24.0,
             sheet: (8, 6),
+            material: None,
+            material_format: None,
+            folder: String::new(),
+            graph_name: String::new(),
         }
     }
 }
@@ -410,6 +457,14 @@ impl ExportDialog {
         let names = output_names(graph);
         if self.output.as_ref().is_none_or(|o| !names.contains(o)) {
             self.output = names.first().cloned();
+        }
+        self.graph_name = file_stem_for(graph, graph_path);
+        if self.folder.is_empty() {
+            let folder = graph_path.and_then(Path::parent).unwrap_or(Path::new(""));
+            self.folder = folder
+                .join(format!("{}_maps", self.graph_name))
+                .display()
+                .to_string();
         }
         if self.path.is_empty() {
             // A first export of this graph: a still unless it moves.
@@ -433,6 +488,7 @@ impl ExportDialog {
     /// the next [`Self::open_for`] suggests names from the graph shown then.
     pub fn forget_graph(&mut self) {
         self.path.clear();
+        self.folder.clear();
         self.output = None;
         self.message.clear();
         self.replacing = None;
@@ -472,6 +528,22 @@ impl ExportDialog {
             Some(side) => (side, side),
             None => (self.width, self.height),
         };
+        if let Some(preset) = self.chosen_preset() {
+            return ExportRequest {
+                width,
+                height,
+                kind: self.kind,
+                output: None,
+                all_outputs: true,
+                path: PathBuf::from(&self.folder),
+                animation: None,
+                material: Some(MaterialRequest {
+                    preset,
+                    format: self.material_format,
+                    graph_name: self.graph_name.clone(),
+                }),
+            };
+        }
         if self.animate {
             return ExportRequest {
                 width,
@@ -490,6 +562,7 @@ impl ExportDialog {
                     fps: self.fps,
                     sheet: (self.motion == Motion::Sheet).then_some(self.sheet),
                 }),
+                material: None,
             };
         }
         ExportRequest {
@@ -500,6 +573,25 @@ impl ExportDialog {
             all_outputs: self.output.is_none(),
             path: PathBuf::from(&self.path),
             animation: None,
+            material: None,
+        }
+    }
+
+    /// The preset chosen for a material export, when there is one.
+    fn chosen_preset(&self) -> Option<Preset> {
+        let name = self.material.as_deref()?;
+        built_in().into_iter().find(|p| p.name == name)
+    }
+
+    /// The settings a material export uses (size, format, names), for listing its files.
+    fn material_settings(&self) -> MaterialSettings {
+        let request = self.request();
+        MaterialSettings {
+            width: request.width,
+            height: request.height,
+            format: self.material_format,
+            graph_name: self.graph_name.clone(),
+            options: RenderOptions::default(),
         }
     }
 
@@ -623,6 +715,19 @@ impl ExportDialog {
 
     /// The files the dialog's settings write.
     pub fn targets(&self, graph: &Graph) -> Vec<PathBuf> {
+        if let Some(preset) = self.chosen_preset() {
+            let settings = self.material_settings();
+            let folder = PathBuf::from(&self.folder);
+            let mut paths: Vec<PathBuf> = preset_paths(graph, &preset, &settings, &folder)
+                .map(|files| files.into_iter().map(|(p, _)| p).collect())
+                .unwrap_or_default();
+            if preset.gltf {
+                for ext in ["gltf", "bin"] {
+                    paths.push(folder.join(format!("{}.{ext}", self.graph_name)));
+                }
+            }
+            return paths;
+        }
         let path = PathBuf::from(&self.path);
         if self.animate {
             return if self.motion == Motion::Sequence {
@@ -671,6 +776,36 @@ impl ExportDialog {
                     }
                 });
                 ui.end_row();
+
+                ui.label("preset");
+                let presets = built_in();
+                egui::ComboBox::from_id_salt("export_preset")
+                    .selected_text(
+                        self.material
+                            .clone()
+                            .unwrap_or_else(|| "none: images".into()),
+                    )
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.material, None, "none: images")
+                            .on_hover_text("write outputs as images, one file each");
+                        for preset in &presets {
+                            ui.selectable_value(
+                                &mut self.material,
+                                Some(preset.name.clone()),
+                                &preset.name,
+                            )
+                            .on_hover_text(&preset.description);
+                        }
+                    })
+                    .response
+                    .on_hover_text(
+                        "write the material's maps for an engine, as `texgraph render --preset`",
+                    );
+                ui.end_row();
+                if self.material.is_some() {
+                    self.material_fields(ui, graph);
+                    return;
+                }
 
                 ui.label("frames");
                 let before = (self.animate, self.motion);
@@ -739,7 +874,11 @@ impl ExportDialog {
                     .selected_text(self.output.clone().unwrap_or_else(|| "every output".into()))
                     .show_ui(ui, |ui| {
                         for name in &names {
-                            ui.selectable_value(&mut self.output, Some(name.clone()), name);
+                            let shown = match usage_of(graph, name) {
+                                Usage::Color => name.clone(),
+                                usage => format!("{name} ({})", usage.label()),
+                            };
+                            ui.selectable_value(&mut self.output, Some(name.clone()), shown);
                         }
                         if names.len() > 1 && !self.animate {
                             ui.selectable_value(&mut self.output, None, "every output");
@@ -764,6 +903,10 @@ impl ExportDialog {
                 });
                 ui.end_row();
             });
+        if self.material.is_some() {
+            self.material_files(ui, graph);
+            return;
+        }
         if self.animate && self.output.is_none() {
             self.output = output_names(graph).first().cloned();
         }
@@ -775,6 +918,96 @@ impl ExportDialog {
             ui.label(format!("writes {}", files.join(", ")));
         }
     }
+
+    /// The rows of a material export: its format and folder.
+    fn material_fields(&mut self, ui: &mut Ui, graph: &Graph) {
+        ui.label("format");
+        let shown = self
+            .material_format
+            .map_or("the preset's".to_owned(), |f| f.id().to_uppercase());
+        egui::ComboBox::from_id_salt("export_material_format")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut self.material_format, None, "the preset's");
+                for (_, kind) in FileKind::ALL {
+                    let label = match kind {
+                        FileKind::Dds => "DDS (BC7, BC5, BC4, mips)".to_owned(),
+                        FileKind::Ktx2 => "KTX2 (BC7, BC5, BC4, mips)".to_owned(),
+                        other => other.id().to_uppercase(),
+                    };
+                    ui.selectable_value(&mut self.material_format, Some(kind), label);
+                }
+            });
+        ui.end_row();
+        ui.label("maps");
+        ui.vertical(|ui| {
+            let maps: Vec<String> = graph
+                .nodes
+                .iter()
+                .filter(|n| n.kind == "output")
+                .map(|n| {
+                    let name = texgraph_core::validate::output_name(n);
+                    match Usage::of(n) {
+                        Usage::Color => format!("{name}: no usage (not part of the material)"),
+                        usage => format!("{name}: {}", usage.label()),
+                    }
+                })
+                .collect();
+            for map in maps {
+                ui.label(texgraph_core::text::printable(&map));
+            }
+        });
+        ui.end_row();
+        ui.label("folder");
+        ui.add(
+            egui::TextEdit::singleline(&mut self.folder)
+                .id(Id::new("export_folder"))
+                .desired_width(260.0),
+        );
+        ui.end_row();
+    }
+
+    /// What a material export writes, or why it cannot.
+    fn material_files(&self, ui: &mut Ui, graph: &Graph) {
+        let Some(preset) = self.chosen_preset() else {
+            return;
+        };
+        let settings = self.material_settings();
+        match preset_paths(graph, &preset, &settings, Path::new(&self.folder)) {
+            Ok(files) => {
+                let mut names: Vec<String> = files
+                    .iter()
+                    .map(|(p, _)| {
+                        p.file_name()
+                            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                    })
+                    .collect();
+                if preset.gltf {
+                    names.push(format!("{}.gltf", self.graph_name));
+                }
+                ui.label(texgraph_core::text::printable(&format!(
+                    "writes {}",
+                    names.join(", ")
+                )));
+            }
+            Err(e) => {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    texgraph_core::text::printable(&e.to_string()),
+                );
+            }
+        }
+    }
+}
+
+/// The usage of the output called `name`.
+fn usage_of(graph: &Graph, name: &str) -> Usage {
+    graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "output")
+        .find(|n| texgraph_core::validate::output_name(n) == name)
+        .map_or(Usage::Color, Usage::of)
 }
 
 #[cfg(test)]
@@ -805,6 +1038,7 @@ mod tests {
                 all_outputs: false,
                 path: path.clone(),
                 animation: None,
+                material: None,
             },
             || {},
         );
@@ -829,6 +1063,7 @@ mod tests {
             all_outputs: false,
             path: dir.join("x.png"),
             animation: None,
+            material: None,
         }
     }
 
@@ -915,6 +1150,7 @@ mod tests {
                 all_outputs: true,
                 path: dir.path().join("x.png"),
                 animation: None,
+                material: None,
             },
             || {},
         );

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use texgraph_core::registry::{NodeDescriptor, PortType};
 use texgraph_core::subgraph::{self, Interface};
+use texgraph_core::usage::Usage;
 use texgraph_core::{Graph, ParamValue};
 
 thread_local! {
@@ -96,8 +97,34 @@ impl NodePorts {
 pub fn ports(graph: &Graph, id: &str) -> Option<NodePorts> {
     let node = graph.node(id)?;
     match texgraph_core::registry::lookup(&node.kind) {
-        Some(desc) => Some(NodePorts::of_descriptor(desc)),
+        Some(desc) => {
+            let mut ports = NodePorts::of_descriptor(desc);
+            // An output says which map of the material it is, and its pin what it takes.
+            let usage = Usage::of(node);
+            if node.kind == "output" && usage != Usage::Color {
+                ports.label = format!("{} · {}", desc.label, usage.label());
+                let ty = match usage.channels() {
+                    Some(1) => PortType::Scalar,
+                    _ => PortType::Color,
+                };
+                for input in &mut ports.inputs {
+                    input.1 = ty;
+                }
+            }
+            Some(ports)
+        }
         None => interface(graph, id).map(|i| NodePorts::of_interface(&i)),
+    }
+}
+
+/// What an input pin of node `id` is called on the canvas: its port's name, or for an
+/// output of a material, its usage (`roughness`).
+pub fn pin_label<'p>(graph: &Graph, id: &str, port: &'p str) -> std::borrow::Cow<'p, str> {
+    match graph.node(id) {
+        Some(node) if node.kind == "output" && Usage::of(node) != Usage::Color => {
+            Usage::of(node).id().into()
+        }
+        _ => port.into(),
     }
 }
 

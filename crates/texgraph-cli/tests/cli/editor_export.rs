@@ -45,6 +45,7 @@ fn png_16_bit_at_a_custom_size_matches_the_cli() {
             all_outputs: false,
             path: dir.path().join("editor.png"),
             animation: None,
+            material: None,
         },
     );
     cli_render(
@@ -73,6 +74,7 @@ fn every_output_as_exr_matches_the_cli() {
             all_outputs: true,
             path: dir.path().join("editor.exr"),
             animation: None,
+            material: None,
         },
     );
     cli_render(
@@ -105,6 +107,7 @@ fn one_named_output_as_png_8_matches_the_cli() {
             all_outputs: false,
             path: dir.path().join("editor.png"),
             animation: None,
+            material: None,
         },
     );
     cli_render(
@@ -154,6 +157,7 @@ fn animations_match_the_cli_as_gif_sheet_and_sequence() {
                     fps: 24.0,
                     sheet,
                 }),
+                material: None,
             },
         );
         let args = [

@@ -53,7 +53,7 @@ impl Compiler<'_> {
         self.stage.cost.total += f64::from(op.cost());
         let total =
             self.finished_cost + self.outer_cost + self.stage.cost.total * area(self.stage.shift);
-        if total > COST_BUDGET {
+        if total > self.budget {
             return Err(self.over_budget(self.index[node.id.as_str()]));
         }
         Ok(())
@@ -67,7 +67,7 @@ impl Compiler<'_> {
         node: &str,
     ) -> Result<(), GraphError> {
         self.finished_cost += cost * area(shift);
-        if self.finished_cost + self.outer_cost > COST_BUDGET {
+        if self.finished_cost + self.outer_cost > self.budget {
             return Err(self.over_budget(self.index[node]));
         }
         Ok(())
@@ -79,7 +79,7 @@ impl Compiler<'_> {
     /// multiplies. Without one, it names `at`.
     fn over_budget(&self, at: usize) -> GraphError {
         let nodes = &self.graph.nodes;
-        let budget = COST_BUDGET as u64;
+        let budget = self.budget as u64;
         let fanned = self
             .stage
             .cost

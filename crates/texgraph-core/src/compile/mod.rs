@@ -95,25 +95,43 @@ pub fn compile(graph: &Graph, output: Option<&str>) -> Result<Program> {
 
 /// [`compile`] of a graph whose subgraphs are pasted in already.
 fn compile_flat(graph: &Graph, output: Option<&str>) -> Result<Program> {
+    let names: Vec<String> = match output {
+        Some(name) => vec![name.to_owned()],
+        None => output_names(graph).into_iter().take(1).collect(),
+    };
+    compile_flat_outputs(graph, &names)
+}
+
+/// Compiles the outputs called `names` into one program: whatever several of them read —
+/// a plane, or a value computed per pixel — is computed once, and the last stage writes
+/// every output's channels, one output after another (see [`crate::eval::split_outputs`]).
+/// Each output's pixels are the same bits as when it is compiled alone.
+pub fn compile_outputs(graph: &Graph, names: &[String]) -> Result<Program> {
+    let flat = crate::subgraph::inline(graph).map_err(Error::Invalid)?;
+    compile_flat_outputs(&flat, names).map_err(|e| crate::subgraph::attribute(graph, e))
+}
+
+fn compile_flat_outputs(graph: &Graph, names: &[String]) -> Result<Program> {
     let problems = validate(graph);
     if !problems.is_empty() {
         return Err(Error::Invalid(problems));
     }
     let outputs: Vec<&Node> = graph.nodes.iter().filter(|n| n.kind == "output").collect();
-    let target = match output {
-        None => outputs[0],
-        Some(name) => *outputs
+    let mut targets = Vec::with_capacity(names.len());
+    for name in names {
+        let target = outputs
             .iter()
-            .find(|n| output_name(n) == name)
+            .find(|n| output_name(n) == *name)
             .ok_or_else(|| {
-                let names: Vec<_> = outputs.iter().map(|n| output_name(n)).collect();
+                let known: Vec<_> = outputs.iter().map(|n| output_name(n)).collect();
                 Error::at(
                     Location::graph_field("output"),
-                    format!("no output named '{name}' (outputs: {})", names.join(", ")),
+                    format!("no output named '{name}' (outputs: {})", known.join(", ")),
                 )
-            })?,
-    };
-    build(graph, target, 0, output_name(target))
+            })?;
+        targets.push((*target, 0, output_name(target)));
+    }
+    build(graph, &targets)
 }
 
 /// Compiles one node's output (`port`, or its first output; an `output` node's input) as
@@ -200,17 +218,36 @@ fn compile_flat_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Pr
                 )
             })?,
     };
-    build(graph, target, slot, port.unwrap_or("out").to_owned())
+    build(graph, &[(target, slot, port.unwrap_or("out").to_owned())])
 }
 
-/// Compiles output `slot` of `target` in the image frame.
-fn build(graph: &Graph, target: &Node, slot: usize, name: String) -> Result<Program> {
+/// Compiles output `slot` of each target node, named, in the image frame, into one
+/// program whose last stage writes them all.
+fn build(graph: &Graph, targets: &[(&Node, usize, String)]) -> Result<Program> {
     let mut compiler = Compiler::new(graph);
-    let index = compiler.index[target.id.as_str()];
-    let channels = compiler
-        .looped(index, slot)
-        .map_err(|e| Error::Invalid(vec![e]))?;
-    compiler.finish_stage(&target.id, None, channels);
+    // Each map may cost what one output may: a material of five maps is five renders' work.
+    compiler.budget = COST_BUDGET * targets.len().max(1) as f64;
+    let mut channels = Vec::new();
+    let mut outputs = Vec::with_capacity(targets.len());
+    for (target, slot, name) in targets {
+        let index = compiler.index[target.id.as_str()];
+        let values = compiler
+            .looped(index, *slot)
+            .map_err(|e| Error::Invalid(vec![e]))?;
+        outputs.push(ProgramOutput {
+            name: name.clone(),
+            node: target.id.clone(),
+            usage: if target.kind == "output" {
+                crate::usage::Usage::of(target)
+            } else {
+                crate::usage::Usage::Color
+            },
+            channels: values.len(),
+        });
+        channels.extend(values);
+    }
+    let last = targets.last().map_or("", |(t, _, _)| t.id.as_str());
+    compiler.finish_stage(last, None, channels);
     Ok(Program {
         stages: compiler.stages,
         planes: compiler.planes,
@@ -218,10 +255,7 @@ fn build(graph: &Graph, target: &Node, slot: usize, name: String) -> Result<Prog
         ramps: compiler.ramps,
         curves: compiler.curves,
         tables: compiler.tables,
-        output: ProgramOutput {
-            name,
-            node: target.id.clone(),
-        },
+        outputs,
     })
 }
 
@@ -312,6 +346,8 @@ struct Compiler<'g> {
     pass: u8,
     /// Whether each node depends on a `time` node: only those differ between passes.
     timed: Vec<bool>,
+    /// Largest cost per pixel of the whole program.
+    budget: f64,
 }
 
 impl<'g> Compiler<'g> {
@@ -343,6 +379,7 @@ impl<'g> Compiler<'g> {
             tables: Vec::new(),
             table_index: HashMap::new(),
             depth: 0,
+            budget: COST_BUDGET,
         }
     }
 

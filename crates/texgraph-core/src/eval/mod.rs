@@ -111,6 +111,41 @@ pub fn render(
     Ok(image)
 }
 
+/// The images of a program's outputs, taken apart from the render of all of them
+/// together (`image` holds every output's channels per pixel, in [`Program::outputs`]'s
+/// order). A program of one output gives its image back as it is.
+pub fn split_outputs(program: &Program, image: Image) -> Result<Vec<Image>> {
+    if program.outputs.len() == 1 {
+        return Ok(vec![image]);
+    }
+    let total = image.channels;
+    let pixels = image.data.len() / total.max(1);
+    let mut images = Vec::with_capacity(program.outputs.len());
+    let mut first = 0;
+    for output in &program.outputs {
+        let take = output.channels;
+        let samples = image
+            .data
+            .chunks_exact(total)
+            .flat_map(|pixel| &pixel[first..first + take])
+            .copied();
+        let data = crate::memory::try_collect(pixels * take, samples).ok_or_else(|| {
+            Error::Render(format!(
+                "not enough memory to take the {}x{} map '{}' out of the render",
+                image.width, image.height, output.name
+            ))
+        })?;
+        images.push(Image {
+            width: image.width,
+            height: image.height,
+            channels: take,
+            data,
+        });
+        first += take;
+    }
+    Ok(images)
+}
+
 /// [`render`] into `image`, reusing its buffer when it is large enough (previews and
 /// repeated renders then skip allocating and first touching a new image). When cancelled,
 /// the image may hold a partial render.
@@ -468,13 +503,24 @@ impl Workspace {
                 band[start..start + cols].copy_from_slice(row(only, r, cols));
                 continue;
             }
-            let channels = [
-                row(sources[0], r, cols),
-                row(sources[1], r, cols),
-                row(sources[2], r, cols),
-                row(sources[3], r, cols),
-            ];
-            interleave::interleave4(&mut band[start * 4..(start + cols) * 4], channels);
+            if let [a, b, c, d] = sources[..] {
+                let channels = [
+                    row(a, r, cols),
+                    row(b, r, cols),
+                    row(c, r, cols),
+                    row(d, r, cols),
+                ];
+                interleave::interleave4(&mut band[start * 4..(start + cols) * 4], channels);
+                continue;
+            }
+            // Several outputs compiled together: any number of channels.
+            let n = sources.len();
+            let pixels = &mut band[start * n..(start + cols) * n];
+            for (c, &source) in sources.iter().enumerate() {
+                for (pixel, &v) in pixels.chunks_exact_mut(n).zip(row(source, r, cols)) {
+                    pixel[c] = v;
+                }
+            }
         }
     }
 }

@@ -7,6 +7,12 @@
 //! [`export_graph`] is the whole "graph to file" path (compile, check, render, write)
 //! shared by `texgraph render` and the editor, so both write the same bytes.
 
+pub mod blocks;
+pub mod dds;
+pub mod gltf;
+pub mod ktx2;
+pub mod mips;
+
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +26,10 @@ use crate::eval::{Image, RenderOptions, image_bytes, render};
 use crate::graph::Graph;
 use crate::program::Program;
 use crate::staging::{self, Staged};
+use crate::usage::Encoding;
+
+pub mod material;
+pub mod presets;
 
 /// File formats, chosen by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +123,7 @@ impl Format {
 /// Writes `image` to `path` in the format of its extension at `depth`.
 pub fn write_image(image: &Image, path: &Path, depth: Depth) -> Result<()> {
     let format = checked_format(path, depth)?;
-    stage_encoded(image, path, format, depth, None)?.commit()
+    stage_encoded(image, path, format, depth, Encoding::AsRendered, None)?.commit()
 }
 
 /// The format of `path`, when it can hold `depth`.
@@ -133,16 +143,17 @@ pub(crate) fn checked_format(path: &Path, depth: Depth) -> Result<Format> {
 
 /// Encodes `image` into a staged temporary beside `path`; a `cancel` raised by the end of
 /// encoding drops it, leaving `path` untouched.
-fn stage_encoded(
+pub(crate) fn stage_encoded(
     image: &Image,
     path: &Path,
     format: Format,
     depth: Depth,
+    encoding: Encoding,
     cancel: Option<&AtomicBool>,
 ) -> Result<Staged> {
     staging::stage(path, |file| {
         let mut out = BufWriter::new(file);
-        encode(image, format, depth, &mut out)
+        encode(image, format, depth, encoding, &mut out)
             .and_then(|()| out.flush().map_err(|e| e.to_string()))
             .map_err(|message| Error::Export {
                 path: path.to_owned(),
@@ -162,7 +173,7 @@ pub(crate) fn stage_image(
     format: Format,
     depth: Depth,
 ) -> Result<Staged> {
-    stage_encoded(image, path, format, depth, None)
+    stage_encoded(image, path, format, depth, Encoding::AsRendered, None)
 }
 
 /// The image as 8-bit RGBA bytes (gray repeated in r, g and b, opaque).
@@ -227,31 +238,83 @@ pub fn export_graph(
     Ok(done)
 }
 
-/// [`export_graph`] for several files (`--all-outputs`): all of them are written, or
-/// none. Each is rendered and encoded to a temporary in turn; only when every one has
-/// succeeded are they renamed into place together. `progress` counts rows over the whole
-/// set (the sum of the heights).
+/// [`export_graph`] for several outputs of one graph (`--all-outputs`), all at the size
+/// of the first target: the outputs are compiled into one program and rendered together
+/// (what several of them read is computed once), then each is encoded to a temporary;
+/// only when every one has succeeded are they renamed into place together. `progress`
+/// counts the render's rows.
 pub fn export_all(
     graph: &Graph,
     targets: &[(ExportSettings, PathBuf)],
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Exported>> {
-    // Every target is checked (and compiled) before anything is rendered.
-    let mut compiled = Vec::with_capacity(targets.len());
+    let Some((first, _)) = targets.first() else {
+        return Ok(Vec::new());
+    };
+    // Every target is checked before anything is rendered.
+    let mut names = Vec::with_capacity(targets.len());
+    let mut formats = Vec::with_capacity(targets.len());
     for (settings, path) in targets {
-        let format = checked_format(path, settings.depth)?;
+        formats.push(checked_format(path, settings.depth)?);
         staging::check_target(path)?;
-        compiled.push((compile(graph, settings.output.as_deref())?, format));
+        names.push(match &settings.output {
+            Some(name) => name.clone(),
+            None => output_names(graph).into_iter().next().unwrap_or_default(),
+        });
     }
+    let together = material::MaterialSettings {
+        width: first.width,
+        height: first.height,
+        format: None,
+        graph_name: String::new(),
+        options: first.options.clone(),
+    };
+    // Beside the render: the maps taken apart when there are several, and the largest
+    // encoder's copy.
+    let after = |program: &Program| {
+        let split = if program.outputs.len() > 1 {
+            program.channels() as u64 * 4
+        } else {
+            0
+        };
+        let copy = program
+            .outputs
+            .iter()
+            .zip(targets.iter().zip(&formats))
+            .map(|(output, ((settings, _), format))| {
+                format.copy_bytes_per_pixel(settings.depth, output.channels)
+            })
+            .max()
+            .unwrap_or(0);
+        split + copy
+    };
+    let rendered = material::render_together(graph, &names, &together, &after, progress)?;
+    let seconds = rendered.seconds;
+    let cancel = first.options.cancel.as_deref();
     let mut staged = Vec::with_capacity(targets.len());
     let mut written = Vec::with_capacity(targets.len());
-    let mut before = 0u32;
-    for ((settings, path), (program, format)) in targets.iter().zip(&compiled) {
-        let so_far = |rows: u32| progress(before.saturating_add(rows));
-        let (file, done) = stage_export(program, *format, settings, path, &so_far)?;
-        staged.push(file);
-        written.push(done);
-        before = before.saturating_add(settings.height);
+    for (((settings, path), format), (image, output)) in targets
+        .iter()
+        .zip(formats.iter().copied())
+        .zip(rendered.images.iter().zip(&rendered.outputs))
+    {
+        let encoding = output.usage.encoding();
+        staged.push(stage_encoded(
+            image,
+            path,
+            format,
+            settings.depth,
+            encoding,
+            cancel,
+        )?);
+        written.push(Exported {
+            path: path.clone(),
+            width: image.width,
+            height: image.height,
+            channels: image.channels,
+            depth: settings.depth,
+            seconds,
+        });
     }
     staging::commit_all(staged)?;
     Ok(written)
@@ -274,7 +337,8 @@ fn stage_export(
     let image = render(program, width, height, settings.options.clone(), progress)?;
     let seconds = start.elapsed().as_secs_f64();
     let cancel = settings.options.cancel.as_deref();
-    let staged = stage_encoded(&image, path, format, settings.depth, cancel)?;
+    let encoding = program.output().usage.encoding();
+    let staged = stage_encoded(&image, path, format, settings.depth, encoding, cancel)?;
     let done = Exported {
         path: path.to_owned(),
         width,
@@ -301,6 +365,12 @@ pub fn output_paths(graph: &Graph, base: &Path) -> Vec<(String, PathBuf)> {
 /// The default image file name for a graph: `<graph name or file stem>.png`, unsafe
 /// characters replaced by `_` (`texture.png` when there is neither).
 pub fn default_image_name(graph: &Graph, graph_path: Option<&Path>) -> PathBuf {
+    PathBuf::from(format!("{}.png", file_stem_for(graph, graph_path)))
+}
+
+/// A graph's name fit for file names: its `name`, else its file's stem, else `texture`,
+/// with characters other than letters, digits, `-` and `_` replaced by `_`.
+pub fn file_stem_for(graph: &Graph, graph_path: Option<&Path>) -> String {
     let stem = graph_path
         .and_then(Path::file_stem)
         .map(|s| s.to_string_lossy().into_owned());
@@ -310,8 +380,7 @@ pub fn default_image_name(graph: &Graph, graph_path: Option<&Path>) -> PathBuf {
         .filter(|n| !n.trim().is_empty())
         .or(stem)
         .unwrap_or_else(|| "texture".into());
-    let safe: String = name
-        .chars()
+    name.chars()
         .map(|c| {
             if c.is_alphanumeric() || c == '-' || c == '_' {
                 c
@@ -319,8 +388,7 @@ pub fn default_image_name(graph: &Graph, graph_path: Option<&Path>) -> PathBuf {
                 '_'
             }
         })
-        .collect();
-    PathBuf::from(format!("{safe}.png"))
+        .collect()
 }
 
 /// `dir/stem.ext` → `dir/stem_name.ext`.
@@ -344,7 +412,7 @@ pub fn check_memory(program: &Program, width: u32, height: u32, threads: usize) 
 
 /// [`check_memory`] for a render then encoded through a copy of `copy_per_pixel` bytes a
 /// pixel.
-fn check_memory_for(
+pub(crate) fn check_memory_for(
     program: &Program,
     width: u32,
     height: u32,
@@ -387,19 +455,38 @@ fn memory_needed(
     Some(encoding.max(peak)).filter(|&b| b != u64::MAX)
 }
 
-/// The bytes of `image` encoded as `format` at `depth`.
-pub fn encode_to_vec(image: &Image, format: Format, depth: Depth) -> Result<Vec<u8>, String> {
-    let mut cursor = std::io::Cursor::new(Vec::new());
-    encode(image, format, depth, &mut cursor)?;
-    Ok(cursor.into_inner())
-}
-
-fn encode(
+/// The bytes of `image`, whose values are `encoding`, encoded as `format` at `depth`.
+pub fn encode_to_vec(
     image: &Image,
     format: Format,
     depth: Depth,
+    encoding: Encoding,
+) -> Result<Vec<u8>, String> {
+    let mut cursor = std::io::Cursor::new(Vec::new());
+    encode(image, format, depth, encoding, &mut cursor)?;
+    Ok(cursor.into_inner())
+}
+
+/// Encodes `image` whose values are `encoding`: EXR and float TIFF hold linear light, so
+/// sRGB-encoded colors are decoded for them; PNGs of sRGB maps carry the sRGB chunk.
+/// Values `AsRendered` and linear data are written as they are.
+pub(crate) fn encode(
+    image: &Image,
+    format: Format,
+    depth: Depth,
+    encoding: Encoding,
     out: &mut (impl Write + Seek),
 ) -> Result<(), String> {
+    if encoding == Encoding::Srgb {
+        match (format, depth) {
+            (Format::Exr, _) | (Format::Tiff, Depth::Float) => {
+                let linear = decoded_srgb(image)?;
+                return encode(&linear, format, depth, Encoding::Linear, out);
+            }
+            (Format::Png, _) => return write_srgb_png(image, depth, out),
+            (Format::Tiff, _) => {}
+        }
+    }
     let (w, h) = (image.width, image.height);
     let gray = image.channels == 1;
     let integer = |bits: Depth| match (gray, bits) {
@@ -432,8 +519,58 @@ fn encode(
     .map_err(|e| e.to_string())
 }
 
+/// `image` with its RGB (or its one gray channel) decoded from sRGB to linear light;
+/// alpha is linear already.
+fn decoded_srgb(image: &Image) -> Result<Image, String> {
+    use crate::kernels::color::srgb_to_linear;
+    let c = image.channels;
+    let samples = image.data.iter().enumerate().map(|(i, &v)| {
+        if c == 4 && i % 4 == 3 {
+            v
+        } else {
+            srgb_to_linear(v)
+        }
+    });
+    let data = crate::memory::try_collect(image.data.len(), samples)
+        .ok_or_else(|| short_of_memory(image))?;
+    Ok(Image {
+        width: image.width,
+        height: image.height,
+        channels: c,
+        data,
+    })
+}
+
+/// A PNG tagged sRGB (the sRGB chunk, with the gAMA and cHRM values the PNG specification
+/// gives for it), through the `png` crate: the image crate's encoder has no such tag.
+fn write_srgb_png(image: &Image, depth: Depth, out: &mut impl Write) -> Result<(), String> {
+    let mut encoder = png::Encoder::new(out, image.width, image.height);
+    encoder.set_color(if image.channels == 1 {
+        png::ColorType::Grayscale
+    } else {
+        png::ColorType::Rgba
+    });
+    encoder.set_depth(if depth == Depth::Eight {
+        png::BitDepth::Eight
+    } else {
+        png::BitDepth::Sixteen
+    });
+    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+    let mut bytes = integer_bytes(image, depth)?;
+    if depth != Depth::Eight {
+        // PNG stores 16-bit samples big-endian.
+        for pair in bytes.chunks_exact_mut(2) {
+            let v = u16::from_ne_bytes([pair[0], pair[1]]);
+            pair.copy_from_slice(&v.to_be_bytes());
+        }
+    }
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(&bytes).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())
+}
+
 /// Not enough memory for the encoder's copy of the image.
-fn short_of_memory(image: &Image) -> String {
+pub(crate) fn short_of_memory(image: &Image) -> String {
     format!(
         "not enough memory to encode a {}x{} image",
         image.width, image.height

@@ -68,3 +68,21 @@ fn from_hsl(h: f32, s: f32, l: f32) -> [f32; 3] {
         c.clamp(0.0, 1.0)
     })
 }
+
+/// sRGB-encoded value to linear light (IEC 61966-2-1, the exact piecewise curve).
+pub fn srgb_to_linear(v: f32) -> f32 {
+    if v <= 0.040_45 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// Linear light to an sRGB-encoded value (the inverse of [`srgb_to_linear`]).
+pub fn linear_to_srgb(v: f32) -> f32 {
+    if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }
+}

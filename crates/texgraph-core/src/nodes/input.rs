@@ -7,6 +7,7 @@ use crate::registry::{
     COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
     PortType, SCALAR_OUT, choice, float,
 };
+use crate::usage::Usage;
 
 /// `constant`: one number everywhere.
 pub static CONSTANT: NodeDescriptor = NodeDescriptor {
@@ -104,7 +105,10 @@ pub static OUTPUT: NodeDescriptor = NodeDescriptor {
     label: "Output",
     category: Category::Output,
     doc: "A named result of the graph, written as grayscale or RGBA after what feeds it. \
-          `texgraph render` writes the first output unless told otherwise.",
+          `texgraph render` writes the first output unless told otherwise. Its `usage` says \
+          which map of a material it is: basecolor and emissive are sRGB-encoded colors \
+          (a scalar becomes gray), normal a color, the others one channel of linear data; \
+          `color` writes whatever feeds it, as rendered.",
     inputs: &[InputPort {
         name: "color",
         ty: PortType::Any,
@@ -112,11 +116,45 @@ pub static OUTPUT: NodeDescriptor = NodeDescriptor {
         doc: "The value to write.",
     }],
     outputs: &[],
-    params: &[Param {
-        name: "name",
-        doc: "Output name, unique in the graph (letters, digits, '_' and '-'), e.g. basecolor, height.",
-        kind: ParamKind::Text { default: "color" },
-    }],
-    // Yields its input so that compiling an output gives the value to write.
-    compile: |ctx| Ok(vec![ctx.input("color")?.expect("color is required")]),
+    params: &[
+        Param {
+            name: "name",
+            doc: "Output name, unique in the graph (letters, digits, '_' and '-'), e.g. basecolor, height.",
+            kind: ParamKind::Text { default: "color" },
+        },
+        choice(
+            "usage",
+            "color",
+            &Usage::IDS,
+            "The map's role in a material, unique in the graph: how it is stored and which \
+             slot of an engine preset it fills.",
+        ),
+    ],
+    // Yields its input, shaped by the usage, so that compiling an output gives the value
+    // to write.
+    compile: |ctx| {
+        let value = ctx.input("color")?.expect("color is required");
+        let usage = Usage::parse(ctx.text("usage")).unwrap_or(Usage::Color);
+        match (usage.channels(), value) {
+            (None, value) | (Some(4), value @ Val::Color(_)) => Ok(vec![value]),
+            (Some(1), value @ Val::Scalar(_)) => Ok(vec![value]),
+            (Some(4), Val::Scalar(_)) if usage == Usage::Normal => Err(ctx.error(
+                "usage",
+                "a normal map is a color, but a single channel feeds it (a height? \
+                 connect it through a 'normal' node)",
+            )),
+            (Some(4), Val::Scalar(gray)) => {
+                Ok(vec![Val::Color([gray, gray, gray, Operand::Const(1.0)])])
+            }
+            (_, Val::Color(_)) => Err(ctx.error(
+                "usage",
+                format!(
+                    "{} is one channel, but a color feeds it (take one channel with \
+                     'split' or 'grayscale')",
+                    usage.id()
+                ),
+            )),
+            (Some(_), Val::Scalar(_)) => unreachable!("usages have 1 or 4 channels"),
+        }
+    },
 };

@@ -138,7 +138,13 @@ fn export_writes_the_bytes_of_render_and_encode() {
 
     let program = compile(&marble, None).unwrap();
     let image = render(&program, 64, 64, RenderOptions::default(), &|_| {}).unwrap();
-    let expected = encode_to_vec(&image, Format::Png, Depth::Eight).unwrap();
+    let expected = encode_to_vec(
+        &image,
+        Format::Png,
+        Depth::Eight,
+        texgraph_core::usage::Encoding::AsRendered,
+    )
+    .unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), expected);
     assert_eq!(common::dir_entries(dir.path()), ["marble.png"]);
 }

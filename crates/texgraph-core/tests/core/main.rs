@@ -11,13 +11,16 @@ mod invariants;
 
 mod cellular;
 mod comments;
+mod dds;
 mod domain;
 mod editing;
 mod examples;
 mod export;
 mod formulas;
+mod gltf;
 mod kernels;
 mod looping;
+mod materials;
 mod migration;
 mod patterns;
 mod perlin_reference;

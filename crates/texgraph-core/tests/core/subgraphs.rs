@@ -362,10 +362,22 @@ fn graph_files_are_written_with_the_lowest_version_that_holds_them() {
     let mut labelled = common::example("marble");
     labelled.nodes[0].label = Some("grain".into());
     assert!(labelled.to_json().contains("\"version\": 3"));
-    let future = r#"{ "format": "texgraph", "version": 4, "nodes": [] }"#;
+    // An output's usage needs version 4; `color`, the default, does not.
+    let mut material = common::example("marble_normal");
+    let output = material.node_mut("normal_out").unwrap();
+    output
+        .params
+        .insert("usage".into(), ParamValue::Text("color".into()));
+    assert!(material.to_json().contains("\"version\": 1"));
+    let output = material.node_mut("normal_out").unwrap();
+    output
+        .params
+        .insert("usage".into(), ParamValue::Text("normal".into()));
+    assert!(material.to_json().contains("\"version\": 4"));
+    let future = r#"{ "format": "texgraph", "version": 5, "nodes": [] }"#;
     let message = Graph::from_json(future).unwrap_err().to_string();
     assert!(
-        message.contains("unsupported version 4; this build reads versions 1 to 3"),
+        message.contains("unsupported version 5; this build reads versions 1 to 4"),
         "{message}"
     );
 }

@@ -230,10 +230,10 @@ fn outputs_missing_or_named_twice() {
 #[test]
 fn header_problems() {
     assert_problem(
-        r##"{ "format": "texgraph", "version": 4, "nodes": [] }"##,
+        r##"{ "format": "texgraph", "version": 5, "nodes": [] }"##,
         None,
         Some("version"),
-        "unsupported version 4",
+        "unsupported version 5",
     );
     assert_problem(
         r##"{ "format": "substance", "version": 1, "nodes": [] }"##,

@@ -1,0 +1,199 @@
+//! What the game texture writers share: the [`BlockFormat`] a map is stored in, the size
+//! rule of block compression, and each mip level's payload (BCn blocks compressed by the
+//! `dds` crate's encoder, or 16-bit samples), which [`super::dds`] and [`super::ktx2`]
+//! wrap in their own headers.
+
+use std::io::Write;
+
+use super::short_of_memory;
+use crate::eval::Image;
+
+use super::mips::mip_chain;
+
+/// How one map is stored in a DDS or KTX2 file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BlockFormat {
+    /// RGBA whose RGB values are sRGB-encoded (base color, emissive); BC7 with the sRGB
+    /// transfer function (`BC7_UNORM_SRGB`, `VK_FORMAT_BC7_SRGB_BLOCK`).
+    Bc7Srgb,
+    /// RGBA linear data (packed maps such as occlusion-roughness-metallic); BC7
+    /// (`BC7_UNORM`, `VK_FORMAT_BC7_UNORM_BLOCK`).
+    Bc7,
+    /// A normal map given as RGBA with the normal n encoded as 0.5 + 0.5n; only R and G
+    /// are stored (`BC5_UNORM`, `VK_FORMAT_BC5_UNORM_BLOCK`).
+    Bc5,
+    /// One channel: a gray image, or the R of an RGBA one (`BC4_UNORM`,
+    /// `VK_FORMAT_BC4_UNORM_BLOCK`).
+    Bc4,
+    /// One channel, uncompressed 16-bit (height maps): a gray image, or the R of an RGBA
+    /// one (`R16_UNORM`, `VK_FORMAT_R16_UNORM`). Any size.
+    R16,
+}
+
+impl BlockFormat {
+    /// The name used in messages: `BC7`, `BC5`, `BC4` or `R16`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockFormat::Bc7Srgb | BlockFormat::Bc7 => "BC7",
+            BlockFormat::Bc5 => "BC5",
+            BlockFormat::Bc4 => "BC4",
+            BlockFormat::R16 => "R16",
+        }
+    }
+
+    /// Channels of the images [`mip_chain`] makes for this format: 4 for BC7 and BC5,
+    /// 1 for BC4 and R16.
+    pub fn channels(self) -> usize {
+        match self {
+            BlockFormat::Bc7Srgb | BlockFormat::Bc7 | BlockFormat::Bc5 => 4,
+            BlockFormat::Bc4 | BlockFormat::R16 => 1,
+        }
+    }
+
+    /// Whether the format is block-compressed (4x4 blocks).
+    pub fn is_compressed(self) -> bool {
+        self != BlockFormat::R16
+    }
+
+    /// Bytes of one 4x4 block, or of one pixel for [`BlockFormat::R16`].
+    pub(crate) fn unit_bytes(self) -> usize {
+        match self {
+            BlockFormat::Bc7Srgb | BlockFormat::Bc7 | BlockFormat::Bc5 => 16,
+            BlockFormat::Bc4 => 8,
+            BlockFormat::R16 => 2,
+        }
+    }
+
+    /// Bytes of a `width` x `height` level: whole 4x4 blocks for the compressed
+    /// formats (a 2x2 or 1x1 level takes one block), 2 a pixel for R16.
+    pub fn level_bytes(self, width: u32, height: u32) -> Option<u64> {
+        let (w, h) = (u64::from(width), u64::from(height));
+        let units = if self.is_compressed() {
+            w.div_ceil(4).checked_mul(h.div_ceil(4))?
+        } else {
+            w.checked_mul(h)?
+        };
+        units.checked_mul(self.unit_bytes() as u64)
+    }
+}
+
+/// Refuses block compression of a top level whose width or height is not a multiple of
+/// 4; `container` (`DDS`, `KTX2`) opens the message.
+pub(crate) fn check_size(
+    image: &Image,
+    format: BlockFormat,
+    container: &str,
+) -> Result<(), String> {
+    let (w, h) = (image.width, image.height);
+    if w == 0 || h == 0 {
+        return Err(format!("{container} cannot hold an empty {w}x{h} image"));
+    }
+    if format.is_compressed() && (w % 4 != 0 || h % 4 != 0) {
+        return Err(format!(
+            "{container} block compression ({}) needs a width and height that are multiples of 4; {w}x{h} is not",
+            format.name()
+        ));
+    }
+    Ok(())
+}
+
+/// Number of levels of a full mip chain of a `width` x `height` image, down to 1x1:
+/// floor(log2(max(width, height))) + 1.
+pub fn level_count(width: u32, height: u32) -> u32 {
+    u32::BITS - width.max(height).max(1).leading_zeros()
+}
+
+/// Every level of `image`'s mip chain as stored in `format`, level 0 first, after the
+/// size check for `container`.
+pub(crate) fn level_payloads(
+    image: &Image,
+    format: BlockFormat,
+    container: &str,
+) -> Result<Vec<Vec<u8>>, String> {
+    check_size(image, format, container)?;
+    let levels = mip_chain(image, format)?;
+    let mut payloads = Vec::new();
+    payloads
+        .try_reserve_exact(levels.len())
+        .map_err(|_| short_of_memory(image))?;
+    for level in &levels {
+        let bytes = match format {
+            BlockFormat::R16 => r16_bytes(level)?,
+            _ => compress(level, format)?,
+        };
+        payloads.push(bytes);
+    }
+    Ok(payloads)
+}
+
+/// The encoder settings: the `dds` crate's `High` quality (all BC7 modes, two partition
+/// candidates, a refinement pass; BC4/BC5 with refined endpoints), no dithering (the
+/// maps are smooth and many are data, not pictures), spread over rayon's threads.
+fn encode_options() -> ::dds::EncodeOptions {
+    let mut options = ::dds::EncodeOptions::default();
+    options.quality = ::dds::CompressionQuality::High;
+    options.dithering = ::dds::Dithering::None;
+    options.error_metric = ::dds::ErrorMetric::Uniform;
+    options.parallel = true;
+    options
+}
+
+/// One level (channels as [`BlockFormat::channels`], values in [0, 1]) compressed to
+/// whole 4x4 blocks, rows of blocks top to bottom. The encoder pads a partial block by
+/// repeating the level's last column and its first rows.
+fn compress(level: &Image, format: BlockFormat) -> Result<Vec<u8>, String> {
+    let (color, target) = match format {
+        BlockFormat::Bc7Srgb | BlockFormat::Bc7 => {
+            (::dds::ColorFormat::RGBA_F32, ::dds::Format::BC7_UNORM)
+        }
+        BlockFormat::Bc5 => (::dds::ColorFormat::RGBA_F32, ::dds::Format::BC5_UNORM),
+        BlockFormat::Bc4 => (::dds::ColorFormat::GRAYSCALE_F32, ::dds::Format::BC4_UNORM),
+        BlockFormat::R16 => unreachable!("R16 is not block-compressed"),
+    };
+    let samples = crate::memory::try_collect(
+        level.data.len() * 4,
+        level
+            .data
+            .iter()
+            .flat_map(|v| v.clamp(0.0, 1.0).to_ne_bytes()),
+    )
+    .ok_or_else(|| short_of_memory(level))?;
+    let size = ::dds::Size::new(level.width, level.height);
+    let view = ::dds::ImageView::new(&samples, size, color).ok_or_else(|| {
+        format!(
+            "a {}x{} level has the wrong number of samples",
+            level.width, level.height
+        )
+    })?;
+    let len = format
+        .level_bytes(level.width, level.height)
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| short_of_memory(level))?;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(len)
+        .map_err(|_| short_of_memory(level))?;
+    ::dds::encode(&mut bytes, view, target, None, &encode_options()).map_err(|e| e.to_string())?;
+    if bytes.len() != len {
+        return Err(format!(
+            "the {} encoder wrote {} bytes for a {}x{} level, not {len}",
+            format.name(),
+            bytes.len(),
+            level.width,
+            level.height
+        ));
+    }
+    Ok(bytes)
+}
+
+/// One gray level as little-endian 16-bit samples, clamped to [0, 1] and rounded.
+fn r16_bytes(level: &Image) -> Result<Vec<u8>, String> {
+    let sample = |v: &f32| ((v.clamp(0.0, 1.0) * 65535.0).round() as u16).to_le_bytes();
+    crate::memory::try_collect(level.data.len() * 2, level.data.iter().flat_map(sample))
+        .ok_or_else(|| short_of_memory(level))
+}
+
+/// Writes `bytes`, turning an I/O error into a message.
+pub(crate) fn write_all(out: &mut impl Write, bytes: &[u8]) -> Result<(), String> {
+    out.write_all(bytes).map_err(|e| e.to_string())
+}

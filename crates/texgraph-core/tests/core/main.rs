@@ -18,6 +18,7 @@ mod export;
 mod formulas;
 mod kernels;
 mod looping;
+mod material_nodes;
 mod migration;
 mod patterns;
 mod perlin_reference;

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::registry::{Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType};
 
-const CATEGORIES: [Category; 10] = [
+const CATEGORIES: [Category; 11] = [
     Category::Noise,
     Category::Fractal,
     Category::Pattern,
@@ -13,6 +13,7 @@ const CATEGORIES: [Category; 10] = [
     Category::Color,
     Category::Combine,
     Category::Filter,
+    Category::Material,
     Category::Input,
     Category::Output,
 ];

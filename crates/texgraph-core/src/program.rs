@@ -168,6 +168,17 @@ pub enum SlopeMode {
     Max,
 }
 
+/// How `normal_blend` combines a base and a detail normal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NormalBlendMode {
+    /// Reoriented normal mapping (Barré-Brisebois and Hill): the detail turned with the base.
+    Reoriented,
+    /// Slopes added, z multiplied.
+    Whiteout,
+    /// The detail's offset from flat added to the base.
+    Linear,
+}
+
 /// One operation. Every operation is a pure function of its operands at each sample,
 /// so equal operations may share one slot and tiles may be cut anywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -478,6 +489,50 @@ pub enum Op {
         /// How samples combine.
         mode: SlopeMode,
     },
+    /// Horizon-based ambient occlusion of a height plane (`eval/material.rs`).
+    Occlusion {
+        /// The height plane (one channel).
+        plane: PlaneId,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// How far the horizon is searched, texture units, f32 bits.
+        radius: u32,
+        /// Factor on the occlusion.
+        strength: Operand,
+        /// Directions searched.
+        directions: u32,
+        /// Reads along each direction.
+        steps: u32,
+    },
+    /// Curvature of a height plane, or of a normal-map plane (`eval/material.rs`).
+    Curvature {
+        /// The plane: a height (one channel) or a normal map (four).
+        plane: PlaneId,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// Distance of the reads, texture units, f32 bits.
+        radius: u32,
+        /// Factor on the curvature.
+        strength: Operand,
+        /// The plane is a normal map.
+        normal: bool,
+    },
+    /// Two normal-map colors combined (see [`crate::kernels::normals::blend`]); writes
+    /// r, g, b.
+    NormalBlend {
+        /// The base normal map's r, g, b.
+        base: [Operand; 3],
+        /// The detail normal map's r, g, b.
+        detail: [Operand; 3],
+        /// How much of the detail, 0–1.
+        strength: Operand,
+        /// How they combine.
+        mode: NormalBlendMode,
+    },
     /// Rec.709 luminance of (r, g, b).
     Luminance(Operand, Operand, Operand),
 }
@@ -487,7 +542,7 @@ impl Op {
     pub fn arity(&self) -> u32 {
         match *self {
             Op::Ramp { .. } => 4,
-            Op::Normal { .. } | Op::Hsl { .. } => 3,
+            Op::Normal { .. } | Op::Hsl { .. } | Op::NormalBlend { .. } => 3,
             Op::Bricks { .. } | Op::CellHash { .. } => 4,
             Op::Sample { channels, .. }
             | Op::Fetch { channels, .. }
@@ -503,7 +558,9 @@ impl Op {
             | Op::Fetch { plane, .. }
             | Op::Normal { plane, .. }
             | Op::Emboss { plane, .. }
-            | Op::Edges { plane, .. } => vec![plane],
+            | Op::Edges { plane, .. }
+            | Op::Occlusion { plane, .. }
+            | Op::Curvature { plane, .. } => vec![plane],
             Op::SlopeBlur { input, slope, .. } => vec![input, slope],
             _ => Vec::new(),
         }
@@ -546,6 +603,14 @@ impl Op {
                 texels: 2,
                 texture: d.abs(),
             }),
+            Op::Occlusion { x, y, radius, .. } | Op::Curvature { x, y, radius, .. }
+                if (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT)) =>
+            {
+                Some(Apron {
+                    texels: 1,
+                    texture: f32::from_bits(radius).abs(),
+                })
+            }
             _ if self.planes().is_empty() => Some(Apron::default()),
             _ => None,
         }
@@ -591,6 +656,13 @@ impl Op {
             Op::SlopeBlur {
                 samples, channels, ..
             } => 12.0 + samples as f32 * (12.0 + 4.0 * channels as f32),
+            // Reads at whole-texel offsets with shared weights: cheaper than a bilinear
+            // read each.
+            Op::Occlusion {
+                directions, steps, ..
+            } => 8.0 + directions as f32 * (6.0 + steps as f32 * 6.0),
+            Op::Curvature { .. } => 80.0,
+            Op::NormalBlend { .. } => 40.0,
             _ => 1.0,
         }
     }
@@ -661,6 +733,15 @@ impl Op {
                 ..
             } => vec![x, y, width, threshold],
             Op::SlopeBlur { x, y, distance, .. } => vec![x, y, distance],
+            Op::Occlusion { x, y, strength, .. } | Op::Curvature { x, y, strength, .. } => {
+                vec![x, y, strength]
+            }
+            Op::NormalBlend {
+                base,
+                detail,
+                strength,
+                ..
+            } => base.into_iter().chain(detail).chain([strength]).collect(),
         }
     }
 }

@@ -44,6 +44,10 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::filter::EMBOSS,
     &nodes::filter::EDGE_DETECT,
     &nodes::filter::SLOPE_BLUR,
+    &nodes::material::AMBIENT_OCCLUSION,
+    &nodes::material::CURVATURE,
+    &nodes::material::NORMAL_BLEND,
+    &nodes::material::HEIGHT_BLEND,
     &nodes::bitmap::IMAGE,
     &nodes::input::CONSTANT,
     &nodes::input::COLOR,
@@ -128,6 +132,8 @@ pub enum Category {
     /// Neighbourhood filters and buffers: nodes whose input is computed over the whole
     /// image first.
     Filter,
+    /// Material maps from heights and normal maps: occlusion, curvature, layer blends.
+    Material,
     /// Constants, images and graph values.
     Input,
     /// Graph outputs.
@@ -146,6 +152,7 @@ impl Category {
             Category::Color => "Color",
             Category::Combine => "Combine",
             Category::Filter => "Filter",
+            Category::Material => "Material",
             Category::Input => "Input",
             Category::Output => "Output",
         }

@@ -14,6 +14,7 @@
 mod avx512;
 pub mod blur;
 mod interleave;
+mod material;
 mod ops;
 pub mod planes;
 mod pool;

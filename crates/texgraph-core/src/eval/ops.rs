@@ -19,9 +19,11 @@ use crate::kernels::scalar::{self, LUMA};
 use crate::kernels::shapes::{self, ShapeKind};
 use crate::kernels::simplex;
 use crate::program::{
-    Binary, BlendMode, Instr, Interpolation, Op, Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
+    Binary, BlendMode, Instr, Interpolation, NormalBlendMode, Op, Operand, Program, SlopeMode,
+    U_SLOT, Unary, V_SLOT,
 };
 
+use super::material::{self, Horizon, Place};
 use super::planes::{self, PlaneView, TileAt};
 
 /// The lookup tables operations refer to by index.
@@ -327,6 +329,64 @@ fn apply<'s>(
                 }
             }
         }
+        Op::Occlusion {
+            plane,
+            x,
+            y,
+            radius,
+            strength,
+            directions,
+            steps,
+        } => {
+            let view = tables.plane(plane);
+            let search = Horizon {
+                radius: f32::from_bits(radius),
+                directions,
+                steps,
+            };
+            let strength = arg(strength);
+            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            let on_grid = image_frame
+                && (view.width, view.height) == (at.width, at.height)
+                && view.channels == 1;
+            let (u, v) = (samples(arg(x), n), samples(arg(y), n));
+            let place = if on_grid {
+                Place::Grid { at, cols }
+            } else {
+                Place::Free { u: &u, v: &v }
+            };
+            material::occlusion(dst[0], view, place, search, |i| strength.at(i));
+        }
+        Op::Curvature {
+            plane,
+            x,
+            y,
+            radius,
+            strength,
+            normal,
+        } => {
+            let (u, v) = (samples(arg(x), n), samples(arg(y), n));
+            let strength = arg(strength);
+            let (view, radius) = (tables.plane(plane), f32::from_bits(radius));
+            material::curvature(dst[0], view, (&u, &v), radius, normal, |i| strength.at(i));
+        }
+        Op::NormalBlend {
+            base,
+            detail,
+            strength,
+            mode,
+        } => {
+            let [r, g, b] = dst else {
+                unreachable!("a normal blend writes three slots")
+            };
+            normal_blend_k(
+                [r, g, b],
+                base.map(arg),
+                detail.map(arg),
+                arg(strength),
+                mode,
+            );
+        }
         Op::PerlinTable {
             x,
             y,
@@ -569,6 +629,30 @@ fn apply<'s>(
                     l.at(i),
                 );
             }
+        }
+    }
+}
+
+/// An operand's `n` samples as a slice (a uniform one spread).
+fn samples(a: Arg<'_>, n: usize) -> std::borrow::Cow<'_, [f32]> {
+    match a {
+        Arg::S(s) => std::borrow::Cow::Borrowed(&s[..n]),
+        Arg::C(c) => std::borrow::Cow::Owned(vec![c; n]),
+    }
+}
+
+multiversion! {
+    /// Two normal maps combined (see [`crate::kernels::normals::blend`]).
+    fn normal_blend_k(out: [&mut [f32]; 3], base: [Arg<'_>; 3], detail: [Arg<'_>; 3], strength: Arg<'_>, mode: NormalBlendMode) {
+        let [r, g, b] = out;
+        for i in 0..r.len() {
+            let c = crate::kernels::normals::blend(
+                base.map(|a| a.at(i)),
+                detail.map(|a| a.at(i)),
+                strength.at(i),
+                mode,
+            );
+            (r[i], g[i], b[i]) = (c[0], c[1], c[2]);
         }
     }
 }

@@ -40,7 +40,7 @@ pub const RELIEF: f32 = 0.1;
 impl PlaneView<'_> {
     /// Texel index along an axis of `len` texels, wrapped or clamped.
     #[inline(always)]
-    fn index(&self, i: i64, len: usize) -> usize {
+    pub(super) fn index(&self, i: i64, len: usize) -> usize {
         if self.wrap {
             i.rem_euclid(len as i64) as usize
         } else {

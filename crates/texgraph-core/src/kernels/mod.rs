@@ -8,6 +8,7 @@ pub mod dispatch;
 pub mod fastmath;
 pub mod gradient;
 pub mod noise;
+pub mod normals;
 pub mod scalar;
 pub mod shapes;
 pub mod simplex;

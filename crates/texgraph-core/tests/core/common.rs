@@ -95,3 +95,28 @@ pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
            {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
     ))
 }
+
+/// `big` box-averaged down by `factor` per axis.
+pub fn downsample(big: &Image, factor: u32) -> Image {
+    let (w, h, c) = (big.width / factor, big.height / factor, big.channels);
+    let mut data = vec![0.0; (w * h) as usize * c];
+    for y in 0..h {
+        for x in 0..w {
+            for ch in 0..c {
+                let mut sum = 0.0;
+                for dy in 0..factor {
+                    for dx in 0..factor {
+                        sum += at(big, x * factor + dx, y * factor + dy, ch);
+                    }
+                }
+                data[(y * w + x) as usize * c + ch] = sum / (factor * factor) as f32;
+            }
+        }
+    }
+    Image {
+        width: w,
+        height: h,
+        channels: c,
+        data,
+    }
+}

@@ -20,6 +20,7 @@ mod formulas;
 mod gltf;
 mod kernels;
 mod looping;
+mod material_nodes;
 mod materials;
 mod migration;
 mod patterns;

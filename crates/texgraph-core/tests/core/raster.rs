@@ -283,31 +283,6 @@ fn the_edges_of_a_step_are_a_line_at_the_step() {
     }
 }
 
-/// `big` box-averaged down by `factor` per axis.
-fn downsample(big: &Image, factor: u32) -> Image {
-    let (w, h, c) = (big.width / factor, big.height / factor, big.channels);
-    let mut data = vec![0.0; (w * h) as usize * c];
-    for y in 0..h {
-        for x in 0..w {
-            for ch in 0..c {
-                let mut sum = 0.0;
-                for dy in 0..factor {
-                    for dx in 0..factor {
-                        sum += common::at(big, x * factor + dx, y * factor + dy, ch);
-                    }
-                }
-                data[(y * w + x) as usize * c + ch] = sum / (factor * factor) as f32;
-            }
-        }
-    }
-    Image {
-        width: w,
-        height: h,
-        channels: c,
-        data,
-    }
-}
-
 #[test]
 fn small_and_large_renders_look_alike() {
     // A smooth height, blurred and normal-mapped: a 256² render and a 1024² render
@@ -326,7 +301,7 @@ fn small_and_large_renders_look_alike() {
     };
     for (out, worst_allowed, mean_allowed) in [("b", 0.001, 0.0002), ("n", 0.01, 0.002)] {
         let small = render_at(&g(out), 256);
-        let large = downsample(&render_at(&g(out), 1024), 4);
+        let large = common::downsample(&render_at(&g(out), 1024), 4);
         let diffs: Vec<f32> = small
             .data
             .iter()

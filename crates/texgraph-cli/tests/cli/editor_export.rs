@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use texgraph_core::Graph;
-use texgraph_editor::export::{AnimationRequest, ExportJob, ExportRequest, ImageKind};
+use texgraph_core::export::presets::{self, FileKind};
+use texgraph_editor::export::{
+    AnimationRequest, ExportJob, ExportRequest, ImageKind, MaterialRequest,
+};
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -176,6 +179,58 @@ fn animations_match_the_cli_as_gif_sheet_and_sequence() {
                 std::fs::read(&path).unwrap(),
                 std::fs::read(cli_dir.join(file)).unwrap(),
                 "{name}: {file:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn material_presets_match_the_cli_file_for_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("stone.json");
+    std::fs::write(&graph, crate::materials::STONE).unwrap();
+    for (preset, format) in [("gltf", None), ("unreal", Some(FileKind::Dds))] {
+        let editor_dir = dir.path().join(format!("editor_{preset}"));
+        let written = editor_export(
+            &graph,
+            ExportRequest {
+                width: 32,
+                height: 32,
+                kind: ImageKind::Png8,
+                output: None,
+                all_outputs: true,
+                path: editor_dir.clone(),
+                animation: None,
+                material: Some(MaterialRequest {
+                    preset: presets::find(&presets::built_in(), preset).unwrap().clone(),
+                    format,
+                    graph_name: "stone".into(),
+                }),
+            },
+        );
+        let cli_dir = format!("cli_{preset}");
+        let mut args = vec!["--size", "32", "--preset", preset, "-o", &cli_dir];
+        if format.is_some() {
+            args.extend(["--format", "dds"]);
+        }
+        cli_render(dir.path(), &graph, &args);
+        let mut cli_files: Vec<_> = std::fs::read_dir(dir.path().join(&cli_dir))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        cli_files.sort();
+        let mut editor_files: Vec<_> = std::fs::read_dir(&editor_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        editor_files.sort();
+        assert_eq!(editor_files, cli_files, "{preset}");
+        assert!(written.len() >= 3, "{preset}: {written:?}");
+        for file in cli_files {
+            assert_eq!(
+                std::fs::read(editor_dir.join(&file)).unwrap(),
+                std::fs::read(dir.path().join(&cli_dir).join(&file)).unwrap(),
+                "{preset}: {file:?}"
             );
         }
     }

@@ -9,6 +9,7 @@ mod animation;
 mod cli;
 mod editor_export;
 mod limits;
+mod materials;
 mod memory;
 mod raster;
 mod subgraphs;

@@ -1,0 +1,226 @@
+//! `texgraph presets`, `render --preset` and `plan --all-outputs`: material exports from
+//! the command line, and what they refuse.
+
+use crate::common::{entries, run_in};
+
+use predicates::prelude::*;
+
+/// A small material: a height feeding a normal map, roughness and a base color.
+pub const STONE: &str = r##"{
+  "format": "texgraph", "version": 4, "name": "stone",
+  "settings": { "tileable": true },
+  "nodes": [
+    { "id": "h", "type": "fbm", "params": { "frequency": 4, "octaves": 4, "seed": 3 } },
+    { "id": "n", "type": "normal", "params": { "strength": 2 }, "inputs": { "height": "h" } },
+    { "id": "ao", "type": "ambient_occlusion", "inputs": { "height": "h" } },
+    { "id": "r", "type": "levels", "params": { "in_low": 0.2, "in_high": 0.9 }, "inputs": { "input": "h" } },
+    { "id": "c", "type": "gradient", "params": { "stops": [
+        { "pos": 0, "color": "#302820" }, { "pos": 1, "color": "#c8b8a0" } ] }, "inputs": { "input": "h" } },
+    { "id": "base", "type": "output", "params": { "name": "base", "usage": "basecolor" }, "inputs": { "color": "c" } },
+    { "id": "nrm", "type": "output", "params": { "name": "nrm", "usage": "normal" }, "inputs": { "color": "n" } },
+    { "id": "occ", "type": "output", "params": { "name": "occ", "usage": "ambient_occlusion" }, "inputs": { "color": "ao" } },
+    { "id": "rough", "type": "output", "params": { "name": "rough", "usage": "roughness" }, "inputs": { "color": "r" } },
+    { "id": "height", "type": "output", "params": { "name": "height", "usage": "height" }, "inputs": { "color": "h" } }
+  ]
+}"##;
+
+fn stone_in(dir: &std::path::Path) {
+    std::fs::write(dir.join("stone.json"), STONE).unwrap();
+}
+
+#[test]
+fn presets_lists_the_built_ins_and_prints_them_as_preset_files() {
+    let dir = tempfile::tempdir().unwrap();
+    run_in(dir.path(), &["presets"])
+        .success()
+        .stdout(predicate::str::contains("unity-hdrp:"))
+        .stdout(predicate::str::contains(
+            "r=metallic g=ambient_occlusion b=mask a=1-roughness",
+        ));
+    let out = run_in(dir.path(), &["presets", "--json"]).success();
+    let json = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // The printed presets are a preset file: loaded back, they are the built-ins.
+    std::fs::write(dir.path().join("all.json"), &json).unwrap();
+    stone_in(dir.path());
+    run_in(
+        dir.path(),
+        &[
+            "render",
+            "stone.json",
+            "--size",
+            "16",
+            "--preset",
+            "godot",
+            "--preset-file",
+            "all.json",
+            "-o",
+            "out",
+        ],
+    )
+    .success();
+    assert_eq!(
+        entries(&dir.path().join("out")),
+        [
+            "stone_albedo.png",
+            "stone_height.png",
+            "stone_normal.png",
+            "stone_orm.png"
+        ]
+    );
+}
+
+#[test]
+fn a_preset_writes_its_set_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    stone_in(dir.path());
+    run_in(
+        dir.path(),
+        &[
+            "render",
+            "stone.json",
+            "--size",
+            "32",
+            "--preset",
+            "gltf",
+            "-o",
+            "gltf",
+        ],
+    )
+    .success()
+    .stdout(predicate::str::contains(
+        "wrote gltf/stone_occlusionRoughnessMetallic.png",
+    ))
+    .stdout(predicate::str::contains("from one render"));
+    assert_eq!(
+        entries(&dir.path().join("gltf")),
+        [
+            "stone.bin",
+            "stone.gltf",
+            "stone_baseColor.png",
+            "stone_normal.png",
+            "stone_occlusionRoughnessMetallic.png"
+        ]
+    );
+    run_in(
+        dir.path(),
+        &[
+            "render",
+            "stone.json",
+            "--size",
+            "32",
+            "--preset",
+            "unreal",
+            "--format",
+            "ktx2",
+            "-o",
+            "ue",
+        ],
+    )
+    .success();
+    assert_eq!(
+        entries(&dir.path().join("ue")),
+        [
+            "T_stone_BC.ktx2",
+            "T_stone_H.ktx2",
+            "T_stone_N.ktx2",
+            "T_stone_ORM.ktx2"
+        ]
+    );
+}
+
+#[test]
+fn bad_preset_requests_exit_2_naming_what_is_wrong_and_leave_files_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    stone_in(dir.path());
+    let precious = b"an engine's texture".as_slice();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    std::fs::write(dir.path().join("out/T_stone_BC.png"), precious).unwrap();
+    let render = |args: &[&str]| {
+        let mut all = vec!["render", "stone.json", "--size", "30", "-o", "out"];
+        all.extend_from_slice(args);
+        run_in(dir.path(), &all).code(2)
+    };
+    render(&["--preset", "unrael"])
+        .stderr(predicate::str::contains(
+            "error: --preset: no preset named 'unrael'",
+        ))
+        .stderr(predicate::str::contains("unreal"));
+    std::fs::write(
+        dir.path().join("studio.json"),
+        r#"[{"name": "studio", "files": [{"file": "{graph}.png", "channels": {"r": "metalic"}}]}]"#,
+    )
+    .unwrap();
+    render(&["--preset", "studio", "--preset-file", "studio.json"]).stderr(
+        predicate::str::contains("studio.json")
+            .and(predicate::str::contains("preset 'studio'"))
+            .and(predicate::str::contains("files[0].channels.r"))
+            .and(predicate::str::contains("unknown usage 'metalic'")),
+    );
+    render(&["--preset", "unreal", "--format", "dds"]).stderr(
+        predicate::str::contains("T_stone_BC.dds").and(predicate::str::contains("multiples of 4")),
+    );
+    // A usage that does not fit what feeds it.
+    let broken = STONE.replace(
+        r#""inputs": { "color": "r" }"#,
+        r#""inputs": { "color": "c" }"#,
+    );
+    std::fs::write(dir.path().join("broken.json"), broken).unwrap();
+    run_in(
+        dir.path(),
+        &[
+            "render",
+            "broken.json",
+            "--size",
+            "32",
+            "--preset",
+            "unreal",
+            "-o",
+            "out",
+        ],
+    )
+    .code(2)
+    .stderr(predicate::str::contains("'rough'").and(predicate::str::contains("usage")));
+    // A folder that is a file.
+    std::fs::write(dir.path().join("file"), precious).unwrap();
+    run_in(
+        dir.path(),
+        &[
+            "render",
+            "stone.json",
+            "--size",
+            "32",
+            "--preset",
+            "unreal",
+            "-o",
+            "file",
+        ],
+    )
+    .code(2)
+    .stderr(predicate::str::contains("file").and(predicate::str::contains("folder")));
+    assert_eq!(std::fs::read(dir.path().join("file")).unwrap(), precious);
+    assert_eq!(entries(&dir.path().join("out")), ["T_stone_BC.png"]);
+    assert_eq!(
+        std::fs::read(dir.path().join("out/T_stone_BC.png")).unwrap(),
+        precious
+    );
+}
+
+#[test]
+fn plan_all_outputs_shows_one_program_sharing_the_height() {
+    let dir = tempfile::tempdir().unwrap();
+    stone_in(dir.path());
+    let out = run_in(
+        dir.path(),
+        &["plan", "stone.json", "--all-outputs", "--size", "64"],
+    )
+    .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("outputs 'base', 'nrm', 'occ', 'rough', 'height'"),
+        "{text}"
+    );
+    // The height is one plane, read by the normal and the occlusion; one output stage
+    // writes every map's channels.
+    assert_eq!(text.matches("-> plane").count(), 1, "{text}");
+    assert!(text.contains("64x64x11 -> output"), "{text}");
+}

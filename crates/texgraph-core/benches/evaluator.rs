@@ -1,7 +1,8 @@
 //! Evaluator benchmarks: each noise kernel at low and high frequency, the fractals at 6
 //! octaves, every example graph, the same fBm computed by noise-rs and fastnoise-lite,
-//! and the raster stages (blur at several radii, the normal pass) at 2048², ending with
-//! a table of texgraph against the baselines. Single thread throughout.
+//! the raster stages (blur at several radii, the normal pass) and ambient occlusion over
+//! the height it reads at 2048², ending with a table of texgraph against the baselines.
+//! Single thread throughout.
 //!
 //! `cargo bench -p texgraph-core` (add `-- fbm` to run only the baseline comparison).
 
@@ -424,6 +425,32 @@ fn raster(c: &mut Criterion) {
     group.finish();
 }
 
+/// The height the occlusion benchmark reads.
+const OCCLUSION_HEIGHT: &str =
+    r#"{ "id": "h", "type": "fbm", "params": { "octaves": 6, "frequency": 4 } }"#;
+
+/// Ambient occlusion at 2048², one thread: the height alone, and the height with
+/// `ambient_occlusion` at each quality on top (its plane, then the occlusion stage).
+fn occlusion_2048(c: &mut Criterion) {
+    const BIG: u32 = 2048;
+    let mut group = c.benchmark_group("occlusion2048");
+    group.throughput(Throughput::Elements(u64::from(BIG * BIG)));
+    let height = single_node(&OCCLUSION_HEIGHT.replace(r#""h""#, r#""n""#), false);
+    group.bench_function("height", |b| b.iter(|| render_once(&height, BIG)));
+    for quality in ["low", "medium", "high"] {
+        let program = single_node(
+            &format!(
+                r#"{OCCLUSION_HEIGHT}, {{ "id": "n", "type": "ambient_occlusion", "params": {{ "quality": "{quality}" }}, "inputs": {{ "height": "h" }} }}"#
+            ),
+            false,
+        );
+        group.bench_function(format!("occlusion_{quality}"), |b| {
+            b.iter(|| render_once(&program, BIG))
+        });
+    }
+    group.finish();
+}
+
 /// Criterion's median time of one benchmark in nanoseconds, from its saved estimates.
 fn median_ns(dir: &Path, id: &str) -> Option<f64> {
     let text = std::fs::read_to_string(dir.join(id).join("new/estimates.json")).ok()?;
@@ -496,6 +523,20 @@ fn print_summary(dir: &Path) {
             println!("normal pass         {ns:>8.2}  (the output stage of height → normal)");
         }
     }
+    if let Some(height) = median_ns(dir, "occlusion2048/height") {
+        println!("\nambient occlusion at 2048x2048 over a 6-octave fBm height, one thread:");
+        println!("height alone        {:>8.1} ms", height / 1e6);
+        for quality in ["low", "medium", "high"] {
+            if let Some(ns) = median_ns(dir, &format!("occlusion2048/occlusion_{quality}")) {
+                println!(
+                    "{:<19} {:>8.1} ms {:>6.2}x the height",
+                    format!("with AO, {quality}"),
+                    ns / 1e6,
+                    ns / height
+                );
+            }
+        }
+    }
     let names = example_names();
     if names
         .iter()
@@ -524,6 +565,7 @@ fn main() {
     fbm_2048(&mut c);
     library_2048(&mut c);
     raster(&mut c);
+    occlusion_2048(&mut c);
     examples(&mut c);
     c.final_summary();
     print_summary(&dir);

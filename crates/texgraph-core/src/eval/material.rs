@@ -110,16 +110,19 @@ pub(super) fn occlusion(
     }
     out.fill(0.0);
     for d in 0..search.directions {
-        horizon.fill(0.0);
-        for tap in search.taps(d) {
-            match place {
-                Place::Grid { at, cols } => {
-                    grid_horizon_k(&mut horizon, &centre, view, at, cols, tap)
+        match place {
+            Place::Grid { at, cols } => {
+                let taps: Vec<GridTap> = search.taps(d).map(|t| GridTap::new(t, view)).collect();
+                grid_direction_k(out, &mut horizon, &centre, view, at, cols, &taps);
+            }
+            Place::Free { u, v } => {
+                horizon.fill(0.0);
+                for tap in search.taps(d) {
+                    free_horizon_k(&mut horizon, &centre, view, u, v, tap);
                 }
-                Place::Free { u, v } => free_horizon_k(&mut horizon, &centre, view, u, v, tap),
+                add_occlusion_k(out, &horizon);
             }
         }
-        add_occlusion_k(out, &horizon);
     }
     let inv = 1.0 / search.directions as f32;
     for (i, o) in out.iter_mut().enumerate() {
@@ -141,52 +144,86 @@ multiversion! {
     }
 }
 
+/// The larger of a horizon so far and a read's tangent: one instruction (planes hold no
+/// NaN, so `f32::max`'s care for it is not needed).
+#[inline(always)]
+fn higher(horizon: f32, t: f32) -> f32 {
+    if t > horizon { t } else { horizon }
+}
+
 /// The whole texels and the weight of an offset of `offset` texels along an axis.
 fn split(offset: f64) -> (i64, f32) {
     let whole = offset.floor();
     (whole as i64, (offset - whole) as f32)
 }
 
+/// A [`Tap`] on the plane's grid: every pixel reads the texels `dx`, `dy` (and one more)
+/// away, blended with the same weights.
+#[derive(Clone, Copy)]
+struct GridTap {
+    dx: i64,
+    dy: i64,
+    tx: f32,
+    ty: f32,
+    slope: f32,
+}
+
+impl GridTap {
+    fn new(tap: Tap, view: &PlaneView<'_>) -> Self {
+        let (dx, tx) = split(tap.du * view.width as f64);
+        let (dy, ty) = split(tap.dv * view.height as f64);
+        Self {
+            dx,
+            dy,
+            tx,
+            ty,
+            slope: tap.slope,
+        }
+    }
+}
+
 multiversion! {
-    /// One read of the horizon search at the stage's own pixels: every pixel reads the
-    /// same whole-texel offset with the same bilinear weights, so rows of the tile read
-    /// runs of texels (the plane's rows where nothing wraps or clamps).
-    fn grid_horizon_k(horizon: &mut [f32], centre: &[f32], view: &PlaneView<'_>, at: TileAt, cols: usize, tap: Tap) {
+    /// One direction of the horizon search at the stage's own pixels, added to `out`
+    /// (see [`occlusion`]); `horizon` is scratch. Row by row, each read of the direction
+    /// in turn, so a row's horizon stays in cache: within the plane a row's reads are a
+    /// run of texels, and only columns whose reads wrap or clamp look their texels up.
+    #[allow(clippy::too_many_arguments)]
+    fn grid_direction_k(out: &mut [f32], horizon: &mut [f32], centre: &[f32], view: &PlaneView<'_>, at: TileAt, cols: usize, taps: &[GridTap]) {
         let (w, h) = (view.width, view.height);
         let data = &view.data[..w * h];
-        let (ix, tx) = split(tap.du * w as f64);
-        let (iy, ty) = split(tap.dv * h as f64);
-        let first = at.col0 as i64 + ix;
-        // The columns read by the tile's pixels, unless they are one run of the row.
-        let run = first >= 0 && first + cols as i64 + 1 <= w as i64;
-        let (mut xa, mut xb) = (Vec::new(), Vec::new());
-        if !run {
-            xa = (0..cols as i64).map(|c| view.index(first + c, w)).collect();
-            xb = (0..cols as i64).map(|c| view.index(first + c + 1, w)).collect();
-        }
-        let rows = horizon.len() / cols;
+        let rows = out.len() / cols;
+        let horizon = &mut horizon[..cols];
         for r in 0..rows {
-            let row = (at.row0 + r) as i64 + iy;
-            let (ya, yb) = (view.index(row, h) * w, view.index(row + 1, h) * w);
-            let horizon = &mut horizon[r * cols..(r + 1) * cols];
+            let out = &mut out[r * cols..(r + 1) * cols];
             let centre = &centre[r * cols..(r + 1) * cols];
-            if run {
-                let start = first as usize;
-                let top = &data[ya + start..ya + start + cols + 1];
-                let bottom = &data[yb + start..yb + start + cols + 1];
-                for c in 0..cols {
-                    let p = planes::blend([top[c], top[c + 1], bottom[c], bottom[c + 1]], tx, ty);
-                    horizon[c] = horizon[c].max((p - centre[c]) * tap.slope);
+            horizon.fill(0.0);
+            for tap in taps {
+                let row = (at.row0 + r) as i64 + tap.dy;
+                let (ya, yb) = (view.index(row, h) * w, view.index(row + 1, h) * w);
+                // Columns c whose texels first + c and first + c + 1 are inside the row.
+                let first = at.col0 as i64 + tap.dx;
+                let lo = (-first).clamp(0, cols as i64) as usize;
+                let hi = (w as i64 - 1 - first).clamp(lo as i64, cols as i64) as usize;
+                for c in (0..lo).chain(hi..cols) {
+                    let (xa, xb) = (view.index(first + c as i64, w), view.index(first + c as i64 + 1, w));
+                    let p = planes::blend([data[ya + xa], data[ya + xb], data[yb + xa], data[yb + xb]], tap.tx, tap.ty);
+                    horizon[c] = higher(horizon[c], (p - centre[c]) * tap.slope);
                 }
-            } else {
-                for c in 0..cols {
-                    let p = planes::blend(
-                        [data[ya + xa[c]], data[ya + xb[c]], data[yb + xa[c]], data[yb + xb[c]]],
-                        tx,
-                        ty,
-                    );
-                    horizon[c] = horizon[c].max((p - centre[c]) * tap.slope);
+                if lo < hi {
+                    let start = (first + lo as i64) as usize;
+                    let len = hi - lo;
+                    // Four slices of exactly `len`, so the loop has no tail.
+                    let (top, top_right) = (&data[ya + start..][..len], &data[ya + start + 1..][..len]);
+                    let (bottom, bottom_right) = (&data[yb + start..][..len], &data[yb + start + 1..][..len]);
+                    let (horizon, centre) = (&mut horizon[lo..hi], &centre[lo..hi]);
+                    for c in 0..len {
+                        let p = planes::blend([top[c], top_right[c], bottom[c], bottom_right[c]], tap.tx, tap.ty);
+                        horizon[c] = higher(horizon[c], (p - centre[c]) * tap.slope);
+                    }
                 }
+            }
+            for (o, &t) in out.iter_mut().zip(horizon.iter()) {
+                *o += t / (1.0 + t * t).sqrt();
             }
         }
     }
@@ -217,7 +254,7 @@ fn free_horizon<const WRAP: bool>(
     let (du, dv) = (tap.du as f32, tap.dv as f32);
     for i in 0..n {
         let p = read::<WRAP>(view, u[i] + du, v[i] + dv, 0);
-        horizon[i] = horizon[i].max((p - centre[i]) * tap.slope);
+        horizon[i] = higher(horizon[i], (p - centre[i]) * tap.slope);
     }
 }
 

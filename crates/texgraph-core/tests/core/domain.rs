@@ -257,8 +257,10 @@ fn float_images_with_nan_and_infinities_read_as_finite_values() {
         "emboss",
         "edge_detect",
         "slope_blur",
+        "ambient_occlusion",
+        "curvature",
     ] {
-        let port = if filter == "normal" || filter == "emboss" {
+        let port = if ["normal", "emboss", "ambient_occlusion", "curvature"].contains(&filter) {
             "height"
         } else {
             "input"

@@ -206,3 +206,11 @@ pub fn shift_click_titles(h: &mut Harness<'_, EditorApp>, labels: &[&str]) {
     h.event(Event::ModifiersChanged(Modifiers::NONE));
     h.run_steps(1);
 }
+
+/// The combo box showing `value`.
+pub fn combo<'h>(h: &'h Harness<'_, EditorApp>, value: &str) -> egui_kittest::Node<'h> {
+    let value = value.to_owned();
+    h.get_by(move |n| {
+        n.role() == egui::accesskit::Role::ComboBox && n.value().is_some_and(|v| *v == value)
+    })
+}

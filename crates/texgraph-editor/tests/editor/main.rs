@@ -4,6 +4,7 @@
 
 mod common;
 mod daily_work;
+mod materials;
 mod raster;
 mod recovery;
 mod state;

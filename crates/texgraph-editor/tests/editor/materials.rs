@@ -1,0 +1,104 @@
+//! Materials in the editor: outputs show their usage on the canvas, the inspector offers
+//! usages as a menu, and the export dialog writes a preset's files.
+
+use eframe::egui::{Key, Modifiers, PointerButton, accesskit::Role};
+use egui_kittest::kittest::Queryable;
+use texgraph_core::ParamValue;
+
+use crate::common::*;
+
+const STONE: &str = r##"{
+  "format": "texgraph", "version": 4, "name": "stone",
+  "settings": { "tileable": true },
+  "nodes": [
+    { "id": "h", "type": "fbm", "params": { "frequency": 4, "octaves": 4, "seed": 3 }, "pos": [0, 0] },
+    { "id": "n", "type": "normal", "params": { "strength": 2 }, "inputs": { "height": "h" }, "pos": [320, 0] },
+    { "id": "r", "type": "levels", "params": { "in_low": 0.2 }, "inputs": { "input": "h" }, "pos": [320, 320] },
+    { "id": "base", "type": "output", "params": { "name": "base", "usage": "basecolor" }, "inputs": { "color": "h" }, "pos": [640, 0] },
+    { "id": "nrm", "type": "output", "params": { "name": "nrm", "usage": "normal" }, "inputs": { "color": "n" }, "pos": [640, 320] },
+    { "id": "rough", "type": "output", "params": { "name": "rough", "usage": "roughness" }, "inputs": { "color": "r" }, "pos": [640, 640] }
+  ]
+}"##;
+
+#[test]
+fn outputs_show_their_usage_and_the_inspector_changes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "stone.json", STONE);
+    // Three outputs, three different titles, and pins named after what they take.
+    for title in [
+        "base: Output · Base color",
+        "nrm: Output · Normal",
+        "rough: Output · Roughness",
+    ] {
+        on_canvas(&h, title);
+    }
+    assert!(
+        h.query_by_label("roughness").is_some(),
+        "the pin says roughness"
+    );
+    assert!(h.query_by_label("basecolor").is_some());
+
+    let title = on_canvas(&h, "rough: Output · Roughness");
+    click_at(&mut h, title.center(), PointerButton::Primary);
+    assert_eq!(h.state().selected.as_deref(), Some("rough"));
+    // The inspector's usage menu: roughness becomes a mask.
+    combo(&h, "roughness").click();
+    h.run_steps(2);
+    h.get_all_by_label("mask").last().unwrap().click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state().graph.node("rough").unwrap().params.get("usage"),
+        Some(&ParamValue::Text("mask".into()))
+    );
+    on_canvas(&h, "rough: Output · Mask");
+}
+
+#[test]
+fn the_export_dialog_writes_a_presets_files_into_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "stone.json", STONE);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    combo(&h, "none: images").click();
+    h.run_steps(2);
+    h.get_by_label("unreal").click();
+    h.run_steps(3);
+    assert_eq!(h.state().export.material.as_deref(), Some("unreal"));
+    // The dialog lists the graph's maps with their usages, and the files it will write.
+    assert!(h.query_by_label("rough: Roughness").is_some());
+    assert!(h.query_by_label("nrm: Normal").is_some());
+    let writes = "writes T_stone_BC.png, T_stone_N.png, T_stone_ORM.png, T_stone_H.png";
+    assert!(h.query_by_label(writes).is_some(), "{writes}");
+    let folder = dir.path().join("stone_maps");
+    assert_eq!(h.state().export.folder, folder.display().to_string());
+    h.state_mut().export.preset = Some(256);
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(2);
+    wait_until(&mut h, "the export", |app| !app.export.message.is_empty());
+    assert!(
+        h.state().export.message.starts_with("wrote"),
+        "{}",
+        h.state().export.message
+    );
+    let mut written: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "T_stone_BC.png",
+            "T_stone_H.png",
+            "T_stone_N.png",
+            "T_stone_ORM.png"
+        ]
+    );
+    let height = image::open(folder.join("T_stone_H.png")).unwrap();
+    assert_eq!(
+        height.color(),
+        image::ColorType::L16,
+        "the height is 16-bit"
+    );
+    assert_eq!(height.width(), 256);
+}

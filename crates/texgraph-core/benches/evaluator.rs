@@ -2,9 +2,11 @@
 //! octaves, every example graph, the same fBm computed by noise-rs and fastnoise-lite,
 //! the raster stages (blur at several radii, the normal pass) and ambient occlusion over
 //! the height it reads at 2048², ending with a table of texgraph against the baselines.
-//! Single thread throughout.
+//! Single thread throughout, except the DDS export (BC7 with mips of a 2048² map), which
+//! uses rayon's pool as exports do.
 //!
-//! `cargo bench -p texgraph-core` (add `-- fbm` to run only the baseline comparison).
+//! `cargo bench -p texgraph-core` (add `-- fbm` to run only the baseline comparison,
+//! `-- dds` only the DDS export).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -451,6 +453,32 @@ fn occlusion_2048(c: &mut Criterion) {
     group.finish();
 }
 
+/// Side of the DDS export benchmark.
+const DDS_SIDE: u32 = 2048;
+
+/// A 2048² RGBA map (the bricks example, rendered once) written as a BC7 sRGB DDS file
+/// with its 12 mip levels, into memory, on rayon's pool (every core).
+fn dds_export(c: &mut Criterion) {
+    use texgraph_core::export::dds::{BlockFormat, encode_dds};
+    let mut graph = Graph::load(&graphs_dir().join("bricks.json")).expect("loads");
+    graph.resolve_paths(&graphs_dir());
+    let first = output_names(&graph).remove(0);
+    let program = compile(&graph, Some(&first)).expect("compiles");
+    let options = RenderOptions::default();
+    let map = render(&program, DDS_SIDE, DDS_SIDE, options, &|_| {}).expect("renders");
+    let mut group = c.benchmark_group("export");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(u64::from(DDS_SIDE * DDS_SIDE)));
+    group.bench_function("dds_bc7_mips_2048", |b| {
+        b.iter(|| {
+            let mut out = Vec::new();
+            encode_dds(&map, BlockFormat::Bc7Srgb, &mut out).expect("encodes");
+            black_box(out)
+        })
+    });
+    group.finish();
+}
+
 /// Criterion's median time of one benchmark in nanoseconds, from its saved estimates.
 fn median_ns(dir: &Path, id: &str) -> Option<f64> {
     let text = std::fs::read_to_string(dir.join(id).join("new/estimates.json")).ok()?;
@@ -537,6 +565,12 @@ fn print_summary(dir: &Path) {
             }
         }
     }
+    if let Some(ns) = median_ns(dir, "export/dds_bc7_mips_2048") {
+        println!(
+            "\nDDS, BC7 sRGB with mips, {DDS_SIDE}x{DDS_SIDE} on every core: {:.2} s",
+            ns / 1e9
+        );
+    }
     let names = example_names();
     if names
         .iter()
@@ -567,6 +601,7 @@ fn main() {
     raster(&mut c);
     occlusion_2048(&mut c);
     examples(&mut c);
+    dds_export(&mut c);
     c.final_summary();
     print_summary(&dir);
 }

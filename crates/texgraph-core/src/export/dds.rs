@@ -16,7 +16,7 @@ use super::blocks::{level_payloads, write_all};
 
 impl BlockFormat {
     /// The DXGI format of a DDS file holding this format.
-    pub fn dxgi_format(self) -> DxgiFormat {
+    pub(crate) fn dxgi_format(self) -> DxgiFormat {
         match self {
             BlockFormat::Bc7Srgb => DxgiFormat::BC7_UNORM_SRGB,
             BlockFormat::Bc7 => DxgiFormat::BC7_UNORM,

@@ -21,7 +21,7 @@ use super::short_of_memory;
 
 impl BlockFormat {
     /// The Vulkan format of a KTX2 file holding this format.
-    pub fn vk_format(self) -> Format {
+    pub(crate) fn vk_format(self) -> Format {
         match self {
             BlockFormat::Bc7Srgb => Format::BC7_SRGB_BLOCK,
             BlockFormat::Bc7 => Format::BC7_UNORM_BLOCK,

@@ -18,7 +18,8 @@
 //! 1 stays 1. The filter never reaches beyond the image, so tileable textures need no
 //! wrapping and no edge is clamped; every level keeps the mean of the one above.
 //!
-//! Level 0 is the image with its values clamped to [0, 1], as the formats store them.
+//! Level 0 is the image with its values clamped to [0, 1], as the formats store them
+//! (NaN becomes 0).
 
 use rayon::prelude::*;
 
@@ -70,7 +71,8 @@ pub fn mip_chain(image: &Image, format: BlockFormat) -> Result<Vec<Image>, Strin
 fn stored(image: &Image, format: BlockFormat) -> Result<Image, String> {
     let channels = format.channels();
     let pixels = image.data.len() / image.channels;
-    let clamp = |v: &f32| v.clamp(0.0, 1.0);
+    // NaN (which clamp keeps) is stored as 0.
+    let clamp = |v: &f32| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
     let data = match (image.channels, channels) {
         (1, 1) | (4, 4) => {
             crate::memory::try_collect(image.data.len(), image.data.iter().map(clamp))

@@ -215,6 +215,8 @@ fn reference_chain(image: &Image, filter: Filter) -> Vec<Level> {
 // ---- Reading the files back ----
 
 struct Dds {
+    flags: u32,
+    pitch_or_linear_size: usize,
     width: usize,
     height: usize,
     mips: usize,
@@ -243,6 +245,8 @@ fn parse_dds(bytes: &[u8]) -> Dds {
     assert_eq!(u32_at(bytes, 132), 3, "resourceDimension: TEXTURE2D");
     assert_eq!(u32_at(bytes, 140), 1, "arraySize");
     Dds {
+        flags,
+        pitch_or_linear_size: u32_at(bytes, 20) as usize,
         height: u32_at(bytes, 12) as usize,
         width: u32_at(bytes, 16) as usize,
         mips: u32_at(bytes, 28) as usize,
@@ -388,6 +392,13 @@ fn check_dds(source: &Image, format: BlockFormat) -> Vec<Vec<[f64; 4]>> {
     let (w, h) = (source.width as usize, source.height as usize);
     assert_eq!((dds.width, dds.height), (w, h));
     assert_eq!(dds.dxgi, dxgi_of(format), "{format:?}");
+    if format == BlockFormat::R16 {
+        assert_ne!(dds.flags & 0x8, 0, "DDSD_PITCH");
+        assert_eq!(dds.pitch_or_linear_size, w * 2);
+    } else {
+        assert_ne!(dds.flags & 0x8_0000, 0, "DDSD_LINEARSIZE");
+        assert_eq!(dds.pitch_or_linear_size, level_bytes(format, w, h));
+    }
     let count = w.max(h).ilog2() as usize + 1;
     assert_eq!(dds.mips, count, "{format:?}: a full chain");
     let reference = reference_chain(source, filter_of(format));
@@ -718,4 +729,36 @@ fn ktx2_names_its_writer() {
     encode_ktx2(&gray(8, 8), BlockFormat::Bc4, &mut bytes).unwrap();
     let reader = ktx2::Reader::new(&bytes[..]).unwrap();
     assert!(reader.writer().is_some_and(|w| w.starts_with("texgraph")));
+}
+
+#[test]
+fn ktx2_pads_odd_sized_levels() {
+    // R16 levels of 250 -> 125 -> ... -> 1 pixels have lengths that are not multiples
+    // of 4; each level still starts on a multiple of 4.
+    let source = gray(250, 250);
+    let mut bytes = Vec::new();
+    encode_ktx2(&source, BlockFormat::R16, &mut bytes).unwrap();
+    let reader = ktx2::Reader::new(&bytes[..]).unwrap();
+    assert_eq!(reader.header().level_count, 8);
+    let dds = parse_dds(&dds_bytes(&source, BlockFormat::R16));
+    for (i, (level, (_, _, want))) in reader
+        .levels()
+        .zip(split_levels(BlockFormat::R16, &dds))
+        .enumerate()
+    {
+        assert_eq!(level.data, &want[..], "level {i}");
+        assert_eq!(u64_at(&bytes, 80 + i * 24) % 4, 0, "level {i}");
+    }
+}
+
+#[test]
+fn nan_is_stored_as_zero() {
+    let source = Image {
+        width: 4,
+        height: 4,
+        channels: 1,
+        data: vec![f32::NAN; 16],
+    };
+    let chain = mip_chain(&source, BlockFormat::Bc4).unwrap();
+    assert!(chain.iter().all(|l| l.data.iter().all(|&v| v == 0.0)));
 }

@@ -682,3 +682,40 @@ fn the_gltf_preset_binds_each_of_its_files_to_its_slot() {
     );
     assert_eq!(material.alpha_mode(), gltf::material::AlphaMode::Opaque);
 }
+
+#[test]
+fn every_material_example_renders_with_every_preset() {
+    let materials = ["cobblestone_floor", "brick_wall", "rusted_metal", "lava"];
+    for stem in materials {
+        let graph = common::example(stem);
+        let maps = texgraph_core::export::material::material_outputs(&graph);
+        for usage in ["basecolor", "normal", "roughness", "height", "ambient_occlusion"] {
+            let usage = texgraph_core::usage::Usage::parse(usage).unwrap();
+            assert!(maps.contains_key(&usage), "{stem} has no {usage:?} map");
+        }
+        for preset in built_in() {
+            let dir = tempfile::tempdir().unwrap();
+            let mut settings = settings(32, None);
+            settings.graph_name = stem.into();
+            let written = export_preset(&graph, &preset, &settings, dir.path(), &|_| {})
+                .unwrap_or_else(|e| panic!("{stem} with {}: {e}", preset.name));
+            for done in &written {
+                let (samples, channels, _) = read_png(&done.path);
+                assert_eq!(samples.len(), 32 * 32 * channels, "{}", done.path.display());
+            }
+            // Every file the preset asks for, less the optional ones whose maps are absent.
+            let expected = preset
+                .files
+                .iter()
+                .filter(|f| !f.optional || f.usages().iter().any(|u| maps.contains_key(u)))
+                .count();
+            assert_eq!(written.len(), expected, "{stem} with {}", preset.name);
+        }
+    }
+    // The emissive map of the lava goes where engines read it.
+    let dir = tempfile::tempdir().unwrap();
+    let mut lava = settings(32, Some(FileKind::Dds));
+    lava.graph_name = "lava".into();
+    export_preset(&common::example("lava"), &preset("unreal"), &lava, dir.path(), &|_| {}).unwrap();
+    assert!(dir.path().join("T_lava_E.dds").is_file());
+}

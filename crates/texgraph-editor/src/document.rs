@@ -418,6 +418,33 @@ pub fn decimal(v: f32) -> f64 {
     v.to_string().parse().unwrap_or(f64::from(v))
 }
 
+/// Makes an `output` node about to join `graph` fit in: a name another output has becomes
+/// the first free `<name><n>`, and a usage another output has goes back to `color`, so
+/// adding, duplicating or pasting an output never makes the graph invalid.
+pub fn fit_new_output(graph: &Graph, node: &mut Node) {
+    use texgraph_core::usage::Usage;
+    use texgraph_core::validate::output_name;
+    if node.kind != "output" {
+        return;
+    }
+    let outputs: Vec<&Node> = graph.nodes.iter().filter(|n| n.kind == "output").collect();
+    let name = output_name(node);
+    if outputs.iter().any(|o| output_name(o) == name) {
+        let base = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let base = if base.is_empty() { "output" } else { base };
+        let free = (2..)
+            .map(|i| format!("{base}{i}"))
+            .find(|candidate| outputs.iter().all(|o| output_name(o) != *candidate))
+            .expect("unbounded");
+        node.params
+            .insert("name".into(), texgraph_core::ParamValue::Text(free));
+    }
+    let usage = Usage::of(node);
+    if usage != Usage::Color && outputs.iter().any(|o| Usage::of(o) == usage) {
+        node.params.remove("usage");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,9 +20,9 @@ pub static AMBIENT_OCCLUSION: NodeDescriptor = NodeDescriptor {
     doc: "Horizon-based ambient occlusion of a height h (1 = open, darker where the \
           surroundings rise above): along D directions evenly spread (the first 180°/D from \
           the u axis), reads of h at distances radius·s/S (s = 1 … S, texture units, \
-          bilinear) give the horizon's tangent t = max(0, max over reads of 0.1·(h − h₀) / \
+          bilinear) give the horizon's tangent t = max(0, max over reads of 0.1·(h − h0) / \
           distance) (height 1 stands a tenth of the texture's width, as in `normal` at \
-          strength 1); each direction occludes sin(atan t) = t/√(1 + t²), and out = \
+          strength 1); each direction occludes sin(atan t) = t / sqrt(1 + t²), and out = \
           clamp(1 − strength·mean over directions, 0, 1). A flat height gives exactly 1. \
           Quality: low 4 directions × 4 reads, medium 8 × 6, high 16 × 8. Tileable graphs \
           read across the edges; others clamp.",
@@ -91,8 +91,8 @@ pub static CURVATURE: NodeDescriptor = NodeDescriptor {
           pits, exactly 0.5 where the surface is flat or a plane; out = clamp(0.5 + \
           0.5·strength·c, 0, 1). From a height: c = −8·0.1·d / radius, d = the mean of h at \
           eight points on the circle of `radius` (texture units, bilinear) minus h at the \
-          pixel (about −2·radius·0.1·∇²h: height 1 stands a tenth of the width, as in \
-          `normal`; |d| ≤ 2⁻¹⁸ of the largest |h| read is rounding and counts as 0). From a \
+          pixel (about −2·radius·0.1·the Laplacian of h: height 1 stands a tenth of the width, as in \
+          `normal`; |d| <= 2^-18 of the largest |h| read is rounding and counts as 0). From a \
           normal map (0.5 + 0.5·n, OpenGL, green up): c = the change of n's x across the \
           diameter along u plus that of its y along y, 2·((r(u + radius) − r(u − radius)) + \
           (g(v − radius) − g(v + radius))), the same value for the normal map of a height. \
@@ -166,7 +166,7 @@ pub static NORMAL_BLEND: NodeDescriptor = NodeDescriptor {
     label: "Normal Blend",
     category: Category::Material,
     doc: "A detail normal map applied on a base one (both 0.5 + 0.5·n; channels clamped to \
-          [0, 1]). The detail's vector d is first taken towards flat: d ← normalize(s·dx, \
+          [0, 1]). The detail's vector d is first taken towards flat: d becomes normalize(s·dx, \
           s·dy, (1 − s) + s·dz), s = strength. Then, b the base's vector: reoriented (Barré-\
           Brisebois and Hill's RNM): t = (bx, by, bz + 1), u = (−dx, −dy, dz), r = t·(t·u)/t.z \
           − u; whiteout: r = (bx + dx, by + dy, bz·dz); linear: r = b + d − (0, 0, 1) (the \
@@ -250,7 +250,7 @@ pub static HEIGHT_BLEND: NodeDescriptor = NodeDescriptor {
     category: Category::Material,
     doc: "Two material layers, the higher showing: b's height is h_b' = h_b + offset − 3·(1 − \
           m), m the mask clamped to [0, 1] (where m = 0 b sinks beneath any a in [0, 1]), w = \
-          smoothstep((h_b' − h_a)/t + 0.5) with t = max((1 − contrast)/4, 10⁻⁴) (b shows \
+          smoothstep((h_b' − h_a)/t + 0.5) with t = max((1 − contrast)/4, 0.0001) (b shows \
           where it stands more than t/2 above a, a where more than t/2 below; and w = 0 where \
           m = 0), color = (1 − w)·color_a + w·color_b per channel and height = (1 − w)·h_a + \
           w·h_b', exactly a's where w = 0 and b's where w = 1.",

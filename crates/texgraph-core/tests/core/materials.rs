@@ -689,7 +689,13 @@ fn every_material_example_renders_with_every_preset() {
     for stem in materials {
         let graph = common::example(stem);
         let maps = texgraph_core::export::material::material_outputs(&graph);
-        for usage in ["basecolor", "normal", "roughness", "height", "ambient_occlusion"] {
+        for usage in [
+            "basecolor",
+            "normal",
+            "roughness",
+            "height",
+            "ambient_occlusion",
+        ] {
             let usage = texgraph_core::usage::Usage::parse(usage).unwrap();
             assert!(maps.contains_key(&usage), "{stem} has no {usage:?} map");
         }
@@ -716,6 +722,13 @@ fn every_material_example_renders_with_every_preset() {
     let dir = tempfile::tempdir().unwrap();
     let mut lava = settings(32, Some(FileKind::Dds));
     lava.graph_name = "lava".into();
-    export_preset(&common::example("lava"), &preset("unreal"), &lava, dir.path(), &|_| {}).unwrap();
+    export_preset(
+        &common::example("lava"),
+        &preset("unreal"),
+        &lava,
+        dir.path(),
+        &|_| {},
+    )
+    .unwrap();
     assert!(dir.path().join("T_lava_E.dds").is_file());
 }

@@ -382,6 +382,7 @@ impl EditorApp {
                 let pos = pos.unwrap_or_else(|| free_position(graph));
                 let mut node = Node::new(id.clone(), kind);
                 node.pos = file_position(pos);
+                crate::document::fit_new_output(graph, &mut node);
                 graph.nodes.push(node);
                 self.select_created(vec![id]);
             }
@@ -418,6 +419,7 @@ impl EditorApp {
                 for mut copy in copies {
                     copy.id = fresh_id(graph, &id_base(&copy));
                     copy.pos = [copy.pos[0] + 40.0, copy.pos[1] + 40.0];
+                    crate::document::fit_new_output(graph, &mut copy);
                     created.push(copy.id.clone());
                     graph.nodes.push(copy);
                 }
@@ -876,6 +878,7 @@ fn paste(graph: &mut Graph, pasted: Graph, at: Option<Pos2>) -> Vec<String> {
                 ))
             })
             .collect();
+        crate::document::fit_new_output(graph, &mut node);
         added.push(node.id.clone());
         graph.nodes.push(node);
     }

@@ -102,3 +102,51 @@ fn the_export_dialog_writes_a_presets_files_into_a_folder() {
     );
     assert_eq!(height.width(), 256);
 }
+
+#[test]
+fn a_new_or_duplicated_output_takes_a_free_name_and_usage() {
+    use texgraph_editor::app::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "stone.json", STONE);
+    h.state_mut().push(Command::AddNode {
+        kind: "output",
+        pos: None,
+    });
+    h.run_steps(2);
+    h.state_mut().push(Command::AddNode {
+        kind: "output",
+        pos: None,
+    });
+    h.run_steps(2);
+    h.state_mut().push(Command::Duplicate(vec!["rough".into()]));
+    h.run_steps(2);
+    let graph = &h.state().graph;
+    let param = |id: &str, name: &str| graph.node(id).unwrap().params.get(name).cloned();
+    assert_eq!(
+        param("output1", "name"),
+        None,
+        "the first keeps the default name, color"
+    );
+    assert_eq!(
+        param("output2", "name"),
+        Some(ParamValue::Text("color2".into()))
+    );
+    let copy = graph.nodes.last().unwrap().id.clone();
+    assert_eq!(
+        param(&copy, "name"),
+        Some(ParamValue::Text("rough2".into()))
+    );
+    assert_eq!(
+        param(&copy, "usage"),
+        None,
+        "roughness is taken: the copy is a plain image"
+    );
+    // Only the new outputs' empty inputs are left to do: no name or usage is taken twice.
+    let errors = texgraph_core::diagnose(graph).errors;
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.location.field.as_deref() == Some("color")),
+        "{errors:?}"
+    );
+}

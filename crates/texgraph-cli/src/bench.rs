@@ -60,40 +60,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             .map_or_else(|| "all".to_owned(), |t| t.to_string()),
         setup * 1e3
     );
-    // Like an editor's preview, every rep renders into the same image; only the first pays
-    // for allocating and first touching its memory.
-    let mut image = Image {
-        width,
-        height,
-        channels: 0,
-        data: Vec::new(),
-    };
-    let mut times = Vec::with_capacity(args.reps);
-    let mut stage_times: Vec<Vec<f64>> = vec![Vec::new(); program.stages.len()];
-    for rep in 1..=args.reps {
-        let start = Instant::now();
-        let stages = render_timed(
-            &program,
-            &mut image,
-            width,
-            height,
-            options.clone(),
-            &|_| {},
-        )
-        .map_err(|e| anyhow!("{e}"))?;
-        let seconds = start.elapsed().as_secs_f64();
-        for (all, took) in stage_times.iter_mut().zip(stages) {
-            all.push(took.as_secs_f64());
-        }
-        std::hint::black_box(&image);
-        times.push(seconds);
+    let (mut times, stage_times) = time_reps(&program, args, &options, |rep, seconds| {
         crate::say!(
             "rep {rep}: {:8.2} ms  {:8.1} Mpix/s  {:6.2} ns/pixel",
             seconds * 1e3,
             pixels / seconds / 1e6,
             seconds * 1e9 / pixels
         );
-    }
+        Ok(())
+    })?;
     if program.stages.len() > 1 {
         for (i, (stage, mut all)) in program.stages.iter().zip(stage_times).enumerate() {
             all.sort_by(f64::total_cmp);
@@ -118,6 +93,40 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Renders `program` `args.reps` times, telling `each` every rep's number and seconds;
+/// returns the seconds of every rep and of every stage in every rep. Like an editor's
+/// preview, every rep renders into the same image; only the first pays for allocating
+/// and first touching its memory.
+fn time_reps(
+    program: &texgraph_core::Program,
+    args: &BenchArgs,
+    options: &RenderOptions,
+    mut each: impl FnMut(usize, f64) -> anyhow::Result<()>,
+) -> anyhow::Result<(Vec<f64>, Vec<Vec<f64>>)> {
+    let (width, height) = args.size;
+    let mut image = Image {
+        width,
+        height,
+        channels: 0,
+        data: Vec::new(),
+    };
+    let mut times = Vec::with_capacity(args.reps);
+    let mut stage_times: Vec<Vec<f64>> = vec![Vec::new(); program.stages.len()];
+    for rep in 1..=args.reps {
+        let start = Instant::now();
+        let stages = render_timed(program, &mut image, width, height, options.clone(), &|_| {})
+            .map_err(|e| anyhow!("{e}"))?;
+        let seconds = start.elapsed().as_secs_f64();
+        for (all, took) in stage_times.iter_mut().zip(stages) {
+            all.push(took.as_secs_f64());
+        }
+        std::hint::black_box(&image);
+        times.push(seconds);
+        each(rep, seconds)?;
+    }
+    Ok((times, stage_times))
+}
+
 /// The median of `times`, which it sorts (the first is then the fastest).
 fn median_of(times: &mut [f64]) -> f64 {
     times.sort_by(f64::total_cmp);
@@ -132,31 +141,10 @@ fn compare_with_separate(
     options: &RenderOptions,
     together: f64,
 ) -> anyhow::Result<()> {
-    let (width, height) = args.size;
     let mut sum = 0.0;
     for name in output_names(graph) {
         let program = compile(graph, Some(&name)).map_err(|e| describe(&args.graph, &e))?;
-        let mut image = Image {
-            width,
-            height,
-            channels: 0,
-            data: Vec::new(),
-        };
-        let mut times = Vec::with_capacity(args.reps);
-        for _ in 0..args.reps {
-            let start = Instant::now();
-            render_timed(
-                &program,
-                &mut image,
-                width,
-                height,
-                options.clone(),
-                &|_| {},
-            )
-            .map_err(|e| anyhow!("{e}"))?;
-            times.push(start.elapsed().as_secs_f64());
-            std::hint::black_box(&image);
-        }
+        let (mut times, _) = time_reps(&program, args, options, |_, _| Ok(()))?;
         let median = median_of(&mut times);
         crate::say!("alone '{name}': median {:.2} ms", median * 1e3);
         sum += median;

@@ -420,6 +420,13 @@ pub struct ExportDialog {
     pub folder: String,
     /// `{graph}` in a material's file names.
     pub graph_name: String,
+    /// The user's preset file (`$XDG_CONFIG_HOME/texgraph/presets.json`), read each time
+    /// the dialog opens; `None` offers the built-in presets only.
+    pub user_presets: Option<PathBuf>,
+    /// The built-in presets and the user's (which replace built-ins of the same name).
+    pub presets: Vec<Preset>,
+    /// Why the user's preset file was not read, shown in the dialog.
+    pub presets_problem: Option<String>,
 }
 
 impl Default for ExportDialog {
@@ -445,6 +452,9 @@ impl Default for ExportDialog {
             material_format: None,
             folder: String::new(),
             graph_name: String::new(),
+            user_presets: None,
+            presets: built_in(),
+            presets_problem: None,
         }
     }
 }
@@ -459,6 +469,7 @@ impl ExportDialog {
             self.output = names.first().cloned();
         }
         self.graph_name = file_stem_for(graph, graph_path);
+        self.load_presets();
         if self.folder.is_empty() {
             let folder = graph_path.and_then(Path::parent).unwrap_or(Path::new(""));
             self.folder = folder
@@ -577,10 +588,37 @@ impl ExportDialog {
         }
     }
 
+    /// Reads the presets again: the built-ins, then the user's file (as `texgraph render
+    /// --preset-file` takes it), whose presets replace built-ins of the same name. A file
+    /// that does not load leaves the built-ins and says why.
+    pub fn load_presets(&mut self) {
+        self.presets = built_in();
+        self.presets_problem = None;
+        let Some(path) = self.user_presets.as_deref().filter(|p| p.exists()) else {
+            return;
+        };
+        match texgraph_core::export::presets::load_presets(path) {
+            Ok(theirs) => {
+                for preset in theirs {
+                    self.presets.retain(|p| p.name != preset.name);
+                    self.presets.push(preset);
+                }
+            }
+            Err(e) => self.presets_problem = Some(e.to_string()),
+        }
+        if self
+            .material
+            .as_ref()
+            .is_some_and(|m| !self.presets.iter().any(|p| p.name == *m))
+        {
+            self.material = None;
+        }
+    }
+
     /// The preset chosen for a material export, when there is one.
     fn chosen_preset(&self) -> Option<Preset> {
         let name = self.material.as_deref()?;
-        built_in().into_iter().find(|p| p.name == name)
+        self.presets.iter().find(|p| p.name == name).cloned()
     }
 
     /// The settings a material export uses (size, format, names), for listing its files.
@@ -778,7 +816,7 @@ impl ExportDialog {
                 ui.end_row();
 
                 ui.label("preset");
-                let presets = built_in();
+                let presets = self.presets.clone();
                 egui::ComboBox::from_id_salt("export_preset")
                     .selected_text(
                         self.material

@@ -38,6 +38,8 @@ fn main() -> eframe::Result {
             };
             app.files = Files::for_desktop();
             app.settings = Settings::for_desktop();
+            app.export.user_presets =
+                texgraph_editor::settings::config_dir().map(|d| d.join("presets.json"));
             app.autosave = Autosave::for_desktop();
             // Its first look, on the first frame, finds what earlier editors left behind.
             app.recovery_watch = Watch::for_desktop();

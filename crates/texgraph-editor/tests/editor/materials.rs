@@ -150,3 +150,52 @@ fn a_new_or_duplicated_output_takes_a_free_name_and_usage() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn the_users_preset_file_adds_presets_and_a_bad_one_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "stone.json", STONE);
+    let presets = dir.path().join("presets.json");
+    std::fs::write(
+        &presets,
+        r#"[{"name": "studio", "files": [{"file": "{graph}_RN.{ext}", "channels": {"r": "roughness", "g": "normal.g"}}]}]"#,
+    )
+    .unwrap();
+    h.state_mut().export.user_presets = Some(presets.clone());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    combo(&h, "none: images").click();
+    h.run_steps(2);
+    h.get_by_label("studio").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("writes stone_RN.png").is_some());
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(2);
+    wait_until(&mut h, "the export", |app| !app.export.message.is_empty());
+    assert!(
+        dir.path().join("stone_maps/stone_RN.png").is_file(),
+        "{}",
+        h.state().export.message
+    );
+
+    // A broken file: the built-ins stay, and the dialog says what is wrong where.
+    std::fs::write(
+        &presets,
+        r#"[{"name": "studio", "files": [{"file": "x.png", "map": "rough"}]}]"#,
+    )
+    .unwrap();
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(3);
+    let problem = h.state().export.presets_problem.clone().unwrap();
+    assert!(
+        problem.contains("presets.json") && problem.contains("files[0].map"),
+        "{problem}"
+    );
+    assert!(
+        h.state().export.material.is_none(),
+        "the preset that went away is not kept"
+    );
+    assert!(h.state().export.presets.iter().any(|p| p.name == "unreal"));
+}

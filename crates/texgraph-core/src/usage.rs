@@ -36,8 +36,9 @@ pub enum Encoding {
     /// sRGB-encoded color: decoded to linear where a file holds linear values (EXR), and
     /// tagged sRGB where it can say so (PNG's sRGB chunk, DDS and KTX2 `_SRGB` formats).
     Srgb,
-    /// Data read as it is (normals, roughness, height…): tagged linear where a file can say
-    /// so (PNG gAMA 1.0).
+    /// Data read as it is (normals, roughness, height…): written as rendered, with no
+    /// color-space tag (engines read untagged data as values), and the linear formats in
+    /// DDS and KTX2.
     Linear,
     /// Values as rendered, with no claim about them (the `color` usage): files carry no
     /// color-space tag and EXR holds the values as rendered, as before usages existed.

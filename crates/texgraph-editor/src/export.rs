@@ -1022,6 +1022,7 @@ impl ExportDialog {
                     .collect();
                 if preset.gltf {
                     names.push(format!("{}.gltf", self.graph_name));
+                    names.push(format!("{}.bin", self.graph_name));
                 }
                 ui.label(texgraph_core::text::printable(&format!(
                     "writes {}",

@@ -37,7 +37,9 @@ impl Compiler<'_> {
         self.node_compiles += 1;
         let order = self.stage.cost.frames.len() as u32;
         self.stage.cost.frames.entry(index).or_insert((0, order)).0 += 1;
-        if self.node_compiles > MAX_NODE_COMPILES {
+        // Several outputs compiled together may each compile as many.
+        let outputs = (self.budget / COST_BUDGET).round().max(1.0) as u32;
+        if self.node_compiles > MAX_NODE_COMPILES.saturating_mul(outputs) {
             return Err(self.over_budget(index));
         }
         Ok(())

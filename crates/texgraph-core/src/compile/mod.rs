@@ -230,6 +230,10 @@ fn build(graph: &Graph, targets: &[(&Node, usize, String)]) -> Result<Program> {
     let mut channels = Vec::new();
     let mut outputs = Vec::with_capacity(targets.len());
     for (target, slot, name) in targets {
+        // Each output starts where a program of its own would: `looped` leaves the
+        // compiler in its second pass, at the earlier time.
+        compiler.time = graph.settings.time;
+        compiler.pass = 0;
         let index = compiler.index[target.id.as_str()];
         let values = compiler
             .looped(index, *slot)

@@ -84,6 +84,12 @@ fn plan_files<'p>(
             continue;
         }
         let kind = settings.format.or(file.format).unwrap_or(preset.format);
+        if preset.gltf && file.slot.is_some() && kind != FileKind::Png {
+            return Err(fail(format!(
+                "its .gltf reads PNG textures, so its files cannot be written as {}",
+                kind.id().to_uppercase()
+            )));
+        }
         let path = dir.join(file.file_name(&settings.graph_name, kind));
         if planned.iter().any(|p| p.path == path) {
             return Err(fail(format!(
@@ -136,6 +142,10 @@ pub fn export_preset(
         check_file(p, preset, settings)?;
         staging::check_target(&p.path)?;
     }
+    if preset.gltf {
+        staging::check_target(&dir.join(gltf_name(settings)))?;
+        staging::check_target(&dir.join(bin_name(settings)))?;
+    }
     // Every map any file reads that the graph has, rendered as one program.
     let have = material_outputs(graph);
     let mut usages: Vec<Usage> = Vec::new();
@@ -148,20 +158,55 @@ pub fn export_preset(
     }
     let names: Vec<String> = usages.iter().map(|u| have[u].clone()).collect();
     // Beside the render: the maps taken apart (as many floats again), a packed RGBA file
-    // and its encoder's 16-bit copy.
-    let after = |program: &crate::Program| program.channels() as u64 * 4 + 16 + 8;
-    let rendered = render_together(graph, &names, settings, &after, progress)?;
+    // and its encoder's copy (16-bit; block compression's mips and work copies take about
+    // 70 bytes a pixel).
+    let blocks = planned
+        .iter()
+        .any(|p| matches!(p.kind, FileKind::Dds | FileKind::Ktx2));
+    let encoder = if blocks { 70 } else { 8 };
+    let after = |program: &crate::Program| program.channels() as u64 * 4 + 16 + encoder;
+    // A preset may read none of the maps the graph has (a height-only graph exported for
+    // glTF): its files are then neutral values, and nothing is rendered.
+    let rendered = if names.is_empty() {
+        Rendered {
+            images: Vec::new(),
+            outputs: Vec::new(),
+            seconds: 0.0,
+        }
+    } else {
+        render_together(graph, &names, settings, &after, progress)?
+    };
     let seconds = rendered.seconds;
     let maps: HashMap<Usage, &Image> = usages.iter().copied().zip(&rendered.images).collect();
 
+    let made_dir = !dir.exists();
     std::fs::create_dir_all(dir).map_err(|source| Error::Io {
         path: dir.to_owned(),
         source,
     })?;
+    let written = stage_and_commit(graph, preset, settings, dir, &planned, &maps, seconds);
+    if written.is_err() && made_dir {
+        // Nothing was committed: the folder made for the set goes too (only if empty).
+        let _ = std::fs::remove_dir(dir);
+    }
+    written
+}
+
+/// Packs, encodes and stages every planned file (and the .gltf), then commits the set,
+/// unless the export was cancelled by then.
+fn stage_and_commit(
+    graph: &Graph,
+    preset: &Preset,
+    settings: &MaterialSettings,
+    dir: &Path,
+    planned: &[Planned<'_>],
+    maps: &HashMap<Usage, &Image>,
+    seconds: f64,
+) -> Result<Vec<Exported>> {
     let mut staged: Vec<Staged> = Vec::new();
     let mut written = Vec::new();
-    for p in &planned {
-        let image = pack(p.file, &maps, settings.width, settings.height)?;
+    for p in planned {
+        let image = pack(p.file, maps, settings.width, settings.height)?;
         let (file, depth) = stage_file(&image, p, settings)?;
         staged.push(file);
         written.push(Exported {
@@ -174,7 +219,11 @@ pub fn export_preset(
         });
     }
     if preset.gltf {
-        staged.extend(stage_gltf(graph, &planned, settings, dir)?);
+        staged.extend(stage_gltf(graph, planned, settings, dir)?);
+    }
+    let cancel = settings.options.cancel.as_deref();
+    if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+        return Err(Error::Cancelled);
     }
     staging::commit_all(staged)?;
     Ok(written)

@@ -1,6 +1,8 @@
 //! Writing rendered images: PNG (8 or 16 bits), OpenEXR (32-bit float) and TIFF (8, 16 or
-//! 32-bit float). Values are written as rendered (colors sRGB-encoded, as authored),
-//! clamped to [0, 1] and rounded for the integer formats. Files are written to a
+//! 32-bit float); DDS, KTX2 and glTF for materials (`material.rs`). Values are written as
+//! rendered (colors sRGB-encoded, as authored), clamped to [0, 1] and rounded for the
+//! integer formats, except that maps whose usage is sRGB-encoded are decoded to linear
+//! light in the float formats and tagged sRGB in PNG. Files are written to a
 //! temporary file beside the target and renamed into place, so a failed write never
 //! leaves a half-written or clobbered file.
 //!
@@ -251,6 +253,18 @@ pub fn export_all(
     let Some((first, _)) = targets.first() else {
         return Ok(Vec::new());
     };
+    if let Some((other, path)) = targets
+        .iter()
+        .find(|(s, _)| (s.width, s.height) != (first.width, first.height))
+    {
+        return Err(Error::Export {
+            path: path.clone(),
+            message: format!(
+                "outputs rendered together share one size: {}x{}, not {}x{}",
+                first.width, first.height, other.width, other.height
+            ),
+        });
+    }
     // Every target is checked before anything is rendered.
     let mut names = Vec::with_capacity(targets.len());
     let mut formats = Vec::with_capacity(targets.len());

@@ -341,7 +341,34 @@ fn parse_preset(value: &Value, index: usize) -> Result<Preset, PresetError> {
         files,
     };
     check_gltf(&preset, &fields)?;
+    check_files(&preset, &fields)?;
     Ok(preset)
+}
+
+/// Refuses what no export of the preset could write: 32 bits in a PNG, two files of the
+/// same name.
+fn check_files(preset: &Preset, fields: &Fields<'_>) -> Result<(), PresetError> {
+    let mut names: Vec<String> = Vec::with_capacity(preset.files.len());
+    for (i, file) in preset.files.iter().enumerate() {
+        let kind = file.format.unwrap_or(preset.format);
+        if kind == FileKind::Png && file.bits == Some(32) {
+            return Err(fields.error(
+                &format!("files[{i}].bits"),
+                "PNG holds 8 or 16 bits; write 32-bit maps as EXR or TIFF (\"format\": \"exr\")",
+            ));
+        }
+        let name = file.file_name("graph", kind);
+        if let Some(first) = names.iter().position(|n| *n == name) {
+            return Err(fields.error(
+                &format!("files[{i}].file"),
+                format!(
+                    "names the same file as files[{first}] ({name} for a graph called 'graph')"
+                ),
+            ));
+        }
+        names.push(name);
+    }
+    Ok(())
 }
 
 const CHANNELS: [&str; 4] = ["r", "g", "b", "a"];

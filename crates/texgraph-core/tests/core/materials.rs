@@ -732,3 +732,77 @@ fn every_material_example_renders_with_every_preset() {
     .unwrap();
     assert!(dir.path().join("T_lava_E.dds").is_file());
 }
+
+#[test]
+fn a_looping_graph_renders_each_map_together_as_alone() {
+    // Two maps of one time-driven noise, at a phase where the loop crossfades.
+    let graph = common::graph(
+        r##"{ "format": "texgraph", "version": 4, "settings": { "time": 0.7, "loop": 2 },
+        "nodes": [
+          { "id": "t", "type": "time" },
+          { "id": "n", "type": "perlin", "params": { "frequency": 5 }, "inputs": { "z": "t" } },
+          { "id": "l", "type": "levels", "params": { "in_low": 0.3 }, "inputs": { "input": "n" } },
+          { "id": "a", "type": "output", "params": { "name": "a", "usage": "height" }, "inputs": { "color": "n" } },
+          { "id": "b", "type": "output", "params": { "name": "b", "usage": "roughness" }, "inputs": { "color": "l" } } ] }"##,
+    );
+    let names = ["a".to_owned(), "b".to_owned()];
+    let program = compile_outputs(&graph, &names).unwrap();
+    let image = render(&program, 24, 24, RenderOptions::default(), &|_| {}).unwrap();
+    for (name, map) in names.iter().zip(split_outputs(&program, image).unwrap()) {
+        let single = alone(&graph, name, 24);
+        let same = map
+            .data
+            .iter()
+            .zip(&single.data)
+            .all(|(x, y)| x.to_bits() == y.to_bits());
+        assert!(same, "{name} differs when rendered with the other");
+    }
+}
+
+#[test]
+fn a_preset_that_reads_none_of_the_graphs_maps_writes_neutral_files() {
+    // A height alone, exported for glTF, which reads no height.
+    let graph = common::graph(
+        r##"{ "format": "texgraph", "version": 4, "nodes": [
+          { "id": "n", "type": "perlin" },
+          { "id": "h", "type": "output", "params": { "name": "h", "usage": "height" }, "inputs": { "color": "n" } } ] }"##,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let written = export_preset(
+        &graph,
+        &preset("gltf"),
+        &settings(8, None),
+        dir.path(),
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(written.len(), 3);
+    let (orm, _, _) = read_png(&dir.path().join("stone_occlusionRoughnessMetallic.png"));
+    assert_eq!(
+        &orm[..4],
+        [65535, 65535, 0, 65535],
+        "occlusion 1, roughness 1, metallic 0"
+    );
+    let (normal, _, _) = read_png(&dir.path().join("stone_normal.png"));
+    assert_eq!(&normal[..4], [eight(0.5), eight(0.5), 65535, 65535], "flat");
+}
+
+#[test]
+fn the_gltf_preset_refuses_formats_its_gltf_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let error = export_preset(
+        &stone(),
+        &preset("gltf"),
+        &settings(16, Some(FileKind::Dds)),
+        &out,
+        &|_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("gltf") && error.contains("PNG") && error.contains("DDS"),
+        "{error}"
+    );
+    assert!(!out.exists(), "nothing is made for a refused set");
+}

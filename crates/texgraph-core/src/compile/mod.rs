@@ -250,8 +250,9 @@ fn build(graph: &Graph, targets: &[(&Node, usize, String)]) -> Result<Program> {
         });
         channels.extend(values);
     }
-    let last = targets.last().map_or("", |(t, _, _)| t.id.as_str());
-    compiler.finish_stage(last, None, channels);
+    // The last stage computes every target: it is named after them all.
+    let ids: Vec<&str> = targets.iter().map(|(t, _, _)| t.id.as_str()).collect();
+    compiler.finish_stage(&ids.join(", "), None, channels);
     Ok(Program {
         stages: compiler.stages,
         planes: compiler.planes,

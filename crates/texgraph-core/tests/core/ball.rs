@@ -1,0 +1,351 @@
+//! The material ball: physics checks (a white furnace, occlusion, emission, metals), normal
+//! maps, and the same bits whatever the thread count.
+
+use texgraph_core::Image;
+use texgraph_core::RenderOptions;
+use texgraph_core::ball::{
+    Background, BallSettings, Environment, MaterialMaps, Shape, flip_green, material_maps,
+    render_ball, render_radiance, solid,
+};
+
+use crate::common;
+
+fn gray(v: f32) -> Image {
+    solid([v; 4], 1)
+}
+
+fn color(c: [f32; 3]) -> Image {
+    solid([c[0], c[1], c[2], 1.0], 4)
+}
+
+/// A small sphere in a uniform environment of `env`, key light off, no tone mapping.
+fn furnace_settings(env: f32) -> BallSettings {
+    BallSettings {
+        size: 64,
+        environment: Environment::Uniform([env; 3]),
+        light_intensity: 0.0,
+        tone_map: false,
+        background: Background::Transparent,
+        ..BallSettings::default()
+    }
+}
+
+/// The straight (un-premultiplied) RGB of the pixels the shape covers fully.
+fn covered(image: &Image) -> Vec<[f32; 3]> {
+    image
+        .data
+        .chunks(4)
+        .filter(|p| p[3] == 1.0)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect()
+}
+
+fn luminance(p: [f32; 3]) -> f32 {
+    0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]
+}
+
+#[test]
+fn a_white_dielectric_in_a_white_furnace_is_uniformly_white() {
+    let maps = MaterialMaps {
+        base_color: color([1.0; 3]),
+        roughness: gray(1.0),
+        metallic: gray(0.0),
+        ..MaterialMaps::neutral()
+    };
+    for shape in [Shape::Sphere, Shape::Cube, Shape::Cylinder, Shape::Plane] {
+        let image = render_radiance(
+            &maps,
+            &BallSettings {
+                shape,
+                ..furnace_settings(1.0)
+            },
+        );
+        let pixels = covered(&image);
+        assert!(pixels.len() > 500, "{shape:?}: {} pixels", pixels.len());
+        // The diffuse takes what the split-sum specular leaves (1 − f0·A − B) and the
+        // prefiltered light of a uniform environment is exactly 1, so only the spherical
+        // harmonics' quadrature (a midpoint rule, ~1e-4) and rounding are left.
+        for p in &pixels {
+            for c in p {
+                assert!((c - 1.0).abs() < 2e-3, "{shape:?}: {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_side_facing_the_key_light_is_brighter() {
+    let settings = BallSettings {
+        light_intensity: 3.0,
+        ..furnace_settings(0.1)
+    };
+    let image = render_radiance(&MaterialMaps::neutral(), &settings);
+    let size = image.width as usize;
+    let (mut left, mut right) = (0.0, 0.0);
+    for (i, p) in image.data.chunks(4).enumerate() {
+        let l = luminance([p[0], p[1], p[2]]);
+        if i % size < size / 2 {
+            left += l
+        } else {
+            right += l
+        }
+    }
+    // The default key light is at the upper left, 45° from the camera: it still lights a
+    // sliver of the right half, and the dim environment lights both halves alike, so the
+    // left half gets about 1.8 times the right's light.
+    assert!(left > 1.5 * right, "left {left}, right {right}");
+    let top: f32 = image.data[..image.data.len() / 2]
+        .chunks(4)
+        .map(|p| p[0])
+        .sum();
+    let bottom: f32 = image.data[image.data.len() / 2..]
+        .chunks(4)
+        .map(|p| p[0])
+        .sum();
+    assert!(top > bottom, "top {top}, bottom {bottom}");
+}
+
+#[test]
+fn a_smooth_surface_shows_a_sharp_highlight_a_rough_one_does_not() {
+    let peak = |roughness: f32| {
+        let maps = MaterialMaps {
+            roughness: gray(roughness),
+            ..MaterialMaps::neutral()
+        };
+        let settings = BallSettings {
+            size: 96,
+            light_intensity: 3.0,
+            ..furnace_settings(0.1)
+        };
+        let image = render_radiance(&maps, &settings);
+        image.data.chunks(4).map(|p| p[0]).fold(0.0f32, f32::max)
+    };
+    let (smooth, rough) = (peak(0.0), peak(1.0));
+    assert!(smooth > 5.0 * rough, "smooth {smooth}, rough {rough}");
+}
+
+#[test]
+fn metals_tint_their_reflections_and_have_no_diffuse() {
+    let red_metal = MaterialMaps {
+        base_color: color([1.0, 0.0, 0.0]),
+        metallic: gray(1.0),
+        roughness: gray(0.4),
+        ..MaterialMaps::neutral()
+    };
+    let image = render_radiance(&red_metal, &furnace_settings(1.0));
+    for p in covered(&image) {
+        assert!(p[0] > 4.0 * p[1].max(p[2]) && p[0] > 0.5, "{p:?}");
+    }
+
+    // Black environment, key light from behind the camera: a metal's rim (where the
+    // half vector is far from the normal) is dark, a dielectric's diffuse is not.
+    let rim = |metallic: f32| {
+        let maps = MaterialMaps {
+            base_color: color([0.8; 3]),
+            metallic: gray(metallic),
+            roughness: gray(0.3),
+            ..MaterialMaps::neutral()
+        };
+        let settings = BallSettings {
+            light_azimuth: 0.0,
+            light_elevation: 0.0,
+            light_intensity: 3.0,
+            ..furnace_settings(0.0)
+        };
+        let image = render_radiance(&maps, &settings);
+        let size = image.width as f32;
+        let mut sum = 0.0;
+        for (i, p) in image.data.chunks(4).enumerate() {
+            let x = (i % image.width as usize) as f32 + 0.5 - size / 2.0;
+            let y = (i / image.width as usize) as f32 + 0.5 - size / 2.0;
+            let r = (x * x + y * y).sqrt() / (size / 2.0);
+            if (0.55..0.75).contains(&r) && p[3] == 1.0 {
+                sum += p[0];
+            }
+        }
+        sum
+    };
+    // GGX's long tail still reflects a little of the light at 40° off the half vector
+    // (about 2% of the dielectric's diffuse here); a metal with a diffuse term would
+    // match the dielectric.
+    let (metal, dielectric) = (rim(1.0), rim(0.0));
+    assert!(
+        metal < 0.05 * dielectric,
+        "metal {metal}, dielectric {dielectric}"
+    );
+}
+
+/// A bumpy normal map of dyadic values (so 1 − g is exact both ways).
+fn bumpy() -> Image {
+    let n = 8;
+    let mut data = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let dx = ((x * 5 + y * 3) % 8) as f32 / 16.0 - 0.25;
+            let dy = ((x * 3 + y * 7) % 8) as f32 / 16.0 - 0.25;
+            data.extend([0.5 + dx, 0.5 + dy, 0.875, 1.0]);
+        }
+    }
+    Image {
+        width: n,
+        height: n,
+        channels: 4,
+        data,
+    }
+}
+
+#[test]
+fn flat_normal_maps_change_nothing_and_a_flipped_map_flipped_back_renders_the_same() {
+    let settings = BallSettings {
+        size: 64,
+        ..BallSettings::default()
+    };
+    let plain = render_ball(&MaterialMaps::neutral(), &settings);
+    let flat = MaterialMaps {
+        normal: Image {
+            width: 4,
+            height: 4,
+            channels: 4,
+            data: [0.5, 0.5, 1.0, 1.0].repeat(16),
+        },
+        ..MaterialMaps::neutral()
+    };
+    assert_eq!(render_ball(&flat, &settings).data, plain.data);
+
+    let bump = MaterialMaps {
+        normal: bumpy(),
+        ..MaterialMaps::neutral()
+    };
+    let bumped = render_ball(&bump, &settings);
+    let changed = bumped
+        .data
+        .iter()
+        .zip(&plain.data)
+        .filter(|(a, b)| (*a - *b).abs() > 1e-3)
+        .count();
+    assert!(changed > 1000, "{changed} samples changed");
+
+    let directx = flip_green(&bump.normal);
+    assert_ne!(directx.data, bump.normal.data);
+    let undone = MaterialMaps {
+        normal: flip_green(&directx),
+        ..MaterialMaps::neutral()
+    };
+    assert_eq!(render_ball(&undone, &settings).data, bumped.data);
+}
+
+#[test]
+fn occlusion_scales_the_environments_light() {
+    let settings = furnace_settings(1.0);
+    let full = render_radiance(&MaterialMaps::neutral(), &settings);
+    let half = render_radiance(
+        &MaterialMaps {
+            occlusion: gray(0.5),
+            ..MaterialMaps::neutral()
+        },
+        &settings,
+    );
+    let (a, b) = (covered(&full), covered(&half));
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(&b) {
+        for c in 0..3 {
+            assert!((b[c] - 0.5 * a[c]).abs() < 1e-5, "{a:?} {b:?}");
+        }
+    }
+}
+
+#[test]
+fn emission_shows_without_light() {
+    let settings = furnace_settings(0.0);
+    let dark = render_radiance(&MaterialMaps::neutral(), &settings);
+    assert!(covered(&dark).iter().all(|p| *p == [0.0; 3]));
+    let glowing = render_radiance(
+        &MaterialMaps {
+            emissive: color([1.0, 0.0, 0.0]),
+            ..MaterialMaps::neutral()
+        },
+        &settings,
+    );
+    let pixels = covered(&glowing);
+    assert!(!pixels.is_empty());
+    assert!(
+        pixels.iter().all(|p| *p == [1.0, 0.0, 0.0]),
+        "{:?}",
+        pixels[0]
+    );
+}
+
+#[test]
+fn any_thread_count_gives_the_same_bits() {
+    let maps = MaterialMaps {
+        normal: bumpy(),
+        roughness: gray(0.3),
+        ..MaterialMaps::neutral()
+    };
+    for shape in [Shape::Sphere, Shape::Cube] {
+        let settings = BallSettings {
+            size: 48,
+            shape,
+            depth: 0.05,
+            environment: Environment::Sky,
+            ..BallSettings::default()
+        };
+        let render = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| render_ball(&maps, &settings))
+        };
+        let one = render(1);
+        assert_eq!(one.data, render(2).data, "{shape:?}");
+        assert_eq!(one.data, render(3).data, "{shape:?}");
+    }
+}
+
+#[test]
+fn a_graphs_maps_are_rendered_together_and_the_missing_ones_are_neutral() {
+    let graph = common::graph(
+        r##"{
+  "format": "texgraph", "version": 4, "name": "bumps",
+  "settings": { "tileable": true },
+  "nodes": [
+    { "id": "h", "type": "fbm", "params": { "frequency": 4, "octaves": 3, "seed": 1 } },
+    { "id": "n", "type": "normal", "params": { "strength": 2 }, "inputs": { "height": "h" } },
+    { "id": "base", "type": "output", "params": { "name": "base", "usage": "basecolor" }, "inputs": { "color": "h" } },
+    { "id": "nrm", "type": "output", "params": { "name": "nrm", "usage": "normal" }, "inputs": { "color": "n" } },
+    { "id": "height", "type": "output", "params": { "name": "height", "usage": "height" }, "inputs": { "color": "h" } }
+  ]
+}"##,
+    );
+    let maps = material_maps(&graph, 32, RenderOptions::default()).unwrap();
+    for (image, channels) in [(&maps.base_color, 4), (&maps.normal, 4), (&maps.height, 1)] {
+        assert_eq!(
+            (image.width, image.height, image.channels),
+            (32, 32, channels)
+        );
+    }
+    // One channel into base color is gray.
+    assert!(
+        maps.base_color
+            .data
+            .chunks(4)
+            .all(|p| p[0] == p[1] && p[1] == p[2] && p[3] == 1.0)
+    );
+    let height = common::render_graph(&graph, Some("height"), 32, RenderOptions::default());
+    assert_eq!(maps.height.data, height.data);
+    for (image, value) in [
+        (&maps.roughness, 1.0),
+        (&maps.metallic, 0.0),
+        (&maps.occlusion, 1.0),
+    ] {
+        assert_eq!((image.width, image.data.as_slice()), (1, &[value][..]));
+    }
+    let settings = BallSettings {
+        size: 32,
+        depth: 0.03,
+        ..BallSettings::default()
+    };
+    let flat = render_ball(&MaterialMaps::neutral(), &settings);
+    assert_ne!(render_ball(&maps, &settings).data, flat.data);
+}

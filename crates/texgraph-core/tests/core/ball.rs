@@ -4,8 +4,8 @@
 use texgraph_core::Image;
 use texgraph_core::RenderOptions;
 use texgraph_core::ball::{
-    Background, BallSettings, Environment, MaterialMaps, Shape, flip_green, material_maps,
-    render_ball, render_radiance, solid,
+    Background, BallSettings, Environment, MaterialMaps, Shape, Vec3, flip_green, material_maps,
+    render_ball, render_radiance, solid, v3,
 };
 
 use crate::common;
@@ -348,4 +348,129 @@ fn a_graphs_maps_are_rendered_together_and_the_missing_ones_are_neutral() {
     };
     let flat = render_ball(&MaterialMaps::neutral(), &settings);
     assert_ne!(render_ball(&maps, &settings).data, flat.data);
+}
+
+#[test]
+fn each_shapes_tangent_runs_along_u_and_its_bitangent_up_the_image() {
+    let origins = [
+        v3(0.0, 0.0, 5.0),
+        v3(3.0, 2.5, 3.0),
+        v3(-3.5, -2.0, 2.5),
+        v3(0.5, 4.5, 1.0),
+    ];
+    for shape in [Shape::Sphere, Shape::Plane, Shape::Cube, Shape::Cylinder] {
+        let mut checked = 0;
+        for origin in origins {
+            for i in 0..15 {
+                for j in 0..15 {
+                    let target = v3(i as f32 / 7.0 - 1.0, j as f32 / 7.0 - 1.0, 0.0);
+                    let dir = (target - origin).normalize();
+                    let Some(hit) = shape.intersect(origin, dir, 2.0) else {
+                        continue;
+                    };
+                    let (n, t, b) = (hit.normal, hit.tangent, hit.bitangent);
+                    assert!((t.length() - 1.0).abs() < 1e-4 && n.dot(t).abs() < 1e-4);
+                    assert!((b - n.cross(t)).length() < 1e-5);
+                    assert!(n.dot(-dir) > 0.0, "{shape:?}: the hit faces the ray");
+                    let step = |d: Vec3| {
+                        let p = hit.position + d * 2e-3;
+                        let h = shape.intersect(origin, (p - origin).normalize(), 2.0)?;
+                        let du = h.uv[0] - hit.uv[0];
+                        let dv = h.uv[1] - hit.uv[1];
+                        // Skip seams and edges, where UV jumps.
+                        (du.abs() < 0.1 && dv.abs() < 0.1 && h.normal.dot(n) > 0.99)
+                            .then_some((du, dv))
+                    };
+                    if let (Some((du, dv)), Some((bu, bv))) = (step(t), step(b)) {
+                        assert!(
+                            du > 0.0 && dv.abs() < 0.2 * du,
+                            "{shape:?} {hit:?}: {du} {dv}"
+                        );
+                        assert!(
+                            bv < 0.0 && bu.abs() < 0.2 * -bv,
+                            "{shape:?} {hit:?}: {bu} {bv}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{shape:?}: {checked} points");
+    }
+}
+
+/// A normal map of one tilt: `x`, `y` in [-1, 1] tangent space.
+fn tilted(x: f32, y: f32) -> Image {
+    let z = (1.0 - x * x - y * y).sqrt();
+    color([0.5 + 0.5 * x, 0.5 + 0.5 * y, 0.5 + 0.5 * z])
+}
+
+#[test]
+fn normal_maps_tilt_towards_u_and_up_the_image_opengl_style() {
+    for shape in [Shape::Plane, Shape::Sphere] {
+        let lit = |normal: Image, azimuth: f32, elevation: f32| {
+            let maps = MaterialMaps {
+                normal,
+                ..MaterialMaps::neutral()
+            };
+            let settings = BallSettings {
+                shape,
+                light_azimuth: azimuth,
+                light_elevation: elevation,
+                light_intensity: 3.0,
+                ..furnace_settings(0.0)
+            };
+            let image = render_radiance(&maps, &settings);
+            // The centre pixel.
+            let c = (image.width / 2 * image.width + image.width / 2) as usize * 4;
+            image.data[c]
+        };
+        // Tilted right (+u): lit from the right more than from the left.
+        let right = tilted(0.5, 0.0);
+        assert!(
+            lit(right.clone(), 60.0, 0.0) > 1.5 * lit(right, -60.0, 0.0),
+            "{shape:?}"
+        );
+        // Tilted up the image (green up): lit from above more than from below.
+        let up = tilted(0.0, 0.5);
+        assert!(
+            lit(up.clone(), 0.0, 60.0) > 1.5 * lit(up, 0.0, -60.0),
+            "{shape:?}"
+        );
+    }
+}
+
+#[test]
+fn parallax_leaves_a_surface_at_full_height_alone_and_moves_a_varied_one() {
+    let base = Image {
+        width: 4,
+        height: 4,
+        channels: 4,
+        data: (0..16)
+            .flat_map(|i| [(i % 4) as f32 / 4.0, (i / 4) as f32 / 4.0, 0.5, 1.0])
+            .collect(),
+    };
+    let settings = |depth: f32| BallSettings {
+        size: 64,
+        depth,
+        ..BallSettings::default()
+    };
+    let top = MaterialMaps {
+        base_color: base.clone(),
+        height: gray(1.0),
+        ..MaterialMaps::neutral()
+    };
+    let plain = render_ball(&top, &settings(0.0));
+    assert_eq!(render_ball(&top, &settings(0.05)).data, plain.data);
+    let varied = MaterialMaps {
+        height: Image {
+            width: 4,
+            height: 4,
+            channels: 1,
+            data: (0..16).map(|i| ((i * 7) % 16) as f32 / 15.0).collect(),
+        },
+        ..top
+    };
+    assert_eq!(render_ball(&varied, &settings(0.0)).data, plain.data);
+    assert_ne!(render_ball(&varied, &settings(0.05)).data, plain.data);
 }

@@ -164,6 +164,73 @@ pub(crate) fn visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
     if sum > 0.0 { 0.5 / sum } else { 0.0 }
 }
 
+/// GGX normal distribution for `alpha` = roughness².
+pub(crate) fn ggx(n_dot_h: f32, alpha: f32) -> f32 {
+    let a2 = alpha * alpha;
+    let d = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    a2 / (PI * d * d)
+}
+
+/// Size of the equirectangular map the environment is first rendered into, and the
+/// samples per texel side it averages (so a small sun is not missed between texels).
+const BASE: (usize, usize) = (128, 64);
+const BASE_SUPERSAMPLE: usize = 4;
+
+/// The environment as an equirectangular map (each texel the mean of a grid of samples)
+/// and its mip chain (2×2 means) down to 4×2.
+fn environment_mips(environment: &Environment) -> Vec<Equirect> {
+    let (w, h) = BASE;
+    let k = BASE_SUPERSAMPLE;
+    let data = (0..w * h)
+        .into_par_iter()
+        .map(|i| {
+            let mut sum = Vec3::default();
+            for sy in 0..k {
+                for sx in 0..k {
+                    let u = ((i % w) as f32 + (sx as f32 + 0.5) / k as f32) / w as f32;
+                    let v = ((i / w) as f32 + (sy as f32 + 0.5) / k as f32) / h as f32;
+                    sum = sum + environment.radiance(from_equirect(u, v));
+                }
+            }
+            sum * (1.0 / (k * k) as f32)
+        })
+        .collect();
+    let mut mips = vec![Equirect {
+        width: w,
+        height: h,
+        data,
+    }];
+    while mips[mips.len() - 1].width > 4 {
+        let prev = &mips[mips.len() - 1];
+        let (w, h) = (prev.width / 2, prev.height / 2);
+        let at = |x: usize, y: usize| prev.data[y * prev.width + x];
+        let data = (0..w * h)
+            .map(|i| {
+                let (x, y) = (2 * (i % w), 2 * (i / w));
+                (at(x, y) + at(x + 1, y) + at(x, y + 1) + at(x + 1, y + 1)) * 0.25
+            })
+            .collect();
+        mips.push(Equirect {
+            width: w,
+            height: h,
+            data,
+        });
+    }
+    mips
+}
+
+/// The mip chain sampled at level of detail `lod`, trilinear.
+fn sample_mips(mips: &[Equirect], d: Vec3, lod: f32) -> Vec3 {
+    let lod = lod.clamp(0.0, (mips.len() - 1) as f32);
+    let i = lod.floor() as usize;
+    let f = lod - i as f32;
+    if i + 1 >= mips.len() || f == 0.0 {
+        mips[i].sample(d)
+    } else {
+        lerp(mips[i].sample(d), mips[i + 1].sample(d), f)
+    }
+}
+
 /// Roughness of each prefiltered level (level 0, roughness 0, is the environment itself).
 const LEVELS: [(f32, usize, usize); 4] =
     [(0.25, 64, 32), (0.5, 32, 16), (0.75, 16, 8), (1.0, 8, 4)];
@@ -172,8 +239,6 @@ const PREFILTER_SAMPLES: u32 = 128;
 /// Side of the split-sum table, and its samples per cell.
 const LUT_SIZE: usize = 32;
 const LUT_SAMPLES: u32 = 256;
-/// The grid the spherical harmonics integrate over (polar rows; azimuth has twice as many).
-const SH_ROWS: usize = 64;
 
 /// An environment made ready to shade with.
 pub struct Lighting {
@@ -202,15 +267,22 @@ impl Lighting {
     /// Projects `environment` onto spherical harmonics, prefilters its specular levels and
     /// computes the split-sum table.
     pub fn new(environment: Environment) -> Self {
+        let mips = environment_mips(&environment);
+        // Spherical harmonics over the base map's texels, each weighted by its solid angle.
         let mut sh = [Vec3::default(); 9];
-        let (rows, cols) = (SH_ROWS, 2 * SH_ROWS);
-        let (dt, dp) = (PI / rows as f32, TAU / cols as f32);
+        let base = &mips[0];
+        let (rows, cols) = (base.height, base.width);
+        let dp = TAU / cols as f32;
         for r in 0..rows {
-            let theta = (r as f32 + 0.5) * dt;
-            let w = theta.sin() * dt * dp;
+            let (t0, t1) = (
+                r as f32 * PI / rows as f32,
+                (r + 1) as f32 * PI / rows as f32,
+            );
+            let w = (t0.cos() - t1.cos()) * dp;
+            let v = (r as f32 + 0.5) / rows as f32;
             for c in 0..cols {
-                let d = from_equirect((c as f32 + 0.5) / cols as f32, theta / PI);
-                let l = environment.radiance(d) * w;
+                let d = from_equirect((c as f32 + 0.5) / cols as f32, v);
+                let l = base.data[r * cols + c] * w;
                 for (k, y) in sh_basis(d).into_iter().enumerate() {
                     sh[k] = sh[k] + l * y;
                 }
@@ -219,7 +291,7 @@ impl Lighting {
         let levels = LEVELS
             .iter()
             .map(|&(roughness, width, height)| {
-                prefilter(&environment, roughness * roughness, width, height)
+                prefilter(&mips, roughness * roughness, width, height)
             })
             .collect();
         let lut = (0..LUT_SIZE * LUT_SIZE)
@@ -306,8 +378,11 @@ impl Lighting {
 }
 
 /// The environment seen through a GGX lobe of `alpha` around each texel's direction
-/// (N = V = R), weighted by N·L.
-fn prefilter(environment: &Environment, alpha: f32, width: usize, height: usize) -> Equirect {
+/// (N = V = R), weighted by N·L. Each sample reads the mip whose texels cover about the
+/// solid angle the sample stands for (filtered importance sampling, GPU Gems 3 ch. 20), so
+/// a small bright source is spread, not caught or missed by a few samples.
+fn prefilter(mips: &[Equirect], alpha: f32, width: usize, height: usize) -> Equirect {
+    let texel = 4.0 * PI / (mips[0].width * mips[0].height) as f32;
     let data = (0..width * height)
         .into_par_iter()
         .map(|i| {
@@ -319,19 +394,23 @@ fn prefilter(environment: &Environment, alpha: f32, width: usize, height: usize)
             let mut sum = Vec3::default();
             let mut weight = 0.0;
             for s in 0..PREFILTER_SAMPLES {
-                let h = ggx_half(hammersley(s, PREFILTER_SAMPLES), alpha);
-                let h = t * h.x + b * h.y + n * h.z;
+                let local = ggx_half(hammersley(s, PREFILTER_SAMPLES), alpha);
+                let h = t * local.x + b * local.y + n * local.z;
                 let l = h * (2.0 * n.dot(h)) - n;
                 let n_dot_l = n.dot(l);
                 if n_dot_l > 0.0 {
-                    sum = sum + environment.radiance(l) * n_dot_l;
+                    // With N = V the sample's pdf over directions is D / 4.
+                    let pdf = ggx(local.z, alpha) * 0.25;
+                    let solid_angle = 1.0 / (PREFILTER_SAMPLES as f32 * pdf);
+                    let lod = 0.5 * (solid_angle / texel).log2() + 1.0;
+                    sum = sum + sample_mips(mips, l, lod) * n_dot_l;
                     weight += n_dot_l;
                 }
             }
             if weight > 0.0 {
                 sum * (1.0 / weight)
             } else {
-                environment.radiance(n)
+                sample_mips(mips, n, 0.0)
             }
         })
         .collect();

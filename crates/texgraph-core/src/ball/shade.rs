@@ -4,7 +4,7 @@
 
 use std::f32::consts::PI;
 
-use super::environment::{Lighting, visibility};
+use super::environment::{Lighting, ggx, visibility};
 use super::maps::{MaterialMaps, Texture};
 use super::shapes::Hit;
 use super::vector::{Vec3, v3};
@@ -87,13 +87,6 @@ fn parallax(height: &Texture, uv: [f32; 2], view: Vec3, depth: f32) -> [f32; 2] 
         prev[0] * w + cur[0] * (1.0 - w),
         prev[1] * w + cur[1] * (1.0 - w),
     ]
-}
-
-/// GGX normal distribution for `alpha` = roughness².
-fn ggx(n_dot_h: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let d = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
-    a2 / (PI * d * d)
 }
 
 fn schlick(f0: Vec3, v_dot_h: f32) -> Vec3 {

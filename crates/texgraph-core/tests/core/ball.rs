@@ -64,7 +64,8 @@ fn a_white_dielectric_in_a_white_furnace_is_uniformly_white() {
         assert!(pixels.len() > 500, "{shape:?}: {} pixels", pixels.len());
         // The diffuse takes what the split-sum specular leaves (1 − f0·A − B) and the
         // prefiltered light of a uniform environment is exactly 1, so only the spherical
-        // harmonics' quadrature (a midpoint rule, ~1e-4) and rounding are left.
+        // harmonics (the texels' solid angles sum to 4π but for rounding; the other bands'
+        // sums cancel to ~1e-6) and f32 rounding are left: 1·(1 − Fss) + Fss = 1 for any Fss.
         for p in &pixels {
             for c in p {
                 assert!((c - 1.0).abs() < 2e-3, "{shape:?}: {p:?}");

@@ -310,6 +310,11 @@ impl Lighting {
         }
     }
 
+    /// The environment this light was computed from.
+    pub fn environment(&self) -> Environment {
+        self.environment
+    }
+
     /// The environment's radiance from `d`.
     pub fn radiance(&self, d: Vec3) -> Vec3 {
         self.environment.radiance(d)

@@ -157,8 +157,22 @@ pub fn pbr_neutral(c: [f32; 3]) -> [f32; 3] {
 /// The linear radiance of each pixel, exposure applied, premultiplied by its alpha
 /// (coverage × opacity over a transparent background, 1 over the others): RGBA.
 pub fn render_radiance(maps: &MaterialMaps, settings: &BallSettings) -> Image {
+    render_radiance_lit(maps, settings, &Lighting::new(settings.environment))
+}
+
+/// [`render_radiance`] with the environment's light already precomputed (an editor keeps
+/// it while only the maps change). `lighting` must be of `settings.environment`.
+pub fn render_radiance_lit(
+    maps: &MaterialMaps,
+    settings: &BallSettings,
+    lighting: &Lighting,
+) -> Image {
+    assert_eq!(
+        lighting.environment(),
+        settings.environment,
+        "the lighting was precomputed for another environment"
+    );
     let size = settings.size.max(1);
-    let lighting = Lighting::new(settings.environment);
     let textures = Textures::new(maps);
     let camera = Camera::framing(settings.shape);
     let key = KeyLight {
@@ -191,14 +205,8 @@ pub fn render_radiance(maps: &MaterialMaps, settings: &BallSettings) -> Image {
                                 .intersect(camera.origin, dir, settings.tiling)
                             {
                                 Some(hit) => {
-                                    let (c, a) = shade(
-                                        &hit,
-                                        -dir,
-                                        &textures,
-                                        &lighting,
-                                        key,
-                                        settings.depth,
-                                    );
+                                    let (c, a) =
+                                        shade(&hit, -dir, &textures, lighting, key, settings.depth);
                                     match behind {
                                         Some(bg) => (c * a + bg * (1.0 - a), 1.0),
                                         None => (c * a, a),
@@ -234,7 +242,13 @@ pub fn render_radiance(maps: &MaterialMaps, settings: &BallSettings) -> Image {
 /// `tone_map` is off), sRGB-encoded, alpha = coverage × opacity (1 over an environment or
 /// gray background). Any thread count gives the same bits.
 pub fn render_ball(maps: &MaterialMaps, settings: &BallSettings) -> Image {
-    let mut image = render_radiance(maps, settings);
+    render_ball_lit(maps, settings, &Lighting::new(settings.environment))
+}
+
+/// [`render_ball`] with the environment's light already precomputed; `lighting` must be
+/// of `settings.environment`.
+pub fn render_ball_lit(maps: &MaterialMaps, settings: &BallSettings, lighting: &Lighting) -> Image {
+    let mut image = render_radiance_lit(maps, settings, lighting);
     image.data.par_chunks_mut(4).for_each(|px| {
         let a = px[3];
         if a <= 0.0 {

@@ -4,8 +4,8 @@
 use texgraph_core::Image;
 use texgraph_core::RenderOptions;
 use texgraph_core::ball::{
-    Background, BallSettings, Environment, MaterialMaps, Shape, Vec3, flip_green, material_maps,
-    render_ball, render_radiance, solid, v3,
+    Background, BallSettings, Environment, Lighting, MaterialMaps, Shape, Vec3, flip_green,
+    material_maps, render_ball, render_ball_lit, render_radiance, solid, v3,
 };
 
 use crate::common;
@@ -301,6 +301,9 @@ fn any_thread_count_gives_the_same_bits() {
         let one = render(1);
         assert_eq!(one.data, render(2).data, "{shape:?}");
         assert_eq!(one.data, render(3).data, "{shape:?}");
+        // Light precomputed once and reused gives the same bits.
+        let lighting = Lighting::new(settings.environment);
+        assert_eq!(render_ball_lit(&maps, &settings, &lighting).data, one.data);
     }
 }
 

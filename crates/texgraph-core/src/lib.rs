@@ -16,6 +16,7 @@
 //! ```
 
 pub mod animation;
+pub mod ball;
 pub mod compile;
 pub mod docs;
 pub mod error;

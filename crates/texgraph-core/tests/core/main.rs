@@ -9,6 +9,7 @@ mod common;
 #[path = "../invariants/mod.rs"]
 mod invariants;
 
+mod ball;
 mod cellular;
 mod comments;
 mod dds;

@@ -1,0 +1,446 @@
+//! The light around the ball: an environment's radiance by direction, and what image-based
+//! lighting precomputes from it — diffuse irradiance as 9 spherical-harmonic coefficients,
+//! specular light prefiltered by roughness into small equirectangular maps, and the
+//! split-sum BRDF table. Every sum runs over a fixed set of directions in a fixed order,
+//! so the same environment gives the same bits on any machine's thread count.
+
+use std::f32::consts::{PI, TAU};
+
+use rayon::prelude::*;
+
+use super::vector::{Vec3, v3};
+
+/// Where the light comes from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Environment {
+    /// A photo studio: a dark floor, a lighter ceiling and three softboxes (a large key at
+    /// the upper left front, a fill at the right, a rim light behind above).
+    Studio,
+    /// Outdoors: a blue gradient sky, a dark ground and a sun disc high at the left.
+    Sky,
+    /// The same linear radiance from every direction (a furnace, for tests).
+    Uniform([f32; 3]),
+}
+
+fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
+    let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+fn lerp(a: Vec3, b: Vec3, t: f32) -> Vec3 {
+    a + (b - a) * t
+}
+
+/// A rectangular softbox facing the centre from `centre` (unit), of half extents `half`
+/// (tangent of the half angles), with soft edges.
+fn softbox(d: Vec3, centre: Vec3, half: [f32; 2], intensity: f32) -> f32 {
+    let k = d.dot(centre);
+    if k <= 0.0 {
+        return 0.0;
+    }
+    let right = v3(0.0, 1.0, 0.0).cross(centre).normalize();
+    let up = centre.cross(right);
+    let x = (d.dot(right) / k).abs();
+    let y = (d.dot(up) / k).abs();
+    let edge = 0.08;
+    intensity
+        * (1.0 - smoothstep(half[0] - edge, half[0], x))
+        * (1.0 - smoothstep(half[1] - edge, half[1], y))
+}
+
+const SUN: Vec3 = v3(-0.55, 0.6, 0.58);
+
+impl Environment {
+    /// Linear radiance arriving from direction `d` (unit, pointing away from the ball).
+    pub fn radiance(&self, d: Vec3) -> Vec3 {
+        match *self {
+            Environment::Uniform(c) => Vec3::from_array(c),
+            Environment::Studio => {
+                let base = 0.03 + 0.32 * smoothstep(-0.2, 0.8, d.y);
+                let key = softbox(d, v3(-0.55, 0.5, 0.67).normalize(), [0.35, 0.5], 6.0);
+                let fill = softbox(d, v3(0.85, 0.15, 0.5).normalize(), [0.3, 0.3], 1.5);
+                let rim = softbox(d, v3(0.3, 0.6, -0.75).normalize(), [0.6, 0.2], 4.0);
+                let l = base + key + fill + rim;
+                v3(l, l, l)
+            }
+            Environment::Sky => {
+                let zenith = v3(0.15, 0.32, 0.75);
+                let horizon = v3(0.7, 0.8, 0.95);
+                let ground = v3(0.12, 0.1, 0.08);
+                let sky = if d.y >= 0.0 {
+                    lerp(horizon, zenith, smoothstep(0.0, 0.6, d.y))
+                } else {
+                    lerp(horizon, ground, smoothstep(0.0, -0.1, d.y))
+                };
+                let k = d.dot(SUN.normalize());
+                let disc = smoothstep(0.9994, 0.9997, k) * 200.0;
+                let glow = (((k - 1.0) * 30.0).exp()) * 1.5;
+                sky + v3(1.0, 0.93, 0.8) * (disc + glow)
+            }
+        }
+    }
+}
+
+/// A direction's place in an equirectangular map: u = azimuth (0 at −z, turning towards
+/// +x), v = polar angle / π (0 straight up).
+fn to_equirect(d: Vec3) -> (f32, f32) {
+    let u = 0.5 + d.x.atan2(-d.z) / TAU;
+    let v = d.y.clamp(-1.0, 1.0).acos() / PI;
+    (u, v)
+}
+
+fn from_equirect(u: f32, v: f32) -> Vec3 {
+    let phi = (u - 0.5) * TAU;
+    let theta = v * PI;
+    v3(
+        theta.sin() * phi.sin(),
+        theta.cos(),
+        -theta.sin() * phi.cos(),
+    )
+}
+
+/// An equirectangular map of linear RGB.
+struct Equirect {
+    width: usize,
+    height: usize,
+    data: Vec<Vec3>,
+}
+
+impl Equirect {
+    /// Bilinear, wrapping in azimuth, clamped at the poles.
+    fn sample(&self, d: Vec3) -> Vec3 {
+        let (u, v) = to_equirect(d);
+        let x = u * self.width as f32 - 0.5;
+        let y = (v * self.height as f32 - 0.5).clamp(0.0, (self.height - 1) as f32);
+        let (x0, y0) = (x.floor(), y.floor());
+        let (fx, fy) = (x - x0, y - y0);
+        let xa = (x0 as i64).rem_euclid(self.width as i64) as usize;
+        let xb = (xa + 1) % self.width;
+        let ya = y0 as usize;
+        let yb = (ya + 1).min(self.height - 1);
+        let at = |x: usize, y: usize| self.data[y * self.width + x];
+        lerp(
+            lerp(at(xa, ya), at(xb, ya), fx),
+            lerp(at(xa, yb), at(xb, yb), fx),
+            fy,
+        )
+    }
+}
+
+/// Point `i` of `n` of the Hammersley set in [0, 1)².
+fn hammersley(i: u32, n: u32) -> (f32, f32) {
+    (
+        (i as f32 + 0.5) / n as f32,
+        i.reverse_bits() as f32 * (1.0 / 4_294_967_296.0),
+    )
+}
+
+/// A GGX-distributed half vector around +z for the sample `xi`.
+fn ggx_half(xi: (f32, f32), alpha: f32) -> Vec3 {
+    let phi = TAU * xi.0;
+    let a2 = alpha * alpha;
+    let cos_theta = ((1.0 - xi.1) / (1.0 + (a2 - 1.0) * xi.1)).sqrt();
+    let sin_theta = (1.0 - cos_theta * cos_theta).max(0.0).sqrt();
+    v3(sin_theta * phi.cos(), sin_theta * phi.sin(), cos_theta)
+}
+
+/// An orthonormal frame around `n`: (tangent, bitangent).
+fn basis(n: Vec3) -> (Vec3, Vec3) {
+    let up = if n.y.abs() < 0.999 {
+        v3(0.0, 1.0, 0.0)
+    } else {
+        v3(1.0, 0.0, 0.0)
+    };
+    let t = up.cross(n).normalize();
+    (t, n.cross(t))
+}
+
+/// Smith-GGX visibility, height-correlated: G / (4 N·L N·V).
+pub(crate) fn visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
+    let a2 = alpha * alpha;
+    let gv = n_dot_l * (n_dot_v * n_dot_v * (1.0 - a2) + a2).sqrt();
+    let gl = n_dot_v * (n_dot_l * n_dot_l * (1.0 - a2) + a2).sqrt();
+    let sum = gv + gl;
+    if sum > 0.0 { 0.5 / sum } else { 0.0 }
+}
+
+/// GGX normal distribution for `alpha` = roughness².
+pub(crate) fn ggx(n_dot_h: f32, alpha: f32) -> f32 {
+    let a2 = alpha * alpha;
+    let d = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    a2 / (PI * d * d)
+}
+
+/// Size of the equirectangular map the environment is first rendered into, and the
+/// samples per texel side it averages (so a small sun is not missed between texels).
+const BASE: (usize, usize) = (128, 64);
+const BASE_SUPERSAMPLE: usize = 4;
+
+/// The environment as an equirectangular map (each texel the mean of a grid of samples)
+/// and its mip chain (2×2 means) down to 4×2.
+fn environment_mips(environment: &Environment) -> Vec<Equirect> {
+    let (w, h) = BASE;
+    let k = BASE_SUPERSAMPLE;
+    let data = (0..w * h)
+        .into_par_iter()
+        .map(|i| {
+            let mut sum = Vec3::default();
+            for sy in 0..k {
+                for sx in 0..k {
+                    let u = ((i % w) as f32 + (sx as f32 + 0.5) / k as f32) / w as f32;
+                    let v = ((i / w) as f32 + (sy as f32 + 0.5) / k as f32) / h as f32;
+                    sum = sum + environment.radiance(from_equirect(u, v));
+                }
+            }
+            sum * (1.0 / (k * k) as f32)
+        })
+        .collect();
+    let mut mips = vec![Equirect {
+        width: w,
+        height: h,
+        data,
+    }];
+    while mips[mips.len() - 1].width > 4 {
+        let prev = &mips[mips.len() - 1];
+        let (w, h) = (prev.width / 2, prev.height / 2);
+        let at = |x: usize, y: usize| prev.data[y * prev.width + x];
+        let data = (0..w * h)
+            .map(|i| {
+                let (x, y) = (2 * (i % w), 2 * (i / w));
+                (at(x, y) + at(x + 1, y) + at(x, y + 1) + at(x + 1, y + 1)) * 0.25
+            })
+            .collect();
+        mips.push(Equirect {
+            width: w,
+            height: h,
+            data,
+        });
+    }
+    mips
+}
+
+/// The mip chain sampled at level of detail `lod`, trilinear.
+fn sample_mips(mips: &[Equirect], d: Vec3, lod: f32) -> Vec3 {
+    let lod = lod.clamp(0.0, (mips.len() - 1) as f32);
+    let i = lod.floor() as usize;
+    let f = lod - i as f32;
+    if i + 1 >= mips.len() || f == 0.0 {
+        mips[i].sample(d)
+    } else {
+        lerp(mips[i].sample(d), mips[i + 1].sample(d), f)
+    }
+}
+
+/// Roughness of each prefiltered level (level 0, roughness 0, is the environment itself).
+const LEVELS: [(f32, usize, usize); 4] =
+    [(0.25, 64, 32), (0.5, 32, 16), (0.75, 16, 8), (1.0, 8, 4)];
+/// GGX samples per prefiltered texel.
+const PREFILTER_SAMPLES: u32 = 128;
+/// Side of the split-sum table, and its samples per cell.
+const LUT_SIZE: usize = 32;
+const LUT_SAMPLES: u32 = 256;
+
+/// An environment made ready to shade with.
+pub struct Lighting {
+    environment: Environment,
+    sh: [Vec3; 9],
+    levels: Vec<Equirect>,
+    lut: Vec<[f32; 2]>,
+}
+
+/// The 9 real spherical harmonics (bands 0–2) at unit `d`.
+fn sh_basis(d: Vec3) -> [f32; 9] {
+    [
+        0.282_095,
+        0.488_603 * d.y,
+        0.488_603 * d.z,
+        0.488_603 * d.x,
+        1.092_548 * d.x * d.y,
+        1.092_548 * d.y * d.z,
+        0.315_392 * (3.0 * d.z * d.z - 1.0),
+        1.092_548 * d.x * d.z,
+        0.546_274 * (d.x * d.x - d.y * d.y),
+    ]
+}
+
+impl Lighting {
+    /// Projects `environment` onto spherical harmonics, prefilters its specular levels and
+    /// computes the split-sum table.
+    pub fn new(environment: Environment) -> Self {
+        let mips = environment_mips(&environment);
+        // Spherical harmonics over the base map's texels, each weighted by its solid angle.
+        let mut sh = [Vec3::default(); 9];
+        let base = &mips[0];
+        let (rows, cols) = (base.height, base.width);
+        let dp = TAU / cols as f32;
+        for r in 0..rows {
+            let (t0, t1) = (
+                r as f32 * PI / rows as f32,
+                (r + 1) as f32 * PI / rows as f32,
+            );
+            let w = (t0.cos() - t1.cos()) * dp;
+            let v = (r as f32 + 0.5) / rows as f32;
+            for c in 0..cols {
+                let d = from_equirect((c as f32 + 0.5) / cols as f32, v);
+                let l = base.data[r * cols + c] * w;
+                for (k, y) in sh_basis(d).into_iter().enumerate() {
+                    sh[k] = sh[k] + l * y;
+                }
+            }
+        }
+        let levels = LEVELS
+            .iter()
+            .map(|&(roughness, width, height)| {
+                prefilter(&mips, roughness * roughness, width, height)
+            })
+            .collect();
+        let lut = (0..LUT_SIZE * LUT_SIZE)
+            .into_par_iter()
+            .map(|i| {
+                let n_dot_v = ((i % LUT_SIZE) as f32 + 0.5) / LUT_SIZE as f32;
+                let roughness = ((i / LUT_SIZE) as f32 + 0.5) / LUT_SIZE as f32;
+                integrate_brdf(n_dot_v, roughness * roughness)
+            })
+            .collect();
+        Self {
+            environment,
+            sh,
+            levels,
+            lut,
+        }
+    }
+
+    /// The environment this light was computed from.
+    pub fn environment(&self) -> Environment {
+        self.environment
+    }
+
+    /// The environment's radiance from `d`.
+    pub fn radiance(&self, d: Vec3) -> Vec3 {
+        self.environment.radiance(d)
+    }
+
+    /// Irradiance at a surface facing `n`, divided by π: the light a white Lambert surface
+    /// reflects (Ramamoorthi and Hanrahan's convolution of the 9 coefficients).
+    pub fn diffuse(&self, n: Vec3) -> Vec3 {
+        let y = sh_basis(n);
+        let band = [
+            1.0,
+            2.0 / 3.0,
+            2.0 / 3.0,
+            2.0 / 3.0,
+            0.25,
+            0.25,
+            0.25,
+            0.25,
+            0.25,
+        ];
+        let mut e = Vec3::default();
+        for k in 0..9 {
+            e = e + self.sh[k] * (band[k] * y[k]);
+        }
+        v3(e.x.max(0.0), e.y.max(0.0), e.z.max(0.0))
+    }
+
+    /// Specular light arriving along the reflection `r` for `roughness`: the environment
+    /// itself at 0, the prefiltered levels above, linear between them.
+    pub fn specular(&self, r: Vec3, roughness: f32) -> Vec3 {
+        let p = roughness.clamp(0.0, 1.0) * LEVELS.len() as f32;
+        let i = (p.floor() as usize).min(LEVELS.len() - 1);
+        let f = p - i as f32;
+        let at = |level: usize| {
+            if level == 0 {
+                self.environment.radiance(r)
+            } else {
+                self.levels[level - 1].sample(r)
+            }
+        };
+        if f == 0.0 {
+            at(i)
+        } else {
+            lerp(at(i), at(i + 1), f)
+        }
+    }
+
+    /// The split-sum table's scale and bias of f0 (A, B) for N·V and roughness, bilinear.
+    pub fn brdf(&self, n_dot_v: f32, roughness: f32) -> (f32, f32) {
+        let n = LUT_SIZE as f32;
+        let x = (n_dot_v * n - 0.5).clamp(0.0, n - 1.0);
+        let y = (roughness * n - 0.5).clamp(0.0, n - 1.0);
+        let (x0, y0) = (x.floor() as usize, y.floor() as usize);
+        let (x1, y1) = ((x0 + 1).min(LUT_SIZE - 1), (y0 + 1).min(LUT_SIZE - 1));
+        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+        let at = |x: usize, y: usize| self.lut[y * LUT_SIZE + x];
+        let mix =
+            |a: [f32; 2], b: [f32; 2], t: f32| [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+        let v = mix(
+            mix(at(x0, y0), at(x1, y0), fx),
+            mix(at(x0, y1), at(x1, y1), fx),
+            fy,
+        );
+        (v[0], v[1])
+    }
+}
+
+/// The environment seen through a GGX lobe of `alpha` around each texel's direction
+/// (N = V = R), weighted by N·L. Each sample reads the mip whose texels cover about the
+/// solid angle the sample stands for (filtered importance sampling, GPU Gems 3 ch. 20), so
+/// a small bright source is spread, not caught or missed by a few samples.
+fn prefilter(mips: &[Equirect], alpha: f32, width: usize, height: usize) -> Equirect {
+    let texel = 4.0 * PI / (mips[0].width * mips[0].height) as f32;
+    let data = (0..width * height)
+        .into_par_iter()
+        .map(|i| {
+            let n = from_equirect(
+                ((i % width) as f32 + 0.5) / width as f32,
+                ((i / width) as f32 + 0.5) / height as f32,
+            );
+            let (t, b) = basis(n);
+            let mut sum = Vec3::default();
+            let mut weight = 0.0;
+            for s in 0..PREFILTER_SAMPLES {
+                let local = ggx_half(hammersley(s, PREFILTER_SAMPLES), alpha);
+                let h = t * local.x + b * local.y + n * local.z;
+                let l = h * (2.0 * n.dot(h)) - n;
+                let n_dot_l = n.dot(l);
+                if n_dot_l > 0.0 {
+                    // With N = V the sample's pdf over directions is D / 4.
+                    let pdf = ggx(local.z, alpha) * 0.25;
+                    let solid_angle = 1.0 / (PREFILTER_SAMPLES as f32 * pdf);
+                    let lod = 0.5 * (solid_angle / texel).log2() + 1.0;
+                    sum = sum + sample_mips(mips, l, lod) * n_dot_l;
+                    weight += n_dot_l;
+                }
+            }
+            if weight > 0.0 {
+                sum * (1.0 / weight)
+            } else {
+                sample_mips(mips, n, 0.0)
+            }
+        })
+        .collect();
+    Equirect {
+        width,
+        height,
+        data,
+    }
+}
+
+/// The split-sum integral of the GGX BRDF over the hemisphere: (A, B) with
+/// ∫ f·cos = f0·A + B (Karis 2013), by importance sampling.
+fn integrate_brdf(n_dot_v: f32, alpha: f32) -> [f32; 2] {
+    let v = v3((1.0 - n_dot_v * n_dot_v).max(0.0).sqrt(), 0.0, n_dot_v);
+    let (mut a, mut b) = (0.0, 0.0);
+    for s in 0..LUT_SAMPLES {
+        let h = ggx_half(hammersley(s, LUT_SAMPLES), alpha);
+        let l = h * (2.0 * v.dot(h)) - v;
+        let (n_dot_l, n_dot_h, v_dot_h) = (l.z, h.z, v.dot(h).max(0.0));
+        if n_dot_l > 0.0 && n_dot_h > 0.0 {
+            let g = visibility(n_dot_l, n_dot_v, alpha) * 4.0 * n_dot_l * v_dot_h / n_dot_h;
+            let fc = (1.0 - v_dot_h).powi(5);
+            a += (1.0 - fc) * g;
+            b += fc * g;
+        }
+    }
+    [a / LUT_SAMPLES as f32, b / LUT_SAMPLES as f32]
+}

@@ -1,0 +1,95 @@
+//! A three-component vector of plain f32 operations (no fused multiply-add, so results do
+//! not depend on the target's instructions).
+
+use std::ops::{Add, Mul, Neg, Sub};
+
+/// A point or direction in the ball's world: x right, y up, z towards the camera.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Vec3 {
+    /// Right.
+    pub x: f32,
+    /// Up.
+    pub y: f32,
+    /// Towards the default camera.
+    pub z: f32,
+}
+
+/// Shorthand for a [`Vec3`].
+pub const fn v3(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3 { x, y, z }
+}
+
+impl Vec3 {
+    /// Dot product.
+    pub fn dot(self, o: Vec3) -> f32 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// Cross product.
+    pub fn cross(self, o: Vec3) -> Vec3 {
+        v3(
+            self.y * o.z - self.z * o.y,
+            self.z * o.x - self.x * o.z,
+            self.x * o.y - self.y * o.x,
+        )
+    }
+
+    /// Length.
+    pub fn length(self) -> f32 {
+        self.dot(self).sqrt()
+    }
+
+    /// This direction at length 1 (zero stays zero).
+    pub fn normalize(self) -> Vec3 {
+        let l = self.length();
+        if l > 0.0 { self * (1.0 / l) } else { self }
+    }
+
+    /// Component-wise product.
+    pub fn times(self, o: Vec3) -> Vec3 {
+        v3(self.x * o.x, self.y * o.y, self.z * o.z)
+    }
+
+    /// Largest component.
+    pub fn max_component(self) -> f32 {
+        self.x.max(self.y).max(self.z)
+    }
+
+    /// As an array.
+    pub fn to_array(self) -> [f32; 3] {
+        [self.x, self.y, self.z]
+    }
+
+    /// From an array.
+    pub fn from_array(a: [f32; 3]) -> Vec3 {
+        v3(a[0], a[1], a[2])
+    }
+}
+
+impl Add for Vec3 {
+    type Output = Vec3;
+    fn add(self, o: Vec3) -> Vec3 {
+        v3(self.x + o.x, self.y + o.y, self.z + o.z)
+    }
+}
+
+impl Sub for Vec3 {
+    type Output = Vec3;
+    fn sub(self, o: Vec3) -> Vec3 {
+        v3(self.x - o.x, self.y - o.y, self.z - o.z)
+    }
+}
+
+impl Mul<f32> for Vec3 {
+    type Output = Vec3;
+    fn mul(self, s: f32) -> Vec3 {
+        v3(self.x * s, self.y * s, self.z * s)
+    }
+}
+
+impl Neg for Vec3 {
+    type Output = Vec3;
+    fn neg(self) -> Vec3 {
+        v3(-self.x, -self.y, -self.z)
+    }
+}

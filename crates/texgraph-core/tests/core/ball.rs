@@ -1,0 +1,480 @@
+//! The material ball: physics checks (a white furnace, occlusion, emission, metals), normal
+//! maps, and the same bits whatever the thread count.
+
+use texgraph_core::Image;
+use texgraph_core::RenderOptions;
+use texgraph_core::ball::{
+    Background, BallSettings, Environment, Lighting, MaterialMaps, Shape, Vec3, flip_green,
+    material_maps, render_ball, render_ball_lit, render_radiance, solid, v3,
+};
+
+use crate::common;
+
+fn gray(v: f32) -> Image {
+    solid([v; 4], 1)
+}
+
+fn color(c: [f32; 3]) -> Image {
+    solid([c[0], c[1], c[2], 1.0], 4)
+}
+
+/// A small sphere in a uniform environment of `env`, key light off, no tone mapping.
+fn furnace_settings(env: f32) -> BallSettings {
+    BallSettings {
+        size: 64,
+        environment: Environment::Uniform([env; 3]),
+        light_intensity: 0.0,
+        tone_map: false,
+        background: Background::Transparent,
+        ..BallSettings::default()
+    }
+}
+
+/// The straight (un-premultiplied) RGB of the pixels the shape covers fully.
+fn covered(image: &Image) -> Vec<[f32; 3]> {
+    image
+        .data
+        .chunks(4)
+        .filter(|p| p[3] == 1.0)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect()
+}
+
+fn luminance(p: [f32; 3]) -> f32 {
+    0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]
+}
+
+#[test]
+fn a_white_dielectric_in_a_white_furnace_is_uniformly_white() {
+    let maps = MaterialMaps {
+        base_color: color([1.0; 3]),
+        roughness: gray(1.0),
+        metallic: gray(0.0),
+        ..MaterialMaps::neutral()
+    };
+    for shape in [Shape::Sphere, Shape::Cube, Shape::Cylinder, Shape::Plane] {
+        let image = render_radiance(
+            &maps,
+            &BallSettings {
+                shape,
+                ..furnace_settings(1.0)
+            },
+        );
+        let pixels = covered(&image);
+        assert!(pixels.len() > 500, "{shape:?}: {} pixels", pixels.len());
+        // The diffuse takes what the split-sum specular leaves (1 − f0·A − B) and the
+        // prefiltered light of a uniform environment is exactly 1, so only the spherical
+        // harmonics (the texels' solid angles sum to 4π but for rounding; the other bands'
+        // sums cancel to ~1e-6) and f32 rounding are left: 1·(1 − Fss) + Fss = 1 for any Fss.
+        for p in &pixels {
+            for c in p {
+                assert!((c - 1.0).abs() < 2e-3, "{shape:?}: {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_side_facing_the_key_light_is_brighter() {
+    let settings = BallSettings {
+        light_intensity: 3.0,
+        ..furnace_settings(0.1)
+    };
+    let image = render_radiance(&MaterialMaps::neutral(), &settings);
+    let size = image.width as usize;
+    let (mut left, mut right) = (0.0, 0.0);
+    for (i, p) in image.data.chunks(4).enumerate() {
+        let l = luminance([p[0], p[1], p[2]]);
+        if i % size < size / 2 {
+            left += l
+        } else {
+            right += l
+        }
+    }
+    // The default key light is at the upper left, 45° from the camera: it still lights a
+    // sliver of the right half, and the dim environment lights both halves alike, so the
+    // left half gets about 1.8 times the right's light.
+    assert!(left > 1.5 * right, "left {left}, right {right}");
+    let top: f32 = image.data[..image.data.len() / 2]
+        .chunks(4)
+        .map(|p| p[0])
+        .sum();
+    let bottom: f32 = image.data[image.data.len() / 2..]
+        .chunks(4)
+        .map(|p| p[0])
+        .sum();
+    assert!(top > bottom, "top {top}, bottom {bottom}");
+}
+
+#[test]
+fn a_smooth_surface_shows_a_sharp_highlight_a_rough_one_does_not() {
+    let peak = |roughness: f32| {
+        let maps = MaterialMaps {
+            roughness: gray(roughness),
+            ..MaterialMaps::neutral()
+        };
+        let settings = BallSettings {
+            size: 96,
+            light_intensity: 3.0,
+            ..furnace_settings(0.1)
+        };
+        let image = render_radiance(&maps, &settings);
+        image.data.chunks(4).map(|p| p[0]).fold(0.0f32, f32::max)
+    };
+    let (smooth, rough) = (peak(0.0), peak(1.0));
+    assert!(smooth > 5.0 * rough, "smooth {smooth}, rough {rough}");
+}
+
+#[test]
+fn metals_tint_their_reflections_and_have_no_diffuse() {
+    let red_metal = MaterialMaps {
+        base_color: color([1.0, 0.0, 0.0]),
+        metallic: gray(1.0),
+        roughness: gray(0.4),
+        ..MaterialMaps::neutral()
+    };
+    let image = render_radiance(&red_metal, &furnace_settings(1.0));
+    for p in covered(&image) {
+        assert!(p[0] > 4.0 * p[1].max(p[2]) && p[0] > 0.5, "{p:?}");
+    }
+
+    // Black environment, key light from behind the camera: a metal's rim (where the
+    // half vector is far from the normal) is dark, a dielectric's diffuse is not.
+    let rim = |metallic: f32| {
+        let maps = MaterialMaps {
+            base_color: color([0.8; 3]),
+            metallic: gray(metallic),
+            roughness: gray(0.3),
+            ..MaterialMaps::neutral()
+        };
+        let settings = BallSettings {
+            light_azimuth: 0.0,
+            light_elevation: 0.0,
+            light_intensity: 3.0,
+            ..furnace_settings(0.0)
+        };
+        let image = render_radiance(&maps, &settings);
+        let size = image.width as f32;
+        let mut sum = 0.0;
+        for (i, p) in image.data.chunks(4).enumerate() {
+            let x = (i % image.width as usize) as f32 + 0.5 - size / 2.0;
+            let y = (i / image.width as usize) as f32 + 0.5 - size / 2.0;
+            let r = (x * x + y * y).sqrt() / (size / 2.0);
+            if (0.55..0.75).contains(&r) && p[3] == 1.0 {
+                sum += p[0];
+            }
+        }
+        sum
+    };
+    // GGX's long tail still reflects a little of the light at 40° off the half vector
+    // (about 2% of the dielectric's diffuse here); a metal with a diffuse term would
+    // match the dielectric.
+    let (metal, dielectric) = (rim(1.0), rim(0.0));
+    assert!(
+        metal < 0.05 * dielectric,
+        "metal {metal}, dielectric {dielectric}"
+    );
+}
+
+/// A bumpy normal map of dyadic values (so 1 − g is exact both ways).
+fn bumpy() -> Image {
+    let n = 8;
+    let mut data = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let dx = ((x * 5 + y * 3) % 8) as f32 / 16.0 - 0.25;
+            let dy = ((x * 3 + y * 7) % 8) as f32 / 16.0 - 0.25;
+            data.extend([0.5 + dx, 0.5 + dy, 0.875, 1.0]);
+        }
+    }
+    Image {
+        width: n,
+        height: n,
+        channels: 4,
+        data,
+    }
+}
+
+#[test]
+fn flat_normal_maps_change_nothing_and_a_flipped_map_flipped_back_renders_the_same() {
+    let settings = BallSettings {
+        size: 64,
+        ..BallSettings::default()
+    };
+    let plain = render_ball(&MaterialMaps::neutral(), &settings);
+    let flat = MaterialMaps {
+        normal: Image {
+            width: 4,
+            height: 4,
+            channels: 4,
+            data: [0.5, 0.5, 1.0, 1.0].repeat(16),
+        },
+        ..MaterialMaps::neutral()
+    };
+    assert_eq!(render_ball(&flat, &settings).data, plain.data);
+
+    let bump = MaterialMaps {
+        normal: bumpy(),
+        ..MaterialMaps::neutral()
+    };
+    let bumped = render_ball(&bump, &settings);
+    let changed = bumped
+        .data
+        .iter()
+        .zip(&plain.data)
+        .filter(|(a, b)| (*a - *b).abs() > 1e-3)
+        .count();
+    assert!(changed > 1000, "{changed} samples changed");
+
+    let directx = flip_green(&bump.normal);
+    assert_ne!(directx.data, bump.normal.data);
+    let undone = MaterialMaps {
+        normal: flip_green(&directx),
+        ..MaterialMaps::neutral()
+    };
+    assert_eq!(render_ball(&undone, &settings).data, bumped.data);
+}
+
+#[test]
+fn occlusion_scales_the_environments_light() {
+    let settings = furnace_settings(1.0);
+    let full = render_radiance(&MaterialMaps::neutral(), &settings);
+    let half = render_radiance(
+        &MaterialMaps {
+            occlusion: gray(0.5),
+            ..MaterialMaps::neutral()
+        },
+        &settings,
+    );
+    let (a, b) = (covered(&full), covered(&half));
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(&b) {
+        for c in 0..3 {
+            assert!((b[c] - 0.5 * a[c]).abs() < 1e-5, "{a:?} {b:?}");
+        }
+    }
+}
+
+#[test]
+fn emission_shows_without_light() {
+    let settings = furnace_settings(0.0);
+    let dark = render_radiance(&MaterialMaps::neutral(), &settings);
+    assert!(covered(&dark).iter().all(|p| *p == [0.0; 3]));
+    let glowing = render_radiance(
+        &MaterialMaps {
+            emissive: color([1.0, 0.0, 0.0]),
+            ..MaterialMaps::neutral()
+        },
+        &settings,
+    );
+    let pixels = covered(&glowing);
+    assert!(!pixels.is_empty());
+    assert!(
+        pixels.iter().all(|p| *p == [1.0, 0.0, 0.0]),
+        "{:?}",
+        pixels[0]
+    );
+}
+
+#[test]
+fn any_thread_count_gives_the_same_bits() {
+    let maps = MaterialMaps {
+        normal: bumpy(),
+        roughness: gray(0.3),
+        ..MaterialMaps::neutral()
+    };
+    for shape in [Shape::Sphere, Shape::Cube] {
+        let settings = BallSettings {
+            size: 48,
+            shape,
+            depth: 0.05,
+            environment: Environment::Sky,
+            ..BallSettings::default()
+        };
+        let render = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| render_ball(&maps, &settings))
+        };
+        let one = render(1);
+        assert_eq!(one.data, render(2).data, "{shape:?}");
+        assert_eq!(one.data, render(3).data, "{shape:?}");
+        // Light precomputed once and reused gives the same bits.
+        let lighting = Lighting::new(settings.environment);
+        assert_eq!(render_ball_lit(&maps, &settings, &lighting).data, one.data);
+    }
+}
+
+#[test]
+fn a_graphs_maps_are_rendered_together_and_the_missing_ones_are_neutral() {
+    let graph = common::graph(
+        r##"{
+  "format": "texgraph", "version": 4, "name": "bumps",
+  "settings": { "tileable": true },
+  "nodes": [
+    { "id": "h", "type": "fbm", "params": { "frequency": 4, "octaves": 3, "seed": 1 } },
+    { "id": "n", "type": "normal", "params": { "strength": 2 }, "inputs": { "height": "h" } },
+    { "id": "base", "type": "output", "params": { "name": "base", "usage": "basecolor" }, "inputs": { "color": "h" } },
+    { "id": "nrm", "type": "output", "params": { "name": "nrm", "usage": "normal" }, "inputs": { "color": "n" } },
+    { "id": "height", "type": "output", "params": { "name": "height", "usage": "height" }, "inputs": { "color": "h" } }
+  ]
+}"##,
+    );
+    let maps = material_maps(&graph, 32, RenderOptions::default()).unwrap();
+    for (image, channels) in [(&maps.base_color, 4), (&maps.normal, 4), (&maps.height, 1)] {
+        assert_eq!(
+            (image.width, image.height, image.channels),
+            (32, 32, channels)
+        );
+    }
+    // One channel into base color is gray.
+    assert!(
+        maps.base_color
+            .data
+            .chunks(4)
+            .all(|p| p[0] == p[1] && p[1] == p[2] && p[3] == 1.0)
+    );
+    let height = common::render_graph(&graph, Some("height"), 32, RenderOptions::default());
+    assert_eq!(maps.height.data, height.data);
+    for (image, value) in [
+        (&maps.roughness, 1.0),
+        (&maps.metallic, 0.0),
+        (&maps.occlusion, 1.0),
+    ] {
+        assert_eq!((image.width, image.data.as_slice()), (1, &[value][..]));
+    }
+    let settings = BallSettings {
+        size: 32,
+        depth: 0.03,
+        ..BallSettings::default()
+    };
+    let flat = render_ball(&MaterialMaps::neutral(), &settings);
+    assert_ne!(render_ball(&maps, &settings).data, flat.data);
+}
+
+#[test]
+fn each_shapes_tangent_runs_along_u_and_its_bitangent_up_the_image() {
+    let origins = [
+        v3(0.0, 0.0, 5.0),
+        v3(3.0, 2.5, 3.0),
+        v3(-3.5, -2.0, 2.5),
+        v3(0.5, 4.5, 1.0),
+    ];
+    for shape in [Shape::Sphere, Shape::Plane, Shape::Cube, Shape::Cylinder] {
+        let mut checked = 0;
+        for origin in origins {
+            for i in 0..15 {
+                for j in 0..15 {
+                    let target = v3(i as f32 / 7.0 - 1.0, j as f32 / 7.0 - 1.0, 0.0);
+                    let dir = (target - origin).normalize();
+                    let Some(hit) = shape.intersect(origin, dir, 2.0) else {
+                        continue;
+                    };
+                    let (n, t, b) = (hit.normal, hit.tangent, hit.bitangent);
+                    assert!((t.length() - 1.0).abs() < 1e-4 && n.dot(t).abs() < 1e-4);
+                    assert!((b - n.cross(t)).length() < 1e-5);
+                    assert!(n.dot(-dir) > 0.0, "{shape:?}: the hit faces the ray");
+                    let step = |d: Vec3| {
+                        let p = hit.position + d * 2e-3;
+                        let h = shape.intersect(origin, (p - origin).normalize(), 2.0)?;
+                        let du = h.uv[0] - hit.uv[0];
+                        let dv = h.uv[1] - hit.uv[1];
+                        // Skip seams and edges, where UV jumps.
+                        (du.abs() < 0.1 && dv.abs() < 0.1 && h.normal.dot(n) > 0.99)
+                            .then_some((du, dv))
+                    };
+                    if let (Some((du, dv)), Some((bu, bv))) = (step(t), step(b)) {
+                        assert!(
+                            du > 0.0 && dv.abs() < 0.2 * du,
+                            "{shape:?} {hit:?}: {du} {dv}"
+                        );
+                        assert!(
+                            bv < 0.0 && bu.abs() < 0.2 * -bv,
+                            "{shape:?} {hit:?}: {bu} {bv}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{shape:?}: {checked} points");
+    }
+}
+
+/// A normal map of one tilt: `x`, `y` in [-1, 1] tangent space.
+fn tilted(x: f32, y: f32) -> Image {
+    let z = (1.0 - x * x - y * y).sqrt();
+    color([0.5 + 0.5 * x, 0.5 + 0.5 * y, 0.5 + 0.5 * z])
+}
+
+#[test]
+fn normal_maps_tilt_towards_u_and_up_the_image_opengl_style() {
+    for shape in [Shape::Plane, Shape::Sphere] {
+        let lit = |normal: Image, azimuth: f32, elevation: f32| {
+            let maps = MaterialMaps {
+                normal,
+                ..MaterialMaps::neutral()
+            };
+            let settings = BallSettings {
+                shape,
+                light_azimuth: azimuth,
+                light_elevation: elevation,
+                light_intensity: 3.0,
+                ..furnace_settings(0.0)
+            };
+            let image = render_radiance(&maps, &settings);
+            // The centre pixel.
+            let c = (image.width / 2 * image.width + image.width / 2) as usize * 4;
+            image.data[c]
+        };
+        // Tilted right (+u): lit from the right more than from the left.
+        let right = tilted(0.5, 0.0);
+        assert!(
+            lit(right.clone(), 60.0, 0.0) > 1.5 * lit(right, -60.0, 0.0),
+            "{shape:?}"
+        );
+        // Tilted up the image (green up): lit from above more than from below.
+        let up = tilted(0.0, 0.5);
+        assert!(
+            lit(up.clone(), 0.0, 60.0) > 1.5 * lit(up, 0.0, -60.0),
+            "{shape:?}"
+        );
+    }
+}
+
+#[test]
+fn parallax_leaves_a_surface_at_full_height_alone_and_moves_a_varied_one() {
+    let base = Image {
+        width: 4,
+        height: 4,
+        channels: 4,
+        data: (0..16)
+            .flat_map(|i| [(i % 4) as f32 / 4.0, (i / 4) as f32 / 4.0, 0.5, 1.0])
+            .collect(),
+    };
+    let settings = |depth: f32| BallSettings {
+        size: 64,
+        depth,
+        ..BallSettings::default()
+    };
+    let top = MaterialMaps {
+        base_color: base.clone(),
+        height: gray(1.0),
+        ..MaterialMaps::neutral()
+    };
+    let plain = render_ball(&top, &settings(0.0));
+    assert_eq!(render_ball(&top, &settings(0.05)).data, plain.data);
+    let varied = MaterialMaps {
+        height: Image {
+            width: 4,
+            height: 4,
+            channels: 1,
+            data: (0..16).map(|i| ((i * 7) % 16) as f32 / 15.0).collect(),
+        },
+        ..top
+    };
+    assert_eq!(render_ball(&varied, &settings(0.0)).data, plain.data);
+    assert_ne!(render_ball(&varied, &settings(0.05)).data, plain.data);
+}

@@ -21,6 +21,7 @@ macro_rules! complain {
 }
 
 mod args;
+mod ball;
 mod bench;
 mod load;
 mod plan;

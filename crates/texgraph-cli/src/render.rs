@@ -16,6 +16,7 @@ use texgraph_core::validate::output_name;
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
 use crate::args::{apply_set, parse_grid, parse_size, parse_threads};
+use crate::ball::BallArgs;
 use crate::load::{describe, load, print_warnings};
 
 /// Arguments of `texgraph render`.
@@ -59,6 +60,23 @@ pub struct RenderArgs {
     /// Write every file of the preset in this format instead of the preset's.
     #[arg(long, value_parser = ["png", "exr", "tif", "dds", "ktx2"], requires = "preset")]
     format: Option<String>,
+    /// Render the graph's material on a lit shape instead of a map: sphere, plane, cube or
+    /// cylinder (a CPU PBR render; `--size` is the image's, `--map-size` the maps').
+    #[arg(long, value_name = "SHAPE", value_parser = ["sphere", "plane", "cube", "cylinder"], conflicts_with_all = ["output", "all_outputs", "frames", "preset", "depth"])]
+    ball: Option<String>,
+    /// With `--ball`: the light around the shape, `studio` or `sky`.
+    #[arg(long, value_name = "ENV", default_value = "studio", value_parser = ["studio", "sky"], requires = "ball")]
+    env: String,
+    /// With `--ball`: how many times the maps repeat across the shape.
+    #[arg(long, default_value_t = 1.0, requires = "ball")]
+    tiling: f32,
+    /// With `--ball`: where the key light comes from, degrees about the camera's up axis
+    /// (0 from the camera, negative from the left).
+    #[arg(long, default_value_t = -45.0, allow_hyphen_values = true, requires = "ball")]
+    light_angle: f32,
+    /// With `--ball`: the size of the maps the shape reads.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=8192), requires = "ball")]
+    map_size: u32,
     /// Render frames `first..end` (end exclusive) with time = frame / fps, to a numbered
     /// sequence (`-o out_####.png`), an animated `.gif` or `.png`, or a sheet (`--sheet`).
     #[arg(long, value_name = "FIRST..END", conflicts_with_all = ["time", "all_outputs"])]
@@ -88,6 +106,22 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     }
     if let Some(name) = &args.preset {
         return export_preset_files(args, &graph, name);
+    }
+    if let Some(shape) = &args.ball {
+        return crate::ball::run(
+            &BallArgs {
+                graph_path: &args.graph,
+                out: args.out.as_deref(),
+                size: args.size,
+                shape,
+                env: &args.env,
+                tiling: args.tiling,
+                light_angle: args.light_angle,
+                map_size: args.map_size,
+                threads: args.threads,
+            },
+            &graph,
+        );
     }
     let out = args
         .out

@@ -224,3 +224,60 @@ fn plan_all_outputs_shows_one_program_sharing_the_height() {
     assert_eq!(text.matches("-> plane").count(), 1, "{text}");
     assert!(text.contains("64x64x11 -> output"), "{text}");
 }
+
+#[test]
+fn a_ball_is_the_material_on_a_lit_shape_the_same_bytes_on_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    stone_in(dir.path());
+    for threads in ["1", "2"] {
+        let out = format!("ball{threads}.png");
+        run_in(
+            dir.path(),
+            &[
+                "render",
+                "stone.json",
+                "--ball",
+                "sphere",
+                "--size",
+                "48",
+                "--map-size",
+                "64",
+                "--threads",
+                threads,
+                "-o",
+                &out,
+            ],
+        )
+        .success()
+        .stdout(predicate::str::contains("sphere ball"));
+    }
+    let one = std::fs::read(dir.path().join("ball1.png")).unwrap();
+    assert_eq!(one, std::fs::read(dir.path().join("ball2.png")).unwrap());
+    let image = image::load_from_memory(&one).unwrap().to_rgba8();
+    assert_eq!(image.dimensions(), (48, 48));
+    // The shape covers the middle and is lit; the corners show the studio behind it.
+    let centre = image.get_pixel(24, 24);
+    assert_eq!(centre[3], 255);
+    assert!(centre[0] > 20, "{centre:?}");
+    run_in(
+        dir.path(),
+        &["render", "stone.json", "--ball", "cube", "--size", "64x32"],
+    )
+    .code(2)
+    .stderr(predicate::str::contains("square"));
+    run_in(
+        dir.path(),
+        &[
+            "render",
+            "stone.json",
+            "--ball",
+            "plane",
+            "--tiling",
+            "0",
+            "--size",
+            "32",
+        ],
+    )
+    .code(2)
+    .stderr(predicate::str::contains("--tiling"));
+}

@@ -43,7 +43,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Render a graph to an image file (.png, .exr, .tif).
-    Render(render::RenderArgs),
+    Render(Box<render::RenderArgs>),
     /// Time the evaluation of a graph (no file is written).
     Bench(bench::BenchArgs),
     /// Show how a graph is rendered: its stages, planes, peak memory and estimated work.

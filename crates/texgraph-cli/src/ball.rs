@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail};
-use texgraph_core::ball::{BallSettings, Environment, Shape, material_maps, render_ball};
+use texgraph_core::ball::{
+    Background, BallSettings, Environment, Shape, material_maps, render_ball,
+};
 use texgraph_core::export::{Depth, Format, encode_to_vec};
 use texgraph_core::staging::write_atomically;
 use texgraph_core::usage::Encoding;
@@ -24,6 +26,8 @@ pub struct BallArgs<'a> {
     pub shape: &'a str,
     /// `studio` or `sky`.
     pub env: &'a str,
+    /// `environment`, `gray` or `transparent`.
+    pub background: &'a str,
     /// Repeats of the maps across the shape.
     pub tiling: f32,
     /// The key light's azimuth, degrees.
@@ -85,6 +89,11 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         tiling: args.tiling,
         environment,
         light_azimuth: args.light_angle,
+        background: match args.background {
+            "gray" => Background::Gray,
+            "transparent" => Background::Transparent,
+            _ => Background::Environment,
+        },
         ..BallSettings::default()
     };
     let image = match options.threads {

@@ -67,6 +67,9 @@ pub struct RenderArgs {
     /// With `--ball`: the light around the shape, `studio` or `sky`.
     #[arg(long, value_name = "ENV", default_value = "studio", value_parser = ["studio", "sky"], requires = "ball")]
     env: String,
+    /// With `--ball`: what shows behind the shape, `environment`, `gray` or `transparent`.
+    #[arg(long, value_name = "BACKGROUND", default_value = "environment", value_parser = ["environment", "gray", "transparent"], requires = "ball")]
+    background: String,
     /// With `--ball`: how many times the maps repeat across the shape.
     #[arg(long, default_value_t = 1.0, requires = "ball")]
     tiling: f32,
@@ -115,6 +118,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
                 size: args.size,
                 shape,
                 env: &args.env,
+                background: &args.background,
                 tiling: args.tiling,
                 light_angle: args.light_angle,
                 map_size: args.map_size,

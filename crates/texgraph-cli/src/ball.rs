@@ -56,6 +56,12 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
     if !args.light_angle.is_finite() {
         bail!("--light-angle must be a finite number of degrees");
     }
+    if texgraph_core::export::material::material_outputs(graph).is_empty() {
+        bail!(
+            "{}: the graph has no material outputs to put on a shape: give its outputs a usage (basecolor, normal, roughness…)",
+            args.graph_path.display()
+        );
+    }
     let shape = match args.shape {
         "plane" => Shape::Plane,
         "cube" => Shape::Cube,

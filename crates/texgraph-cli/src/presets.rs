@@ -21,15 +21,11 @@ pub struct PresetsArgs {
 
 /// The built-in presets, then those of `file` (which may replace a built-in by name).
 pub fn available(file: Option<&Path>) -> anyhow::Result<Vec<Preset>> {
-    let mut all = presets::built_in();
-    if let Some(path) = file {
-        let theirs = presets::load_presets(path).map_err(|e| anyhow!("{e}"))?;
-        for preset in theirs {
-            all.retain(|p| p.name != preset.name);
-            all.push(preset);
-        }
-    }
-    Ok(all)
+    let theirs = match file {
+        Some(path) => presets::load_presets(path).map_err(|e| anyhow!("{e}"))?,
+        None => Vec::new(),
+    };
+    Ok(presets::with_user(theirs))
 }
 
 /// Runs `texgraph presets`.

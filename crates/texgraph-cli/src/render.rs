@@ -12,7 +12,6 @@ use texgraph_core::export::{
     Depth, ExportSettings, Format, default_image_name, export_all, file_stem_for, output_paths,
 };
 use texgraph_core::usage::Usage;
-use texgraph_core::validate::output_name;
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
 use crate::args::{apply_set, parse_grid, parse_size, parse_threads};
@@ -169,7 +168,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .into_iter()
         .map(|(output, path)| {
             // A map's usage picks its depth when none is asked for: 16 bits for height.
-            let usage_depth = output_usage(&graph, output.as_deref())
+            let usage_depth = Usage::of_output(&graph, output.as_deref())
                 .and_then(|u| Depth::from_bits(u.default_bits()))
                 .filter(|d| format.supports(*d));
             let settings = ExportSettings {
@@ -186,16 +185,6 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         })
         .collect();
     render_all(args, &graph, &jobs)
-}
-
-/// The usage of the output called `name` (the first output when `None`).
-fn output_usage(graph: &Graph, name: Option<&str>) -> Option<Usage> {
-    graph
-        .nodes
-        .iter()
-        .filter(|n| n.kind == "output")
-        .find(|n| name.is_none_or(|name| output_name(n) == name))
-        .map(Usage::of)
 }
 
 /// A progress bar over `rows` rows on a terminal, else a hidden one.

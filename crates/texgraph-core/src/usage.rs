@@ -2,7 +2,7 @@
 //! one channel or a color, sRGB-encoded or linear data, its default bit depth — and the
 //! value an engine preset writes when a graph lacks the map.
 
-use crate::graph::{Node, ParamValue};
+use crate::graph::{Graph, Node, ParamValue};
 
 /// The role of an `output` node's map in a material (its `usage` param).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -110,6 +110,17 @@ impl Usage {
             Some(ParamValue::Text(id)) => Usage::parse(id).unwrap_or(Usage::Color),
             _ => Usage::Color,
         }
+    }
+
+    /// The usage of `graph`'s output called `name` (its first output when `None`); `None`
+    /// when there is no such output.
+    pub fn of_output(graph: &Graph, name: Option<&str>) -> Option<Usage> {
+        graph
+            .nodes
+            .iter()
+            .filter(|n| n.kind == "output")
+            .find(|n| name.is_none_or(|name| crate::validate::output_name(n) == name))
+            .map(Usage::of)
     }
 
     /// Channels of the map: `Some(1)` for data of one channel, `Some(4)` for colors (RGBA),

@@ -598,12 +598,7 @@ impl ExportDialog {
             return;
         };
         match texgraph_core::export::presets::load_presets(path) {
-            Ok(theirs) => {
-                for preset in theirs {
-                    self.presets.retain(|p| p.name != preset.name);
-                    self.presets.push(preset);
-                }
-            }
+            Ok(theirs) => self.presets = texgraph_core::export::presets::with_user(theirs),
             Err(e) => self.presets_problem = Some(e.to_string()),
         }
         if self
@@ -912,10 +907,11 @@ impl ExportDialog {
                     .selected_text(self.output.clone().unwrap_or_else(|| "every output".into()))
                     .show_ui(ui, |ui| {
                         for name in &names {
-                            let shown = match usage_of(graph, name) {
-                                Usage::Color => name.clone(),
-                                usage => format!("{name} ({})", usage.label()),
-                            };
+                            let shown =
+                                match Usage::of_output(graph, Some(name)).unwrap_or(Usage::Color) {
+                                    Usage::Color => name.clone(),
+                                    usage => format!("{name} ({})", usage.label()),
+                                };
                             ui.selectable_value(&mut self.output, Some(name.clone()), shown);
                         }
                         if names.len() > 1 && !self.animate {
@@ -1037,16 +1033,6 @@ impl ExportDialog {
             }
         }
     }
-}
-
-/// The usage of the output called `name`.
-fn usage_of(graph: &Graph, name: &str) -> Usage {
-    graph
-        .nodes
-        .iter()
-        .filter(|n| n.kind == "output")
-        .find(|n| texgraph_core::validate::output_name(n) == name)
-        .map_or(Usage::Color, Usage::of)
 }
 
 #[cfg(test)]

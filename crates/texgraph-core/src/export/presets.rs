@@ -178,6 +178,17 @@ pub fn built_in() -> Vec<Preset> {
     parse_presets(BUILT_IN).expect("the built-in presets are valid")
 }
 
+/// The built-in presets with `theirs` added, each replacing a built-in of its name: what
+/// `--preset-file` and the editor's user presets offer.
+pub fn with_user(theirs: Vec<Preset>) -> Vec<Preset> {
+    let mut all = built_in();
+    for preset in theirs {
+        all.retain(|p| p.name != preset.name);
+        all.push(preset);
+    }
+    all
+}
+
 /// The preset called `name` among `presets`.
 pub fn find<'p>(presets: &'p [Preset], name: &str) -> Option<&'p Preset> {
     presets.iter().find(|p| p.name == name)

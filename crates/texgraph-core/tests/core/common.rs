@@ -120,3 +120,13 @@ pub fn downsample(big: &Image, factor: u32) -> Image {
         data,
     }
 }
+
+/// Whether two images are the same size and the same bits, sample for sample.
+pub fn same_bits(a: &Image, b: &Image) -> bool {
+    (a.width, a.height, a.channels) == (b.width, b.height, b.channels)
+        && a.data.len() == b.data.len()
+        && a.data
+            .iter()
+            .zip(&b.data)
+            .all(|(x, y)| x.to_bits() == y.to_bits())
+}

@@ -180,11 +180,7 @@ fn same_bits_for_any_thread_count_and_tile_size() {
             },
         ] {
             let other = common::render_graph(&graph, None, 160, options.clone());
-            let same = one
-                .data
-                .iter()
-                .zip(&other.data)
-                .all(|(a, b)| a.to_bits() == b.to_bits());
+            let same = common::same_bits(&one, &other);
             assert!(same, "{stem} differs with {options:?}");
         }
     }

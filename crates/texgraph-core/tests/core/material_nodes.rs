@@ -212,10 +212,7 @@ fn material_nodes_give_the_same_bits_for_any_threads_and_tiles() {
         for (threads, tile) in [(4, 64), (2, 17), (3, 5)] {
             let other = common::render_graph(&g, None, 101, options(threads, tile));
             assert!(
-                one.data
-                    .iter()
-                    .zip(&other.data)
-                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                common::same_bits(&one, &other),
                 "tileable {tileable}: differs with {threads} threads and tile {tile}"
             );
         }

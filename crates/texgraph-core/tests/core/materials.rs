@@ -163,11 +163,7 @@ fn all_maps_rendered_as_one_program_equal_each_map_alone_bit_for_bit() {
         let single = compile(&graph, Some(name)).unwrap();
         let expected = render(&single, 48, 40, RenderOptions::default(), &|_| {}).unwrap();
         assert_eq!(map.channels, expected.channels, "{name}");
-        let same = map
-            .data
-            .iter()
-            .zip(&expected.data)
-            .all(|(a, b)| a.to_bits() == b.to_bits());
+        let same = common::same_bits(map, &expected);
         assert!(same, "{name} differs when rendered with the others");
     }
     // The height is computed once: the one program has fewer operations than the five.
@@ -750,11 +746,7 @@ fn a_looping_graph_renders_each_map_together_as_alone() {
     let image = render(&program, 24, 24, RenderOptions::default(), &|_| {}).unwrap();
     for (name, map) in names.iter().zip(split_outputs(&program, image).unwrap()) {
         let single = alone(&graph, name, 24);
-        let same = map
-            .data
-            .iter()
-            .zip(&single.data)
-            .all(|(x, y)| x.to_bits() == y.to_bits());
+        let same = common::same_bits(&map, &single);
         assert!(same, "{name} differs when rendered with the other");
     }
 }

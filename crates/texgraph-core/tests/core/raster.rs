@@ -418,10 +418,7 @@ fn raster_nodes_give_the_same_bits_for_any_threads_and_tiles() {
                 },
             );
             assert!(
-                one.data
-                    .iter()
-                    .zip(&other.data)
-                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                common::same_bits(&one, &other),
                 "tileable {tileable}: differs with {threads} threads and tile {tile}"
             );
         }

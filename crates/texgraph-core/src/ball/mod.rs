@@ -19,11 +19,11 @@ use rayon::prelude::*;
 pub use environment::{Environment, Lighting};
 pub use maps::{MaterialMaps, flip_green, material_maps, neutral_image, solid};
 pub use shapes::{Hit, Shape};
-pub use vector::{Vec3, v3};
+pub use vector::{Turn, Vec3, v3};
 
 use crate::eval::Image;
 use crate::kernels::color::linear_to_srgb;
-use shade::{KeyLight, Textures, shade};
+use shade::{KeyLight, Light, Textures, shade};
 
 /// What shows behind the shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -65,6 +65,14 @@ pub struct BallSettings {
     pub depth: f32,
     /// Samples per pixel along each axis (2: 4 samples, antialiased edges).
     pub samples: u32,
+    /// The camera turned about the shape from the shape's own view, in degrees: about the
+    /// world's up axis (positive to the right) and up over it (positive from above).
+    pub orbit: [f32; 2],
+    /// Magnification: the camera's distance is the framing distance divided by this.
+    pub zoom: f32,
+    /// The environment and the key light turned together about the world's up axis, in
+    /// degrees.
+    pub environment_turn: f32,
 }
 
 impl Default for BallSettings {
@@ -82,6 +90,9 @@ impl Default for BallSettings {
             background: Background::Environment,
             depth: 0.0,
             samples: 2,
+            orbit: [0.0, 0.0],
+            zoom: 1.0,
+            environment_turn: 0.0,
         }
     }
 }
@@ -90,6 +101,12 @@ impl Default for BallSettings {
 const GRAY: f32 = 0.18;
 /// Tangent of half the camera's field of view.
 const TAN_HALF_FOV: f32 = 0.3;
+/// Steepest view from above or below, in radians (89°).
+const MAX_PITCH: f32 = 1.553_343;
+/// Range of [`BallSettings::zoom`]: from far out to about touching the shape.
+pub const MIN_ZOOM: f32 = 0.5;
+/// See [`MIN_ZOOM`].
+pub const MAX_ZOOM: f32 = 3.0;
 
 /// The camera: position and its right, up and forward axes.
 struct Camera {
@@ -103,8 +120,16 @@ impl Camera {
     /// A camera on the shape's viewing angles, far enough that the shape fills about 85%
     /// of the frame.
     fn framing(shape: Shape) -> Self {
+        Self::orbiting(shape, [0.0, 0.0], 1.0)
+    }
+
+    /// The framing camera turned by `orbit` degrees (yaw, pitch) about the shape and moved
+    /// `zoom` times closer. The pitch stops short of the poles, where "up" is undefined.
+    fn orbiting(shape: Shape, orbit: [f32; 2], zoom: f32) -> Self {
         let (az, el) = shape.view_angles();
-        let distance = 3.8 * shape.frame_radius();
+        let az = az + orbit[0].to_radians();
+        let el = (el + orbit[1].to_radians()).clamp(-MAX_PITCH, MAX_PITCH);
+        let distance = 3.8 * shape.frame_radius() / zoom.clamp(MIN_ZOOM, MAX_ZOOM);
         let origin = v3(el.cos() * az.sin(), el.sin(), el.cos() * az.cos()) * distance;
         let forward = (-origin).normalize();
         let right = forward.cross(v3(0.0, 1.0, 0.0)).normalize();
@@ -174,10 +199,21 @@ pub fn render_radiance_lit(
     );
     let size = settings.size.max(1);
     let textures = Textures::new(maps);
-    let camera = Camera::framing(settings.shape);
+    // The key light is placed about the shape's own view, so it stays where it is in the
+    // world while the camera orbits, and turns with the environment.
+    let turn = Turn::degrees(settings.environment_turn);
     let key = KeyLight {
-        direction: camera.direction(settings.light_azimuth, settings.light_elevation),
+        direction: turn.to_world(
+            Camera::framing(settings.shape)
+                .direction(settings.light_azimuth, settings.light_elevation),
+        ),
         intensity: settings.light_intensity.max(0.0),
+    };
+    let camera = Camera::orbiting(settings.shape, settings.orbit, settings.zoom);
+    let light = Light {
+        lighting,
+        turn,
+        key,
     };
     let exposure = settings.exposure.exp2();
     let n = settings.samples.max(1);
@@ -195,7 +231,9 @@ pub fn render_radiance_lit(
                         let y = row as f32 + (sy as f32 + 0.5) / n as f32;
                         let dir = camera.ray(x, y, size as f32);
                         let behind = match settings.background {
-                            Background::Environment => Some(lighting.radiance(dir)),
+                            Background::Environment => {
+                                Some(lighting.radiance(turn.to_environment(dir)))
+                            }
                             Background::Gray => Some(v3(GRAY, GRAY, GRAY)),
                             Background::Transparent => None,
                         };
@@ -206,7 +244,7 @@ pub fn render_radiance_lit(
                             {
                                 Some(hit) => {
                                     let (c, a) =
-                                        shade(&hit, -dir, &textures, lighting, key, settings.depth);
+                                        shade(&hit, -dir, &textures, &light, settings.depth);
                                     match behind {
                                         Some(bg) => (c * a + bg * (1.0 - a), 1.0),
                                         None => (c * a, a),

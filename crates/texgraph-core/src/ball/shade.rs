@@ -7,7 +7,7 @@ use std::f32::consts::PI;
 use super::environment::{Lighting, ggx, visibility};
 use super::maps::{MaterialMaps, Texture};
 use super::shapes::Hit;
-use super::vector::{Vec3, v3};
+use super::vector::{Turn, Vec3, v3};
 
 /// The maps as linear textures (base color and emissive decoded from sRGB once).
 pub(crate) struct Textures {
@@ -42,6 +42,14 @@ impl Textures {
 pub(crate) struct KeyLight {
     pub direction: Vec3,
     pub intensity: f32,
+}
+
+/// The light a surface gets: the environment's, turned by `turn`, and the key light
+/// (already in the world).
+pub(crate) struct Light<'a> {
+    pub lighting: &'a Lighting,
+    pub turn: Turn,
+    pub key: KeyLight,
 }
 
 /// Angular radius of the key light, in radians: widens the GGX lobe for the light
@@ -104,10 +112,10 @@ pub(crate) fn shade(
     hit: &Hit,
     view: Vec3,
     tex: &Textures,
-    lighting: &Lighting,
-    key: KeyLight,
+    light: &Light<'_>,
     depth: f32,
 ) -> (Vec3, f32) {
+    let (lighting, key, turn) = (light.lighting, light.key, light.turn);
     let (t, b, ng) = (hit.tangent, hit.bitangent, hit.normal);
     let mut uv = hit.uv;
     if depth > 0.0 {
@@ -155,9 +163,11 @@ pub(crate) fn shade(
     let (scale, bias) = lighting.brdf(n_dot_v, roughness);
     let fss = f0 * scale + v3(bias, bias, bias);
     let r = n * (2.0 * n.dot(view)) - view;
-    let specular = lighting.specular(r.normalize(), roughness).times(fss);
+    let specular = lighting
+        .specular(turn.to_environment(r.normalize()), roughness)
+        .times(fss);
     let diffuse = lighting
-        .diffuse(n)
+        .diffuse(turn.to_environment(n))
         .times(c_diff)
         .times(v3(1.0, 1.0, 1.0) - fss);
     color = color + (diffuse + specular) * occlusion;

@@ -93,3 +93,43 @@ impl Neg for Vec3 {
         v3(-self.x, -self.y, -self.z)
     }
 }
+
+/// A turn about the world's up axis (y), as the environment is turned against the shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Turn {
+    cos: f32,
+    sin: f32,
+}
+
+impl Turn {
+    /// A turn of `degrees`, positive from +z towards +x.
+    pub fn degrees(degrees: f32) -> Self {
+        let (sin, cos) = degrees.to_radians().sin_cos();
+        Self { cos, sin }
+    }
+
+    /// `d` in the world, given in the turned frame (the key light turning with the
+    /// environment).
+    pub fn to_world(self, d: Vec3) -> Vec3 {
+        if self.sin == 0.0 {
+            return d; // no turn: the same bits as never turning
+        }
+        v3(
+            d.x * self.cos + d.z * self.sin,
+            d.y,
+            d.z * self.cos - d.x * self.sin,
+        )
+    }
+
+    /// The world's direction `d` in the turned frame (where the environment is looked up).
+    pub fn to_environment(self, d: Vec3) -> Vec3 {
+        if self.sin == 0.0 {
+            return d;
+        }
+        v3(
+            d.x * self.cos - d.z * self.sin,
+            d.y,
+            d.z * self.cos + d.x * self.sin,
+        )
+    }
+}

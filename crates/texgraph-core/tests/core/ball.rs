@@ -478,3 +478,85 @@ fn parallax_leaves_a_surface_at_full_height_alone_and_moves_a_varied_one() {
     assert_eq!(render_ball(&varied, &settings(0.0)).data, plain.data);
     assert_ne!(render_ball(&varied, &settings(0.05)).data, plain.data);
 }
+
+#[test]
+fn orbiting_with_the_light_and_environment_turned_alike_shows_the_same_sphere() {
+    // A uniform material on a sphere: turning the camera, the environment and the key light
+    // together about the up axis changes nothing but rounding.
+    let maps = MaterialMaps {
+        base_color: color([0.7, 0.3, 0.2]),
+        roughness: gray(0.35),
+        ..MaterialMaps::neutral()
+    };
+    let still = BallSettings {
+        size: 48,
+        environment: Environment::Sky,
+        ..BallSettings::default()
+    };
+    let turned = BallSettings {
+        orbit: [40.0, 0.0],
+        environment_turn: 40.0,
+        ..still.clone()
+    };
+    let (a, b) = (
+        render_radiance(&maps, &still),
+        render_radiance(&maps, &turned),
+    );
+    let worst = a
+        .data
+        .iter()
+        .zip(&b.data)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0f32, f32::max);
+    assert!(worst < 2e-3, "largest difference {worst}");
+    // Orbiting alone shows the sphere from its dark side: the key light stays in the
+    // world (here in a dim environment).
+    let dim = BallSettings {
+        environment: Environment::Uniform([0.05; 3]),
+        background: Background::Transparent,
+        ..still
+    };
+    let a = render_radiance(&maps, &dim);
+    let orbited = render_radiance(
+        &maps,
+        &BallSettings {
+            orbit: [180.0, 0.0],
+            ..dim.clone()
+        },
+    );
+    let mean = |image: &Image| {
+        let lit: Vec<f32> = covered(image).into_iter().map(luminance).collect();
+        lit.iter().sum::<f32>() / lit.len() as f32
+    };
+    assert!(
+        mean(&orbited) < 0.6 * mean(&a),
+        "{} {}",
+        mean(&orbited),
+        mean(&a)
+    );
+}
+
+#[test]
+fn zoom_moves_the_camera_closer_by_its_factor() {
+    // The sphere's silhouette is a disc of tangent radius 1/√(D² − 1) for a camera at
+    // distance D = 3.8 / zoom, in a view 2·0.3 wide: its share of the frame is known.
+    for zoom in [0.8f32, 1.0] {
+        let settings = BallSettings {
+            size: 256,
+            samples: 1,
+            zoom,
+            background: Background::Transparent,
+            ..BallSettings::default()
+        };
+        let image = render_ball(&MaterialMaps::neutral(), &settings);
+        let covered = image.data.chunks(4).filter(|p| p[3] > 0.5).count() as f64;
+        let share = covered / (256.0 * 256.0);
+        let d = 3.8 / f64::from(zoom);
+        let radius = 1.0 / (d * d - 1.0).sqrt() / 0.3;
+        let expected = std::f64::consts::PI * radius * radius / 4.0;
+        assert!(
+            (share - expected).abs() < 0.005,
+            "zoom {zoom}: {share} vs {expected}"
+        );
+    }
+}

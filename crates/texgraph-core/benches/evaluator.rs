@@ -2,11 +2,12 @@
 //! octaves, every example graph, the same fBm computed by noise-rs and fastnoise-lite,
 //! the raster stages (blur at several radii, the normal pass) and ambient occlusion over
 //! the height it reads at 2048², ending with a table of texgraph against the baselines.
-//! Single thread throughout, except the DDS export (BC7 with mips of a 2048² map), which
-//! uses rayon's pool as exports do.
+//! Single thread throughout, except the DDS export (BC7 with mips of a 2048² map) and
+//! the material ball's frames, which use rayon's pool as the export and the editor's 3D
+//! view do.
 //!
 //! `cargo bench -p texgraph-core` (add `-- fbm` to run only the baseline comparison,
-//! `-- dds` only the DDS export).
+//! `-- dds` only the DDS export, `-- ball` only the material ball).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -480,6 +481,54 @@ fn dds_export(c: &mut Criterion) {
 }
 
 /// Criterion's median time of one benchmark in nanoseconds, from its saved estimates.
+/// The material ball as the editor's 3D view draws it: the maps of a material example
+/// rendered together (one thread, as the editor's worker does), the environment's light
+/// precomputed, and frames on rayon's pool: the refined 512² frame (2×2 samples a pixel)
+/// and the frames shown while orbiting (256² and 512², one sample).
+fn ball(c: &mut Criterion) {
+    use texgraph_core::ball::{
+        BallSettings, Environment, Lighting, Material, material_maps, render_ball_with,
+    };
+    let mut graph = Graph::load(&graphs_dir().join("brick_wall.json")).expect("loads");
+    graph.resolve_paths(&graphs_dir());
+    let one_thread = RenderOptions {
+        threads: Some(1),
+        ..RenderOptions::default()
+    };
+    let mut group = c.benchmark_group("ball");
+    group.sample_size(10);
+    for side in [256u32, 512] {
+        group.bench_function(format!("maps_brick_wall_{side}"), |b| {
+            b.iter(|| black_box(material_maps(&graph, side, one_thread.clone()).expect("renders")))
+        });
+    }
+    group.bench_function("lighting_studio", |b| {
+        b.iter(|| black_box(Lighting::new(Environment::Studio)))
+    });
+    let maps = material_maps(&graph, 512, one_thread).expect("renders");
+    group.bench_function("prepare_512", |b| {
+        b.iter(|| black_box(Material::new(&maps)))
+    });
+    let material = Material::new(&maps);
+    let lighting = Lighting::new(Environment::Studio);
+    for (id, size, samples) in [
+        ("frame_512_refined", 512, 2),
+        ("frame_512_orbit", 512, 1),
+        ("frame_256_orbit", 256, 1),
+    ] {
+        let settings = BallSettings {
+            size,
+            samples,
+            orbit: [20.0, 10.0],
+            ..BallSettings::default()
+        };
+        group.bench_function(id, |b| {
+            b.iter(|| black_box(render_ball_with(&material, &settings, &lighting)))
+        });
+    }
+    group.finish();
+}
+
 fn median_ns(dir: &Path, id: &str) -> Option<f64> {
     let text = std::fs::read_to_string(dir.join(id).join("new/estimates.json")).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
@@ -602,6 +651,7 @@ fn main() {
     occlusion_2048(&mut c);
     examples(&mut c);
     dds_export(&mut c);
+    ball(&mut c);
     c.final_summary();
     print_summary(&dir);
 }

@@ -67,6 +67,10 @@ pub struct EditorApp {
     pub export: ExportDialog,
     /// The preview panel.
     pub preview: Preview,
+    /// The preview's 3D tab: the material on a lit shape.
+    pub ball: crate::ball_view::BallView,
+    /// The 3D tab is showing (its maps are rendered instead of the 2D preview).
+    pub show_3d: bool,
     /// Settings kept between runs (the UI scale).
     pub settings: Settings,
     /// The recovery copy of unsaved edits (off until [`Autosave::for_desktop`] is set).
@@ -178,6 +182,14 @@ impl EditorApp {
             files: Files::default(),
             export: ExportDialog::default(),
             preview: Preview::default(),
+            ball: crate::ball_view::BallView::new(
+                {
+                    let wake = ctx.clone();
+                    move || wake.request_repaint()
+                },
+                std::env::var_os("TEXGRAPH_TRACE").is_some(),
+            ),
+            show_3d: false,
             settings: Settings::default(),
             autosave: Autosave::off(),
             recoveries: Vec::new(),
@@ -360,6 +372,8 @@ impl EditorApp {
         // The timeline's two rows, when the graph moves.
         let timeline = if self.animated { 56.0 } else { 0.0 };
         self.preview.max_side = part - 170.0 - timeline;
+        // The 3D tab's controls and maps take about as much room as the 2D statistics.
+        self.ball.max_side = part - 230.0;
         egui::Panel::bottom("preview_panel")
             .resizable(true)
             .default_size(default)
@@ -400,7 +414,32 @@ impl EditorApp {
     }
 
     fn preview_part(&mut self, ui: &mut Ui) {
-        ui.heading("Preview");
+        ui.horizontal(|ui| {
+            ui.heading("Preview");
+            let mut show_3d = self.show_3d;
+            ui.selectable_value(&mut show_3d, false, "2D")
+                .on_hover_text("the output (or the node shown) as a flat image");
+            ui.selectable_value(&mut show_3d, true, "3D")
+                .on_hover_text("the material on a lit shape");
+            if show_3d != self.show_3d {
+                self.show_3d = show_3d;
+                self.generation += 1;
+                self.request_preview();
+            }
+        });
+        if self.show_3d {
+            let has_material =
+                !texgraph_core::export::material::material_outputs(&self.graph).is_empty();
+            for action in self.ball.show(ui, has_material) {
+                match action {
+                    crate::ball_view::BallAction::RenderMaps => {
+                        self.generation += 1;
+                        self.request_preview();
+                    }
+                }
+            }
+            return;
+        }
         let time = self.animated.then_some(self.graph.settings.time);
         for action in self.preview.show(ui, time) {
             match action {

@@ -5,6 +5,8 @@
 //! after drawing, which also feeds undo.
 
 pub mod app;
+pub mod ball_renderer;
+pub mod ball_view;
 pub mod canvas;
 pub mod comments;
 mod curve_editor;

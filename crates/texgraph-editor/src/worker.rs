@@ -8,6 +8,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use texgraph_core::ball::{MaterialMaps, material_maps};
 use texgraph_core::{Graph, Image, RenderOptions, compile, compile_node, render};
 
 /// Where a result goes; one job per slot is worth doing at a time.
@@ -15,6 +16,8 @@ use texgraph_core::{Graph, Image, RenderOptions, compile, compile_node, render};
 pub enum Slot {
     /// The preview panel.
     Preview,
+    /// The 3D view's maps: every material output, rendered together.
+    Material,
     /// The thumbnail of the node with this id.
     Thumbnail(String),
 }
@@ -28,12 +31,40 @@ pub struct Job {
     pub generation: u64,
     /// The graph as it was when the job was made.
     pub graph: Arc<Graph>,
-    /// `Some((node, port))` for a node's output, `None` for the graph's first output.
+    /// `Some((node, port))` for a node's output, `None` for the graph's first output (or,
+    /// in the [`Slot::Material`] slot, its material's maps).
     pub node: Option<(String, Option<String>)>,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+}
+
+/// What a job makes.
+#[derive(Debug)]
+pub enum Product {
+    /// A node's or output's image.
+    Image(Image),
+    /// A material's maps ([`Slot::Material`]).
+    Maps(Box<MaterialMaps>),
+}
+
+impl Product {
+    /// The image, if this is one.
+    pub fn image(self) -> Option<Image> {
+        match self {
+            Product::Image(image) => Some(image),
+            Product::Maps(_) => None,
+        }
+    }
+
+    /// The image, if this is one, borrowed.
+    pub fn as_image(&self) -> Option<&Image> {
+        match self {
+            Product::Image(image) => Some(image),
+            Product::Maps(_) => None,
+        }
+    }
 }
 
 /// A finished job.
@@ -43,8 +74,8 @@ pub struct Rendered {
     pub slot: Slot,
     /// The generation of the job.
     pub generation: u64,
-    /// The image, or the core's error message.
-    pub result: Result<Image, String>,
+    /// What it made, or the core's error message.
+    pub result: Result<Product, String>,
     /// The nodes the error is about, each with its problem.
     pub at_fault: Vec<(String, String)>,
     /// The nodes whose value the program computes over the whole image first (the
@@ -198,6 +229,24 @@ fn keep_newest(waiting: &mut BTreeMap<Slot, Waiting>, job: Job) {
 pub fn evaluate(job: Job) -> Rendered {
     let start = Instant::now();
     let time = job.graph.settings.time;
+    let options = RenderOptions {
+        threads: Some(1),
+        ..RenderOptions::default()
+    };
+    if job.slot == Slot::Material {
+        let result = material_maps(&job.graph, job.width, options);
+        return Rendered {
+            at_fault: at_fault(result.as_ref().err()),
+            slot: job.slot,
+            generation: job.generation,
+            result: result
+                .map(|maps| Product::Maps(Box::new(maps)))
+                .map_err(|e| e.to_string()),
+            stages: Vec::new(),
+            elapsed: start.elapsed(),
+            time,
+        };
+    }
     let program = match &job.node {
         // The first output, checked like a node's preview: an output node added and not
         // connected yet (unfinished work elsewhere) does not blank it.
@@ -217,35 +266,26 @@ pub fn evaluate(job: Job) -> Rendered {
                 .collect()
         },
     );
-    let result = program.and_then(|p| {
-        render(
-            &p,
-            job.width,
-            job.height,
-            RenderOptions {
-                threads: Some(1),
-                ..RenderOptions::default()
-            },
-            &|_| {},
-        )
-    });
-    let at_fault = match &result {
-        Err(e) => e
-            .problems()
-            .iter()
-            .filter_map(|p| Some((p.location.node.clone()?, p.to_string())))
-            .collect(),
-        Ok(_) => Vec::new(),
-    };
+    let result = program.and_then(|p| render(&p, job.width, job.height, options, &|_| {}));
     Rendered {
         slot: job.slot,
         generation: job.generation,
-        result: result.map_err(|e| e.to_string()),
-        at_fault,
+        at_fault: at_fault(result.as_ref().err()),
+        result: result.map(Product::Image).map_err(|e| e.to_string()),
         stages,
         elapsed: start.elapsed(),
         time,
     }
+}
+
+/// The nodes `error` is about, each with its problem.
+fn at_fault(error: Option<&texgraph_core::Error>) -> Vec<(String, String)> {
+    error.map_or_else(Vec::new, |e| {
+        e.problems()
+            .iter()
+            .filter_map(|p| Some((p.location.node.clone()?, p.to_string())))
+            .collect()
+    })
 }
 
 #[cfg(test)]
@@ -363,7 +403,17 @@ mod tests {
             error,
             "the preview failed with an internal error (a bug in the preview); your graph is unchanged"
         );
-        assert_eq!(results[1].result.as_ref().unwrap().data.len(), 16 * 16);
+        assert_eq!(
+            results[1]
+                .result
+                .as_ref()
+                .unwrap()
+                .as_image()
+                .unwrap()
+                .data
+                .len(),
+            16 * 16
+        );
     }
 
     #[test]
@@ -421,7 +471,17 @@ mod tests {
             .iter()
             .find(|r| r.slot == Slot::Thumbnail("n".into()))
             .unwrap();
-        assert_eq!(thumb.result.as_ref().unwrap().data.len(), 64);
+        assert_eq!(
+            thumb
+                .result
+                .as_ref()
+                .unwrap()
+                .as_image()
+                .unwrap()
+                .data
+                .len(),
+            64
+        );
         let missing = results
             .iter()
             .find(|r| r.slot == Slot::Thumbnail("x".into()))

@@ -5,7 +5,6 @@ use crate::error::Result;
 use crate::eval::{Image, RenderOptions};
 use crate::export::material::{MaterialSettings, material_outputs, render_together};
 use crate::graph::Graph;
-use crate::kernels::color::srgb_to_linear;
 use crate::usage::Usage;
 
 /// A material's maps, as a graph renders them (the values its files hold).
@@ -137,67 +136,4 @@ pub fn flip_green(image: &Image) -> Image {
         }
     }
     out
-}
-
-/// A map ready to sample: linear values, four channels (one-channel maps repeat).
-pub(crate) struct Texture {
-    width: usize,
-    height: usize,
-    data: Vec<[f32; 4]>,
-}
-
-impl Texture {
-    /// `image` as linear values: sRGB-encoded color channels are decoded once here.
-    pub(crate) fn new(image: &Image, srgb: bool) -> Self {
-        let c = image.channels.max(1);
-        let decode = |v: f32| if srgb { srgb_to_linear(v) } else { v };
-        let data = image
-            .data
-            .chunks(c)
-            .map(|p| {
-                if c >= 4 {
-                    [decode(p[0]), decode(p[1]), decode(p[2]), p[3]]
-                } else {
-                    let v = decode(p[0]);
-                    [v, v, v, 1.0]
-                }
-            })
-            .collect::<Vec<_>>();
-        let (width, height) = if data.is_empty() {
-            (0, 0)
-        } else {
-            (image.width as usize, image.height as usize)
-        };
-        Self {
-            width,
-            height,
-            data,
-        }
-    }
-
-    /// Bilinear sample at (`u`, `v`), wrapping in both (the maps tile): texel centres at
-    /// (i + 0.5) / width, v = 0 the top row.
-    pub(crate) fn sample(&self, u: f32, v: f32) -> [f32; 4] {
-        if self.data.is_empty() {
-            return [0.0, 0.0, 0.0, 1.0];
-        }
-        if self.data.len() == 1 {
-            return self.data[0];
-        }
-        let x = u * self.width as f32 - 0.5;
-        let y = v * self.height as f32 - 0.5;
-        let (x0, y0) = (x.floor(), y.floor());
-        let (fx, fy) = (x - x0, y - y0);
-        let wrap = |i: f32, n: usize| (i as i64).rem_euclid(n as i64) as usize;
-        let (xa, xb) = (wrap(x0, self.width), wrap(x0 + 1.0, self.width));
-        let (ya, yb) = (wrap(y0, self.height), wrap(y0 + 1.0, self.height));
-        let at = |x: usize, y: usize| self.data[y * self.width + x];
-        let top = lerp4(at(xa, ya), at(xb, ya), fx);
-        let bottom = lerp4(at(xa, yb), at(xb, yb), fx);
-        lerp4(top, bottom, fy)
-    }
-}
-
-fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
-    std::array::from_fn(|i| a[i] + (b[i] - a[i]) * t)
 }

@@ -10,6 +10,7 @@
 
 pub mod environment;
 pub mod maps;
+pub mod material;
 mod shade;
 pub mod shapes;
 pub mod vector;
@@ -18,12 +19,13 @@ use rayon::prelude::*;
 
 pub use environment::{Environment, Lighting};
 pub use maps::{MaterialMaps, flip_green, material_maps, neutral_image, solid};
+pub use material::Material;
 pub use shapes::{Hit, Shape};
 pub use vector::{Turn, Vec3, v3};
 
 use crate::eval::Image;
 use crate::kernels::color::linear_to_srgb;
-use shade::{KeyLight, Light, Textures, shade};
+use shade::{KeyLight, Light, shade};
 
 /// What shows behind the shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -192,13 +194,23 @@ pub fn render_radiance_lit(
     settings: &BallSettings,
     lighting: &Lighting,
 ) -> Image {
+    render_radiance_with(&Material::new(maps), settings, lighting)
+}
+
+/// [`render_radiance`] of a material already prepared, with the environment's light
+/// already precomputed (an editor keeps both while only the view changes). `lighting` must
+/// be of `settings.environment`.
+pub fn render_radiance_with(
+    material: &Material,
+    settings: &BallSettings,
+    lighting: &Lighting,
+) -> Image {
     assert_eq!(
         lighting.environment(),
         settings.environment,
         "the lighting was precomputed for another environment"
     );
     let size = settings.size.max(1);
-    let textures = Textures::new(maps);
     // The key light is placed about the shape's own view, so it stays where it is in the
     // world while the camera orbits, and turns with the environment.
     let turn = Turn::degrees(settings.environment_turn);
@@ -244,7 +256,7 @@ pub fn render_radiance_lit(
                             {
                                 Some(hit) => {
                                     let (c, a) =
-                                        shade(&hit, -dir, &textures, &light, settings.depth);
+                                        shade(&hit, -dir, material, &light, settings.depth);
                                     match behind {
                                         Some(bg) => (c * a + bg * (1.0 - a), 1.0),
                                         None => (c * a, a),
@@ -286,7 +298,17 @@ pub fn render_ball(maps: &MaterialMaps, settings: &BallSettings) -> Image {
 /// [`render_ball`] with the environment's light already precomputed; `lighting` must be
 /// of `settings.environment`.
 pub fn render_ball_lit(maps: &MaterialMaps, settings: &BallSettings, lighting: &Lighting) -> Image {
-    let mut image = render_radiance_lit(maps, settings, lighting);
+    render_ball_with(&Material::new(maps), settings, lighting)
+}
+
+/// [`render_ball`] of a material already prepared, with the environment's light already
+/// precomputed; `lighting` must be of `settings.environment`.
+pub fn render_ball_with(
+    material: &Material,
+    settings: &BallSettings,
+    lighting: &Lighting,
+) -> Image {
+    let mut image = render_radiance_with(material, settings, lighting);
     image.data.par_chunks_mut(4).for_each(|px| {
         let a = px[3];
         if a <= 0.0 {

@@ -5,36 +5,9 @@
 use std::f32::consts::PI;
 
 use super::environment::{Lighting, ggx, visibility};
-use super::maps::{MaterialMaps, Texture};
+use super::material::Material;
 use super::shapes::Hit;
 use super::vector::{Turn, Vec3, v3};
-
-/// The maps as linear textures (base color and emissive decoded from sRGB once).
-pub(crate) struct Textures {
-    base_color: Texture,
-    normal: Texture,
-    roughness: Texture,
-    metallic: Texture,
-    occlusion: Texture,
-    height: Texture,
-    opacity: Texture,
-    emissive: Texture,
-}
-
-impl Textures {
-    pub(crate) fn new(maps: &MaterialMaps) -> Self {
-        Self {
-            base_color: Texture::new(&maps.base_color, true),
-            normal: Texture::new(&maps.normal, false),
-            roughness: Texture::new(&maps.roughness, false),
-            metallic: Texture::new(&maps.metallic, false),
-            occlusion: Texture::new(&maps.occlusion, false),
-            height: Texture::new(&maps.height, false),
-            opacity: Texture::new(&maps.opacity, false),
-            emissive: Texture::new(&maps.emissive, true),
-        }
-    }
-}
 
 /// A directional light: the unit direction towards it and its intensity (the irradiance it
 /// gives a surface facing it).
@@ -63,12 +36,12 @@ const PARALLAX_STEPS: u32 = 16;
 /// height map's full range (1 the surface, 0 the deepest) spans `depth` texture tiles
 /// below the surface. `view` is the unit direction to the eye in tangent space (x along
 /// +u, y towards decreasing v, z out of the surface).
-fn parallax(height: &Texture, uv: [f32; 2], view: Vec3, depth: f32) -> [f32; 2] {
+fn parallax(material: &Material, uv: [f32; 2], view: Vec3, depth: f32) -> [f32; 2] {
     let z = view.z.max(0.1);
     // UV moved per unit of depth along the view ray into the surface.
     let step_uv = [-view.x / z * depth, view.y / z * depth];
     let step = 1.0 / PARALLAX_STEPS as f32;
-    let below = |uv: [f32; 2]| 1.0 - height.sample(uv[0], uv[1])[0];
+    let below = |uv: [f32; 2]| 1.0 - material.height(uv[0], uv[1]);
     let mut layer = 0.0;
     let mut cur = uv;
     let mut cur_depth = below(cur);
@@ -111,7 +84,7 @@ fn rgb(p: [f32; 4]) -> Vec3 {
 pub(crate) fn shade(
     hit: &Hit,
     view: Vec3,
-    tex: &Textures,
+    material: &Material,
     light: &Light<'_>,
     depth: f32,
 ) -> (Vec3, f32) {
@@ -120,16 +93,17 @@ pub(crate) fn shade(
     let mut uv = hit.uv;
     if depth > 0.0 {
         let view_ts = v3(view.dot(t), view.dot(b), view.dot(ng));
-        uv = parallax(&tex.height, uv, view_ts, depth);
+        uv = parallax(material, uv, view_ts, depth);
     }
     let [u, v] = uv;
-    let base = tex.base_color.sample(u, v);
-    let opacity = (tex.opacity.sample(u, v)[0] * base[3]).clamp(0.0, 1.0);
-    let roughness = tex.roughness.sample(u, v)[0].clamp(0.0, 1.0);
-    let metallic = tex.metallic.sample(u, v)[0].clamp(0.0, 1.0);
-    let occlusion = tex.occlusion.sample(u, v)[0].clamp(0.0, 1.0);
-    let emissive = rgb(tex.emissive.sample(u, v));
-    let m = tex.normal.sample(u, v);
+    let surface = material.sample(u, v);
+    let base = surface.base;
+    let opacity = (surface.opacity * base[3]).clamp(0.0, 1.0);
+    let roughness = surface.roughness.clamp(0.0, 1.0);
+    let metallic = surface.metallic.clamp(0.0, 1.0);
+    let occlusion = surface.occlusion.clamp(0.0, 1.0);
+    let emissive = Vec3::from_array(surface.emissive);
+    let m = surface.normal;
     // OpenGL tangent space: x along +u, y up the image, z out of the surface.
     let n = (t * (2.0 * m[0] - 1.0) + b * (2.0 * m[1] - 1.0) + ng * (2.0 * m[2] - 1.0)).normalize();
 

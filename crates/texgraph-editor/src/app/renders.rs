@@ -8,7 +8,7 @@ use texgraph_core::{Graph, ParamValue, diagnose, validate};
 
 use super::{EditorApp, THUMBNAIL_PIXELS};
 use crate::preview::to_color_image;
-use crate::worker::{Job, Slot};
+use crate::worker::{Job, Product, Slot};
 
 impl EditorApp {
     /// After an edit: new errors, and renders for the preview and every node whose result
@@ -147,7 +147,7 @@ impl EditorApp {
     fn collect_stage_nodes(&mut self) {
         let graph = &self.graph;
         self.stages_by_slot.retain(|slot, _| match slot {
-            Slot::Preview => true,
+            Slot::Preview | Slot::Material => true,
             Slot::Thumbnail(id) => graph.node(id).is_some(),
         });
         self.stage_nodes = self
@@ -199,17 +199,23 @@ impl EditorApp {
         {
             self.preview.pinned = None;
         }
-        let size = self.preview.size;
         self.requested
             .push_back((self.generation, std::time::Instant::now()));
         if self.requested.len() > 64 {
             self.requested.pop_front();
         }
+        // The tab shown is the one kept current: the 3D view's maps replace the 2D image.
+        let (slot, size, node) = if self.show_3d {
+            (Slot::Material, self.ball.map_size, None)
+        } else {
+            let node = self.preview.pinned.clone().map(|id| (id, None));
+            (Slot::Preview, self.preview.size, node)
+        };
         self.worker.submit(Job {
-            slot: Slot::Preview,
+            slot,
             generation: self.generation,
             graph,
-            node: self.preview.pinned.clone().map(|id| (id, None)),
+            node,
             width: size,
             height: size,
         });
@@ -219,8 +225,35 @@ impl EditorApp {
     pub(super) fn receive(&mut self, ctx: &egui::Context) {
         let mut errors_changed = false;
         for done in self.worker.finished() {
-            match (done.slot, done.result) {
-                (Slot::Preview, Ok(image)) if done.generation >= self.shown_generation => {
+            let result = done.result;
+            match (done.slot, result) {
+                (Slot::Material, Ok(Product::Maps(maps)))
+                    if done.generation >= self.shown_generation =>
+                {
+                    self.shown_generation = done.generation;
+                    errors_changed |= !self.preview_errors.is_empty();
+                    self.preview_errors.clear();
+                    let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
+                    let edit_at = asked.map(|(_, at)| *at);
+                    self.requested.retain(|(g, _)| *g > done.generation);
+                    if self.trace {
+                        eprintln!(
+                            "maps {} render_ms {:.2}",
+                            self.ball.map_size,
+                            done.elapsed.as_secs_f64() * 1e3
+                        );
+                    }
+                    self.ball.take_maps(ctx, *maps, done.generation, edit_at);
+                }
+                (Slot::Material, Err(message)) if done.generation >= self.shown_generation => {
+                    self.shown_generation = done.generation;
+                    self.ball.show_error(message);
+                    self.preview_errors = done.at_fault.into_iter().collect();
+                    errors_changed = true;
+                }
+                (Slot::Preview, Ok(Product::Image(image)))
+                    if done.generation >= self.shown_generation =>
+                {
                     self.shown_generation = done.generation;
                     self.stages_by_slot.insert(Slot::Preview, done.stages);
                     self.collect_stage_nodes();
@@ -249,7 +282,7 @@ impl EditorApp {
                     self.preview_errors = done.at_fault.into_iter().collect();
                     errors_changed = true;
                 }
-                (Slot::Thumbnail(id), Ok(image)) => {
+                (Slot::Thumbnail(id), Ok(Product::Image(image))) => {
                     self.stages_by_slot
                         .insert(Slot::Thumbnail(id.clone()), done.stages);
                     self.collect_stage_nodes();

@@ -2,6 +2,7 @@
 //! crate links its tests once).
 #![allow(missing_docs)]
 
+mod ball;
 mod common;
 mod daily_work;
 mod materials;

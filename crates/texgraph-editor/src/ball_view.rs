@@ -1,0 +1,534 @@
+//! The preview's 3D tab: the graph's material on a lit shape (the core's material ball),
+//! orbited by dragging, zoomed with the wheel, its key light and environment turned with
+//! Shift+drag. The maps come from the preview worker (every material output rendered by
+//! one program, superseded jobs dropped), the frames from [`BallRenderer`].
+//!
+//! While a drag goes on (an orbit, or a param's slider feeding new maps), frames are drafts:
+//! half the view's size and one sample a pixel, drawn scaled up. When the pointer rests
+//! the full frame follows: the view's size with 2×2 samples a pixel, the image
+//! `texgraph render --ball` writes for the same settings.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use eframe::egui::{self, Color32, Sense, TextureHandle, TextureOptions, Ui, vec2};
+use texgraph_core::Image;
+use texgraph_core::ball::{Background, BallSettings, Environment, MaterialMaps, Shape};
+
+use crate::ball_renderer::{BallRenderer, FrameJob};
+use crate::preview::to_color_image;
+
+/// Sizes of the view offered (the full frame's side, in pixels).
+pub const VIEW_SIZES: [u32; 3] = [256, 512, 1024];
+/// Sizes of the maps the shape reads.
+pub const MAP_SIZES: [u32; 4] = [256, 512, 1024, 2048];
+/// Degrees the camera or the light turns per point dragged.
+const DEGREES_PER_POINT: f32 = 0.5;
+/// Side of the maps' thumbnails under the view, in pixels.
+const MAP_THUMBNAIL: usize = 96;
+
+/// What the 3D tab asks of the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BallAction {
+    /// Render the maps again (their size changed).
+    RenderMaps,
+}
+
+/// The shapes offered, with their names in the menu.
+pub const SHAPES: [(Shape, &str); 4] = [
+    (Shape::Sphere, "Sphere"),
+    (Shape::Cube, "Rounded cube"),
+    (Shape::Cylinder, "Cylinder"),
+    (Shape::Plane, "Plane"),
+];
+
+/// The 3D tab's settings, maps and frames.
+pub struct BallView {
+    /// How the full frame is rendered (`size` is the view's; `samples` is set per frame).
+    pub settings: BallSettings,
+    /// Side of the maps, in pixels.
+    pub map_size: u32,
+    /// The tallest the view may be drawn (the preview part's room).
+    pub max_side: f32,
+    /// The maps shown, and the generation of the graph they were rendered from.
+    maps: Option<(Arc<MaterialMaps>, u64)>,
+    /// The rendered maps' thumbnails with their usages' names.
+    map_textures: Vec<(&'static str, TextureHandle)>,
+    /// The frame shown.
+    texture: Option<TextureHandle>,
+    /// The last full frame (not a draft): what `texgraph render --ball` writes.
+    image: Option<Arc<Image>>,
+    /// Why the maps or the frame failed.
+    error: Option<String>,
+    renderer: BallRenderer,
+    /// The frame last asked for: its id, whether it is a draft, and when the edit it
+    /// shows was made (for the latency shown).
+    asked: Option<(u64, bool, Option<Instant>)>,
+    /// The frame shown is a draft.
+    shown_draft: bool,
+    next_id: u64,
+    /// The last frame's render time, whether it was a draft, and from the edit to it.
+    timing: Option<(Duration, bool, Option<Duration>)>,
+    /// When the edit behind the maps waiting for a frame was made.
+    edit_at: Option<Instant>,
+    /// Print frame times and latencies to stderr (`TEXGRAPH_TRACE`).
+    trace: bool,
+    /// Where the frame was drawn last (screen).
+    view_rect: egui::Rect,
+}
+
+impl BallView {
+    /// A view showing nothing yet; `wake` repaints the UI when a frame is ready.
+    pub fn new(wake: impl Fn() + Send + 'static, trace: bool) -> Self {
+        Self {
+            settings: BallSettings {
+                size: 512,
+                ..BallSettings::default()
+            },
+            map_size: 512,
+            max_side: f32::INFINITY,
+            maps: None,
+            map_textures: Vec::new(),
+            texture: None,
+            image: None,
+            error: None,
+            renderer: BallRenderer::new(wake),
+            asked: None,
+            shown_draft: false,
+            next_id: 0,
+            timing: None,
+            edit_at: None,
+            trace,
+            view_rect: egui::Rect::NOTHING,
+        }
+    }
+
+    /// The settings of the full frame: what `texgraph render --ball` renders with.
+    pub fn full_settings(&self) -> BallSettings {
+        BallSettings {
+            samples: 2,
+            ..self.settings.clone()
+        }
+    }
+
+    /// The last full frame, RGBA sRGB-encoded (none while only drafts were drawn).
+    pub fn image(&self) -> Option<&Image> {
+        self.image.as_deref()
+    }
+
+    /// The generation of the graph the maps shown were rendered from.
+    pub fn maps_generation(&self) -> Option<u64> {
+        self.maps.as_ref().map(|(_, g)| *g)
+    }
+
+    /// Whether the full frame of the newest maps is showing (nothing is on its way).
+    pub fn is_current(&self) -> bool {
+        self.asked.is_none() && !self.shown_draft && self.image.is_some()
+    }
+
+    /// Where the frame was drawn last (screen).
+    pub fn view_rect(&self) -> egui::Rect {
+        self.view_rect
+    }
+
+    /// The usages whose maps the graph renders, as shown under the view.
+    pub fn map_names(&self) -> Vec<&'static str> {
+        self.map_textures.iter().map(|(name, _)| *name).collect()
+    }
+
+    /// Takes maps the worker rendered from the graph of `generation`, edited at `edit_at`;
+    /// a draft follows at once if a drag goes on.
+    pub fn take_maps(
+        &mut self,
+        ctx: &egui::Context,
+        maps: MaterialMaps,
+        generation: u64,
+        edit_at: Option<Instant>,
+    ) {
+        self.map_textures = thumbnails(ctx, &maps);
+        self.maps = Some((Arc::new(maps), generation));
+        self.error = None;
+        self.edit_at = edit_at;
+        let draft = ctx.input(|i| i.pointer.any_down());
+        self.request(draft);
+    }
+
+    /// Takes a failed render of the maps: nothing is shown then.
+    pub fn show_error(&mut self, message: String) {
+        self.maps = None;
+        self.map_textures.clear();
+        self.texture = None;
+        self.image = None;
+        self.asked = None;
+        self.error = Some(message);
+    }
+
+    /// Asks for a frame of the current maps and settings.
+    fn request(&mut self, draft: bool) {
+        let Some((maps, _)) = &self.maps else {
+            return;
+        };
+        let settings = if draft {
+            BallSettings {
+                size: (self.settings.size / 2).max(64),
+                samples: 1,
+                ..self.settings.clone()
+            }
+        } else {
+            self.full_settings()
+        };
+        self.next_id += 1;
+        self.asked = Some((self.next_id, draft, self.edit_at.take()));
+        self.renderer.submit(FrameJob {
+            id: self.next_id,
+            maps: maps.clone(),
+            settings,
+        });
+    }
+
+    /// Takes the renderer's newest frame, if it is the one last asked for.
+    fn receive(&mut self, ctx: &egui::Context) {
+        let Some(frame) = self.renderer.newest() else {
+            return;
+        };
+        let Some((id, draft, edit_at)) = self.asked else {
+            return;
+        };
+        if frame.id != id {
+            return; // superseded: a newer one is on its way
+        }
+        self.asked = None;
+        match frame.image {
+            Ok(image) => {
+                let pixels = to_color_image(&image);
+                match &mut self.texture {
+                    Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
+                    None => {
+                        self.texture =
+                            Some(ctx.load_texture("ball", pixels, TextureOptions::LINEAR))
+                    }
+                }
+                self.shown_draft = draft;
+                if !draft {
+                    self.image = Some(Arc::new(image));
+                }
+                let latency = edit_at.map(|at| at.elapsed());
+                self.timing = Some((frame.elapsed, draft, latency));
+                if self.trace {
+                    eprintln!(
+                        "ball {} {} frame_ms {:.2}{}",
+                        if draft { "draft" } else { "full" },
+                        self.settings.size,
+                        frame.elapsed.as_secs_f64() * 1e3,
+                        latency.map_or_else(String::new, |l| format!(
+                            " latency_ms {:.2}",
+                            l.as_secs_f64() * 1e3
+                        ))
+                    );
+                }
+            }
+            Err(message) => self.error = Some(message),
+        }
+    }
+
+    /// Draws the view and its controls. `has_material` says whether the graph has
+    /// outputs with material usages at all.
+    pub fn show(&mut self, ui: &mut Ui, has_material: bool) -> Vec<BallAction> {
+        let mut actions = Vec::new();
+        self.receive(ui.ctx());
+        let before = self.settings.clone();
+        self.controls(ui, &mut actions);
+        if let Some((elapsed, draft, latency)) = self.timing {
+            let shown = latency
+                .map(|l| format!(" · shown {:.0} ms after the edit", l.as_secs_f64() * 1e3))
+                .unwrap_or_default();
+            let kind = if draft { "draft frame" } else { "frame" };
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(format!(
+                        "{kind} {:.1} ms{shown}",
+                        elapsed.as_secs_f64() * 1e3
+                    ))
+                    .small(),
+                )
+                .truncate(),
+            );
+        }
+        if !has_material {
+            ui.label(
+                "The graph has no material outputs yet. Give an output a usage in its inspector \
+                 (Base color, Normal, Roughness…) to see the material on a shape.",
+            );
+        }
+        if let Some(error) = &self.error {
+            ui.colored_label(
+                Color32::from_rgb(230, 90, 80),
+                texgraph_core::text::printable(error),
+            );
+        }
+        let dragging = self.view(ui);
+        let pointer_down = ui.input(|i| i.pointer.any_down());
+        if self.settings != before {
+            self.request(dragging || pointer_down);
+        } else if self.shown_draft && self.asked.is_none() && !pointer_down {
+            self.request(false); // the drag ended: the full frame
+        }
+        self.maps_strip(ui);
+        actions
+    }
+
+    fn controls(&mut self, ui: &mut Ui, actions: &mut Vec<BallAction>) {
+        let s = &mut self.settings;
+        ui.horizontal_wrapped(|ui| {
+            let shape_name = SHAPES
+                .iter()
+                .find(|(shape, _)| *shape == s.shape)
+                .map_or("Sphere", |(_, name)| name);
+            egui::ComboBox::from_id_salt("ball_shape")
+                .selected_text(shape_name)
+                .show_ui(ui, |ui| {
+                    for (shape, name) in SHAPES {
+                        ui.selectable_value(&mut s.shape, shape, name);
+                    }
+                });
+            egui::ComboBox::from_id_salt("ball_environment")
+                .selected_text(environment_name(&s.environment))
+                .show_ui(ui, |ui| {
+                    for environment in [Environment::Studio, Environment::Sky] {
+                        let name = environment_name(&environment);
+                        ui.selectable_value(&mut s.environment, environment, name);
+                    }
+                });
+            ui.label("behind");
+            egui::ComboBox::from_id_salt("ball_background")
+                .selected_text(background_name(s.background))
+                .show_ui(ui, |ui| {
+                    for background in [
+                        Background::Environment,
+                        Background::Gray,
+                        Background::Transparent,
+                    ] {
+                        ui.selectable_value(
+                            &mut s.background,
+                            background,
+                            background_name(background),
+                        );
+                    }
+                });
+            if ui
+                .button("Reset view")
+                .on_hover_text(
+                    "the shape's own view, the light where it started (or double-click the view)",
+                )
+                .clicked()
+            {
+                reset_view(s);
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("tiling");
+            ui.add(
+                egui::DragValue::new(&mut s.tiling)
+                    .range(0.25..=16.0)
+                    .speed(0.02),
+            )
+            .on_hover_text("how many times the maps repeat across the shape");
+            ui.label("depth");
+            ui.add(
+                egui::DragValue::new(&mut s.depth)
+                    .range(0.0..=0.2)
+                    .speed(0.001)
+                    .max_decimals(3),
+            )
+            .on_hover_text("parallax depth of the height map, in texture tiles (0: off)");
+            ui.label("light");
+            ui.add(
+                egui::DragValue::new(&mut s.light_intensity)
+                    .range(0.0..=10.0)
+                    .speed(0.02),
+            )
+            .on_hover_text("the key light's strength (0: the environment alone)");
+            ui.label("exposure");
+            ui.add(
+                egui::DragValue::new(&mut s.exposure)
+                    .range(-4.0..=4.0)
+                    .speed(0.02),
+            )
+            .on_hover_text("in stops");
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("view");
+            egui::ComboBox::from_id_salt("ball_size")
+                .selected_text(format!("{0}×{0}", s.size))
+                .show_ui(ui, |ui| {
+                    for size in VIEW_SIZES {
+                        ui.selectable_value(&mut s.size, size, format!("{size}×{size}"));
+                    }
+                });
+            ui.label("maps");
+            egui::ComboBox::from_id_salt("ball_map_size")
+                .selected_text(format!("{0}×{0}", self.map_size))
+                .show_ui(ui, |ui| {
+                    for size in MAP_SIZES {
+                        if ui
+                            .selectable_value(&mut self.map_size, size, format!("{size}×{size}"))
+                            .clicked()
+                        {
+                            actions.push(BallAction::RenderMaps);
+                        }
+                    }
+                });
+        });
+    }
+
+    /// The frame, with the pointer's gestures; whether a gesture goes on.
+    fn view(&mut self, ui: &mut Ui) -> bool {
+        let side = ui.available_width().min(self.max_side).clamp(64.0, 1024.0);
+        let (rect, response) = ui.allocate_exact_size(vec2(side, side), Sense::click_and_drag());
+        self.view_rect = rect;
+        let response = response.on_hover_text(
+            "drag: orbit · wheel: zoom · Shift+drag: turn the light and environment · double-click: reset",
+        );
+        let s = &mut self.settings;
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                s.zoom = (s.zoom * (scroll / 300.0).exp())
+                    .clamp(texgraph_core::ball::MIN_ZOOM, texgraph_core::ball::MAX_ZOOM);
+            }
+        }
+        if response.dragged() {
+            let delta = response.drag_delta() * DEGREES_PER_POINT;
+            if ui.input(|i| i.modifiers.shift) {
+                s.environment_turn = (s.environment_turn + delta.x).rem_euclid(360.0);
+                s.light_elevation = (s.light_elevation - delta.y).clamp(-10.0, 90.0);
+            } else {
+                s.orbit[0] = (s.orbit[0] - delta.x).rem_euclid(360.0);
+                s.orbit[1] = (s.orbit[1] + delta.y).clamp(-85.0, 85.0);
+            }
+        }
+        if response.double_clicked() {
+            reset_view(s);
+        }
+        let painter = ui.painter_at(rect);
+        checkerboard(&painter, rect);
+        if let Some(texture) = &self.texture {
+            let uv = egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(1.0, 1.0));
+            painter.image(texture.id(), rect, uv, Color32::WHITE);
+        }
+        response.dragged()
+    }
+
+    /// The rendered maps, small, each with its usage.
+    fn maps_strip(&self, ui: &mut Ui) {
+        if self.map_textures.is_empty() {
+            return;
+        }
+        ui.horizontal_wrapped(|ui| {
+            for (name, texture) in &self.map_textures {
+                ui.vertical(|ui| {
+                    ui.add(egui::Image::new(texture).fit_to_exact_size(vec2(56.0, 56.0)));
+                    ui.small(*name);
+                });
+            }
+        });
+    }
+}
+
+/// Back to the shape's own view with the light and environment where they started.
+fn reset_view(s: &mut BallSettings) {
+    let default = BallSettings::default();
+    s.orbit = default.orbit;
+    s.zoom = default.zoom;
+    s.environment_turn = default.environment_turn;
+    s.light_elevation = default.light_elevation;
+}
+
+fn environment_name(environment: &Environment) -> &'static str {
+    match environment {
+        Environment::Studio => "Studio",
+        Environment::Sky => "Sky",
+        Environment::Uniform(_) => "Uniform",
+    }
+}
+
+fn background_name(background: Background) -> &'static str {
+    match background {
+        Background::Environment => "Environment",
+        Background::Gray => "Gray",
+        Background::Transparent => "Transparent",
+    }
+}
+
+/// A checkerboard under the frame, so a transparent background reads as one.
+fn checkerboard(painter: &egui::Painter, rect: egui::Rect) {
+    painter.rect_filled(rect, 0.0, Color32::from_gray(60));
+    let cell = 16.0;
+    let (cols, rows) = (
+        (rect.width() / cell).ceil() as i32,
+        (rect.height() / cell).ceil() as i32,
+    );
+    for row in 0..rows {
+        for col in 0..cols {
+            if (row + col) % 2 == 0 {
+                let min = rect.min + vec2(col as f32 * cell, row as f32 * cell);
+                let square = egui::Rect::from_min_size(min, vec2(cell, cell)).intersect(rect);
+                painter.rect_filled(square, 0.0, Color32::from_gray(90));
+            }
+        }
+    }
+}
+
+/// Thumbnails of the maps the graph rendered (the neutral 1×1 stand-ins left out).
+fn thumbnails(ctx: &egui::Context, maps: &MaterialMaps) -> Vec<(&'static str, TextureHandle)> {
+    let all = [
+        ("Base color", &maps.base_color),
+        ("Normal", &maps.normal),
+        ("Roughness", &maps.roughness),
+        ("Metallic", &maps.metallic),
+        ("Occlusion", &maps.occlusion),
+        ("Height", &maps.height),
+        ("Opacity", &maps.opacity),
+        ("Emissive", &maps.emissive),
+    ];
+    all.into_iter()
+        .filter(|(_, map)| map.width > 1 || map.height > 1)
+        .map(|(name, map)| {
+            let small = shrink(map, MAP_THUMBNAIL);
+            let texture = ctx.load_texture(
+                format!("ball-map-{name}"),
+                to_color_image(&small),
+                TextureOptions::LINEAR,
+            );
+            (name, texture)
+        })
+        .collect()
+}
+
+/// `image` shrunk to at most `side` pixels a side, by averaging boxes of pixels.
+fn shrink(image: &Image, side: usize) -> Image {
+    let (w, h, c) = (image.width as usize, image.height as usize, image.channels);
+    let step = w.max(h).div_ceil(side).max(1);
+    let (sw, sh) = (w / step, h / step);
+    let mut data = Vec::with_capacity(sw * sh * c);
+    let weight = 1.0 / (step * step) as f32;
+    for y in 0..sh {
+        for x in 0..sw {
+            for ch in 0..c {
+                let mut sum = 0.0;
+                for dy in 0..step {
+                    for dx in 0..step {
+                        sum += image.data[((y * step + dy) * w + x * step + dx) * c + ch];
+                    }
+                }
+                data.push(sum * weight);
+            }
+        }
+    }
+    Image {
+        width: sw as u32,
+        height: sh as u32,
+        channels: c,
+        data,
+    }
+}

@@ -1,0 +1,109 @@
+//! The preview's 3D tab: the material's maps rendered together by the worker, shown on a
+//! lit shape exactly as the core renders it; dragging orbits, Shift+drag turns the light
+//! and environment, and edits reach the shape.
+
+use eframe::egui::{Modifiers, vec2};
+use egui_kittest::kittest::Queryable;
+use texgraph_core::ParamValue;
+use texgraph_core::ball::{material_maps, render_ball};
+use texgraph_editor::app::Command;
+
+use crate::common::*;
+
+const STONE: &str = r##"{
+  "format": "texgraph", "version": 4, "name": "stone",
+  "settings": { "tileable": true },
+  "nodes": [
+    { "id": "h", "type": "fbm", "params": { "frequency": 4, "octaves": 4, "seed": 3 }, "pos": [0, 0] },
+    { "id": "n", "type": "normal", "params": { "strength": 2 }, "inputs": { "height": "h" }, "pos": [320, 0] },
+    { "id": "r", "type": "levels", "params": { "in_low": 0.2 }, "inputs": { "input": "h" }, "pos": [320, 320] },
+    { "id": "base", "type": "output", "params": { "name": "base", "usage": "basecolor" }, "inputs": { "color": "h" }, "pos": [640, 0] },
+    { "id": "nrm", "type": "output", "params": { "name": "nrm", "usage": "normal" }, "inputs": { "color": "n" }, "pos": [640, 320] },
+    { "id": "rough", "type": "output", "params": { "name": "rough", "usage": "roughness" }, "inputs": { "color": "r" }, "pos": [640, 640] }
+  ]
+}"##;
+
+/// Steps the UI until the 3D tab shows the full frame of the newest maps.
+fn wait_for_ball(h: &mut egui_kittest::Harness<'_, texgraph_editor::app::EditorApp>) {
+    wait_until(h, "the full frame of the newest maps", |app| {
+        app.ball.is_current() && app.ball.maps_generation() == Some(app.renders_asked())
+    });
+}
+
+/// What the core renders for the editor's graph and the 3D tab's settings now.
+fn core_frame(app: &texgraph_editor::app::EditorApp) -> Vec<f32> {
+    let maps = material_maps(&app.graph, app.ball.map_size, Default::default()).unwrap();
+    render_ball(&maps, &app.ball.full_settings()).data
+}
+
+#[test]
+fn the_3d_tab_shows_the_material_and_turns_with_the_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "stone.json", STONE);
+    // Small, so the test is quick; the sizes are the view's own settings.
+    h.state_mut().ball.map_size = 64;
+    h.state_mut().ball.settings.size = 96;
+    h.get_by_label("3D").click();
+    h.run_steps(2);
+    assert!(h.state().show_3d);
+    wait_for_ball(&mut h);
+    assert_eq!(
+        h.state().ball.map_names(),
+        ["Base color", "Normal", "Roughness"]
+    );
+    assert_eq!(h.state().ball.image().unwrap().data, core_frame(h.state()));
+
+    // Dragging orbits the camera; the frame follows once the pointer rests.
+    let view = h.state().ball.view_rect();
+    assert!(view.width() > 60.0, "{view:?}");
+    let centre = view.center();
+    drag(&mut h, centre, centre + vec2(40.0, 0.0), Modifiers::NONE, 4);
+    let settings = h.state().ball.settings.clone();
+    assert_eq!(
+        settings.orbit,
+        [340.0, 0.0],
+        "half a degree a point, to the left"
+    );
+    assert_eq!(settings.environment_turn, 0.0);
+    wait_for_ball(&mut h);
+    assert_eq!(h.state().ball.image().unwrap().data, core_frame(h.state()));
+
+    // Shift+drag turns the environment and the key light instead.
+    drag(
+        &mut h,
+        centre,
+        centre + vec2(20.0, -20.0),
+        Modifiers::SHIFT,
+        4,
+    );
+    let turned = h.state().ball.settings.clone();
+    assert_eq!(turned.orbit, settings.orbit);
+    assert_eq!(turned.environment_turn, 10.0);
+    assert_eq!(turned.light_elevation, settings.light_elevation + 10.0);
+    wait_for_ball(&mut h);
+    let before = h.state().ball.image().unwrap().data.clone();
+    assert_eq!(before, core_frame(h.state()));
+
+    // An edit reaches the shape: the maps are rendered again and a new frame shows them.
+    h.state_mut().push(Command::SetParam {
+        node: "r".into(),
+        param: "in_low".into(),
+        value: ParamValue::Number(0.6),
+    });
+    h.run_steps(2);
+    wait_for_ball(&mut h);
+    let after = h.state().ball.image().unwrap().data.clone();
+    assert_ne!(after, before);
+    assert_eq!(after, core_frame(h.state()));
+}
+
+#[test]
+fn a_graph_without_material_outputs_says_how_to_get_one() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.get_by_label("3D").click();
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains("no material outputs").is_some(),
+        "the 3D tab explains what it needs"
+    );
+}

@@ -430,6 +430,12 @@ impl EditorApp {
         if self.show_3d {
             let has_material =
                 !texgraph_core::export::material::material_outputs(&self.graph).is_empty();
+            // A drag that fed the shape smaller maps ended: the maps at their size.
+            let resting = !ui.input(|i| i.pointer.any_down());
+            if resting && self.ball.has_draft_maps() && self.shown_generation == self.generation {
+                self.generation += 1;
+                self.request_preview();
+            }
             for action in self.ball.show(ui, has_material) {
                 match action {
                     crate::ball_view::BallAction::RenderMaps => {

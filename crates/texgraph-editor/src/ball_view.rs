@@ -116,6 +116,37 @@ impl BallView {
         self.image.as_deref()
     }
 
+    /// The side of the maps to ask the worker for: half the maps' size while a drag goes
+    /// on (a param's slider), so the shape follows it as quickly as the 2D preview would.
+    pub fn maps_side(&self, dragging: bool) -> u32 {
+        if dragging {
+            (self.map_size / 2).max(64)
+        } else {
+            self.map_size
+        }
+    }
+
+    /// Whether the maps shown are smaller than the maps' size (rendered during a drag).
+    pub fn has_draft_maps(&self) -> bool {
+        self.maps.as_ref().is_some_and(|(maps, _)| {
+            let side = [
+                &maps.base_color,
+                &maps.normal,
+                &maps.roughness,
+                &maps.metallic,
+                &maps.occlusion,
+                &maps.height,
+                &maps.opacity,
+                &maps.emissive,
+            ]
+            .iter()
+            .map(|m| m.width.max(m.height))
+            .max()
+            .unwrap_or(1);
+            side > 1 && side < self.map_size
+        })
+    }
+
     /// The generation of the graph the maps shown were rendered from.
     pub fn maps_generation(&self) -> Option<u64> {
         self.maps.as_ref().map(|(_, g)| *g)

@@ -7,6 +7,7 @@ mod common;
 
 mod animation;
 mod cli;
+mod editor_ball;
 mod editor_export;
 mod limits;
 mod materials;

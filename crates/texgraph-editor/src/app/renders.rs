@@ -206,7 +206,8 @@ impl EditorApp {
         }
         // The tab shown is the one kept current: the 3D view's maps replace the 2D image.
         let (slot, size, node) = if self.show_3d {
-            (Slot::Material, self.ball.map_size, None)
+            let dragging = self.ctx.input(|i| i.pointer.any_down());
+            (Slot::Material, self.ball.maps_side(dragging), None)
         } else {
             let node = self.preview.pinned.clone().map(|id| (id, None));
             (Slot::Preview, self.preview.size, node)

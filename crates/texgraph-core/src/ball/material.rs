@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use super::maps::MaterialMaps;
+use super::vector::floor;
 use crate::eval::Image;
 use crate::kernels::color::srgb_to_linear;
 
@@ -49,8 +50,8 @@ pub struct Material {
 /// the top row. The coordinate is wrapped before scaling, so no division is needed.
 fn corners(u: f32, v: f32, w: usize, h: usize) -> ([usize; 2], [usize; 2], [f32; 2]) {
     let axis = |t: f32, n: usize| {
-        let x = (t - t.floor()) * n as f32 - 0.5;
-        let x0 = x.floor();
+        let x = (t - floor(t)) * n as f32 - 0.5;
+        let x0 = floor(x);
         let i = x0 as i64;
         let a = if i < 0 {
             n - 1

@@ -10,8 +10,12 @@
 //!   the north pole (top), 1 at the south pole.
 //! - **Plane**: the square [-1, 1]² in z = 0 facing +z; u = 0 at the left edge, 1 at the
 //!   right, v = 0 at the top, 1 at the bottom (the map once, upright).
-//! - **Cube** (half-side 0.75): each face holds the map once, upright as seen from outside
-//!   with +y up (the top face's up is −z, the bottom's +z).
+//! - **Cube** (half-side 0.75, its edges and corners rounded to radius 0.12): each face
+//!   holds the map once, upright as seen from outside with +y up (the top face's up is −z,
+//!   the bottom's +z). A point on a rounded edge or corner belongs to the face its normal
+//!   leans towards most and maps onto that face's plane (the corners' spheres projected
+//!   stereographically, the edges' arcs alike), so UV lines still cross at right angles
+//!   and the tangent frame follows them (see `rounded`).
 //! - **Cylinder** (radius 0.75, height 1.5, along y): the side's u runs three times around
 //!   (about square texels), v from top to bottom; the caps hold the map once like the
 //!   cube's top and bottom faces.
@@ -26,7 +30,8 @@ pub enum Shape {
     Sphere,
     /// A square facing the camera.
     Plane,
-    /// A cube, seen from above and to the side.
+    /// A cube of half-side 0.75 with edges and corners rounded to radius 0.12, seen from
+    /// above and to the side.
     Cube,
     /// A capped cylinder standing on y.
     Cylinder,
@@ -49,7 +54,9 @@ pub struct Hit {
     pub uv: [f32; 2],
 }
 
+/// The cube's half-side and the radius of its rounded edges and corners.
 const CUBE: f32 = 0.75;
+const CUBE_EDGE: f32 = 0.12;
 const CYL_RADIUS: f32 = 0.75;
 const CYL_HALF: f32 = 0.75;
 
@@ -176,20 +183,21 @@ fn flat(t: f32, p: Vec3, n: Vec3, s: f32) -> Hit {
     }
 }
 
-fn cube(o: Vec3, d: Vec3) -> Option<Hit> {
-    let (o, d) = (o.to_array(), d.to_array());
+/// Where the ray enters the cube of half-side `half` about the origin, and the axis of the
+/// face it enters through.
+fn box_entry(o: [f32; 3], d: [f32; 3], half: f32) -> Option<(f32, usize)> {
     let mut near = f32::NEG_INFINITY;
     let mut far = f32::INFINITY;
     let mut axis = 0;
     for i in 0..3 {
         if d[i] == 0.0 {
-            if o[i].abs() > CUBE {
+            if o[i].abs() > half {
                 return None;
             }
             continue;
         }
-        let a = (-CUBE - o[i]) / d[i];
-        let b = (CUBE - o[i]) / d[i];
+        let a = (-half - o[i]) / d[i];
+        let b = (half - o[i]) / d[i];
         let (a, b) = if a < b { (a, b) } else { (b, a) };
         if a > near {
             near = a;
@@ -197,13 +205,104 @@ fn cube(o: Vec3, d: Vec3) -> Option<Hit> {
         }
         far = far.min(b);
     }
-    if near > far || near <= 0.0 {
+    (near <= far && near > 0.0).then_some((near, axis))
+}
+
+/// The rounded cube is the box of half-side `CUBE − CUBE_EDGE` grown by `CUBE_EDGE` in
+/// every direction: the union of three boxes (the inner box grown along one axis each,
+/// whose outer faces are the flat faces), twelve cylinders along its edges and eight
+/// spheres on its corners. A ray entering the bounding cube through a flat face has its
+/// hit there; any other enters the union through a cylinder's side or a sphere first (the
+/// boxes' other faces lie inside the union, and a cylinder's ends inside its corner
+/// spheres), so the nearest of those entries is the hit, exactly.
+fn cube(o: Vec3, d: Vec3) -> Option<Hit> {
+    const INNER: f32 = CUBE - CUBE_EDGE;
+    let (start, axis) = box_entry(o.to_array(), d.to_array(), CUBE)?;
+    // From the bounding cube on, so the small radius is not lost in the rounding of
+    // distances from a far camera.
+    let o1 = o + d * start;
+    let (oa, da) = (o1.to_array(), d.to_array());
+    if (0..3).all(|i| i == axis || oa[i].abs() <= INNER) {
+        let mut n = [0.0; 3];
+        n[axis] = if da[axis] > 0.0 { -1.0 } else { 1.0 };
+        return Some(flat(start, o1, Vec3::from_array(n), CUBE));
+    }
+    // Entries found a rounding error behind the start count as at the start.
+    const SLACK: f32 = 1e-4;
+    let mut best = f32::INFINITY;
+    let mut consider = |t: f32| {
+        if t >= -SLACK && t < best {
+            best = t.max(0.0);
+        }
+    };
+    let r2 = CUBE_EDGE * CUBE_EDGE;
+    for axis in 0..3 {
+        let (i, j) = ((axis + 1) % 3, (axis + 2) % 3);
+        let a = da[i] * da[i] + da[j] * da[j];
+        if a <= 1e-12 {
+            continue; // along the edge: its corner sphere is met first
+        }
+        for (ci, cj) in [
+            (-INNER, -INNER),
+            (INNER, -INNER),
+            (-INNER, INNER),
+            (INNER, INNER),
+        ] {
+            let (pi, pj) = (oa[i] - ci, oa[j] - cj);
+            let b = (pi * da[i] + pj * da[j]) / a;
+            let c = (pi * pi + pj * pj - r2) / a;
+            if let Some((t, _)) = quadratic(b, c)
+                && (oa[axis] + da[axis] * t).abs() <= INNER
+            {
+                consider(t);
+            }
+        }
+    }
+    for corner in 0..8 {
+        let at = |bit: usize| if corner & bit == 0 { -INNER } else { INNER };
+        let p = o1 - v3(at(1), at(2), at(4));
+        if let Some((t, _)) = quadratic(p.dot(d), p.dot(p) - r2) {
+            consider(t);
+        }
+    }
+    if !best.is_finite() {
         return None;
     }
-    let p = Vec3::from_array(std::array::from_fn(|i| o[i] + d[i] * near));
-    let mut n = [0.0; 3];
-    n[axis] = if d[axis] > 0.0 { -1.0 } else { 1.0 };
-    Some(flat(near, p, Vec3::from_array(n), CUBE))
+    Some(rounded(start + best, o1 + d * best, INNER))
+}
+
+/// A hit on a rounded edge or corner, which belongs to the face its normal leans towards
+/// most. The normal points away from the nearest point `c` of the inner box. In that
+/// face's frame (tangent, bitangent, normal; `n` = (x, y, z) there), the point maps to
+/// the face plane at `c` + 2r·(x, y)/(1 + z): along an edge, a point θ round the arc from
+/// the face lands 2r·tan(θ/2) past the inner edge, and on a corner this is the
+/// stereographic projection of the corner's sphere, which keeps angles,
+/// so the UV lines cross at right angles everywhere and the tangent (along +u) with the
+/// bitangent (normal × tangent) follow them exactly. Where the normal is the face's, this
+/// is the flat face's mapping.
+fn rounded(t: f32, p: Vec3, inner: f32) -> Hit {
+    let clamp = |v: f32| v.clamp(-inner, inner);
+    let c = v3(clamp(p.x), clamp(p.y), clamp(p.z));
+    let n = (p - c).normalize();
+    let (ax, ay, az) = (n.x.abs(), n.y.abs(), n.z.abs());
+    let sign = |v: f32| if v < 0.0 { -1.0 } else { 1.0 };
+    let face = if ax >= ay && ax >= az {
+        v3(sign(n.x), 0.0, 0.0)
+    } else if ay >= az {
+        v3(0.0, sign(n.y), 0.0)
+    } else {
+        v3(0.0, 0.0, sign(n.z))
+    };
+    let face_t = face_tangent(face);
+    let face_b = face.cross(face_t);
+    let (x, y, z) = (n.dot(face_t), n.dot(face_b), n.dot(face));
+    let k = 2.0 * CUBE_EDGE / (1.0 + z);
+    let projected = face_t * (c.dot(face_t) + k * x) + face_b * (c.dot(face_b) + k * y);
+    let uv = face_uv(projected, face_t, face_b, CUBE);
+    // ∂p/∂u of the inverse projection: (1 + z − x², −x·y, −x·(1 + z)) in the face's frame.
+    let tangent =
+        (face_t * (1.0 + z - x * x) - face_b * (x * y) - face * (x * (1.0 + z))).normalize();
+    frame(t, p, n, tangent, uv)
 }
 
 fn cylinder(o: Vec3, d: Vec3) -> Option<Hit> {

@@ -560,3 +560,135 @@ fn zoom_moves_the_camera_closer_by_its_factor() {
         );
     }
 }
+
+/// The rounded cube's signed distance: the box of half-side 0.75 − 0.12 grown by 0.12.
+fn rounded_cube_sdf(p: [f64; 3]) -> f64 {
+    const INNER: f64 = 0.75 - 0.12;
+    let q = p.map(|v| v.abs() - INNER);
+    let outside = q.map(|v| v.max(0.0));
+    let length =
+        (outside[0] * outside[0] + outside[1] * outside[1] + outside[2] * outside[2]).sqrt();
+    length + q[0].max(q[1]).max(q[2]).min(0.0) - 0.12
+}
+
+/// Rays from several camera positions (the cube's own camera among them) through a grid
+/// that reaches past the cube's silhouette.
+fn cube_rays() -> Vec<(Vec3, Vec3)> {
+    let (az, el) = (35f32.to_radians(), 25f32.to_radians());
+    let camera = v3(el.cos() * az.sin(), el.sin(), el.cos() * az.cos()) * (3.8 * 1.2);
+    let origins = [
+        camera,
+        v3(0.0, 0.0, 5.0),
+        v3(3.0, 2.5, 3.0),
+        v3(-3.5, -2.0, 2.5),
+        v3(0.5, 4.5, 1.0),
+        v3(2.0, -3.0, -3.0),
+    ];
+    let mut rays = Vec::new();
+    for origin in origins {
+        let forward = (-origin).normalize();
+        let right = forward.cross(v3(0.0, 1.0, 0.0)).normalize();
+        let up = right.cross(forward);
+        for i in 0..=60 {
+            for j in 0..=60 {
+                let (x, y) = (i as f32 / 30.0 - 1.0, j as f32 / 30.0 - 1.0);
+                let target = right * (1.4 * x) + up * (1.4 * y);
+                rays.push((origin, (target - origin).normalize()));
+            }
+        }
+    }
+    rays
+}
+
+/// The distance along the ray to the rounded cube's surface by sphere tracing in f64, and
+/// the closest the ray came to the surface.
+fn sphere_trace(origin: Vec3, dir: Vec3) -> (Option<f64>, f64) {
+    let o = origin.to_array().map(f64::from);
+    let d = dir.to_array().map(f64::from);
+    let (mut t, mut closest) = (0.0f64, f64::INFINITY);
+    for _ in 0..100_000 {
+        let p = [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t];
+        let s = rounded_cube_sdf(p);
+        closest = closest.min(s);
+        if s < 1e-7 {
+            return (Some(t), closest);
+        }
+        t += s;
+        if t > 20.0 {
+            break;
+        }
+    }
+    (None, closest)
+}
+
+#[test]
+fn the_rounded_cubes_hits_match_sphere_tracing_its_distance_function() {
+    let (mut hits, mut misses) = (0, 0);
+    for (origin, dir) in cube_rays() {
+        let analytic = Shape::Cube.intersect(origin, dir, 1.0);
+        match (analytic, sphere_trace(origin, dir)) {
+            (Some(hit), (Some(t), _)) => {
+                assert!(
+                    (f64::from(hit.t) - t).abs() < 1e-3,
+                    "{origin:?} {dir:?}: {} vs {t}",
+                    hit.t
+                );
+                hits += 1;
+            }
+            (None, (None, _)) => misses += 1,
+            // Only a ray grazing the surface may fall either way.
+            (hit, (traced, closest)) => assert!(
+                closest.abs() < 1e-4,
+                "{origin:?} {dir:?}: analytic {hit:?}, traced {traced:?}, closest {closest}"
+            ),
+        }
+    }
+    assert!(hits > 5000 && misses > 2000, "{hits} hits, {misses} misses");
+}
+
+#[test]
+fn the_rounded_cubes_normals_are_its_distance_functions_gradient_and_its_frames_orthonormal() {
+    let h = 1e-5;
+    let (mut rounded, mut flat) = (0, 0);
+    for (origin, dir) in cube_rays() {
+        let Some(hit) = Shape::Cube.intersect(origin, dir, 1.0) else {
+            continue;
+        };
+        let (n, t, b) = (hit.normal, hit.tangent, hit.bitangent);
+        assert!((n.length() - 1.0).abs() < 1e-5, "{hit:?}");
+        let p = hit.position.to_array().map(f64::from);
+        let gradient: [f64; 3] = std::array::from_fn(|i| {
+            let (mut a, mut b) = (p, p);
+            a[i] += h;
+            b[i] -= h;
+            (rounded_cube_sdf(a) - rounded_cube_sdf(b)) / (2.0 * h)
+        });
+        for i in 0..3 {
+            assert!(
+                (f64::from(n.to_array()[i]) - gradient[i]).abs() < 1e-2,
+                "{hit:?}: gradient {gradient:?}"
+            );
+        }
+        assert!(
+            (t.length() - 1.0).abs() < 1e-5 && n.dot(t).abs() < 1e-5,
+            "{hit:?}"
+        );
+        assert!((b - n.cross(t)).length() < 1e-6, "{hit:?}");
+        assert!(hit.uv.iter().all(|c| (0.0..=1.0).contains(c)), "{hit:?}");
+        if n.to_array().iter().filter(|c| **c == 0.0).count() == 2 {
+            flat += 1;
+        } else {
+            rounded += 1;
+        }
+    }
+    assert!(
+        rounded > 300 && flat > 3000,
+        "{rounded} rounded, {flat} flat"
+    );
+    // The middle of the front face: the map's centre, upright.
+    let hit = Shape::Cube
+        .intersect(v3(0.0, 0.0, 5.0), v3(0.0, 0.0, -1.0), 1.0)
+        .unwrap();
+    assert_eq!((hit.t, hit.normal), (4.25, v3(0.0, 0.0, 1.0)));
+    assert_eq!((hit.tangent, hit.uv), (v3(1.0, 0.0, 0.0), [0.5, 0.5]));
+}

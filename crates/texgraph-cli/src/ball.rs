@@ -24,7 +24,7 @@ pub struct BallArgs<'a> {
     pub size: (u32, u32),
     /// `sphere`, `plane`, `cube` or `cylinder`.
     pub shape: &'a str,
-    /// `studio` or `sky`.
+    /// `studio`, `sky` or an environment image file.
     pub env: &'a str,
     /// `environment`, `gray` or `transparent`.
     pub background: &'a str,
@@ -68,10 +68,6 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         "cylinder" => Shape::Cylinder,
         _ => Shape::Sphere,
     };
-    let environment = match args.env {
-        "sky" => Environment::Sky,
-        _ => Environment::Studio,
-    };
     let out: PathBuf = args.out.map(Path::to_owned).unwrap_or_else(|| {
         let stem = texgraph_core::export::file_stem_for(graph, Some(args.graph_path));
         PathBuf::from(format!("{stem}_ball.png"))
@@ -82,6 +78,12 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
     {
         bail!("{}: --ball writes a PNG", out.display());
     }
+    // Read before the maps are rendered, so a bad file is reported at once.
+    let environment = match args.env {
+        "studio" => Environment::Studio,
+        "sky" => Environment::Sky,
+        file => Environment::load(Path::new(file)).map_err(|e| anyhow!("{e}"))?,
+    };
     let options = RenderOptions {
         threads: args.threads,
         ..RenderOptions::default()

@@ -63,8 +63,10 @@ pub struct RenderArgs {
     /// cylinder (a CPU PBR render; `--size` is the image's, `--map-size` the maps').
     #[arg(long, value_name = "SHAPE", value_parser = ["sphere", "plane", "cube", "cylinder"], conflicts_with_all = ["output", "all_outputs", "frames", "preset", "depth"])]
     ball: Option<String>,
-    /// With `--ball`: the light around the shape, `studio` or `sky`.
-    #[arg(long, value_name = "ENV", default_value = "studio", value_parser = ["studio", "sky"], requires = "ball")]
+    /// With `--ball`: the light around the shape, `studio`, `sky` or an equirectangular
+    /// Radiance .hdr or OpenEXR .exr image file (twice as wide as high; its centre column is
+    /// what the camera looks towards, behind the shape, its top row straight up).
+    #[arg(long, value_name = "ENV", default_value = "studio", requires = "ball")]
     env: String,
     /// With `--ball`: what shows behind the shape, `environment`, `gray` or `transparent`.
     #[arg(long, value_name = "BACKGROUND", default_value = "environment", value_parser = ["environment", "gray", "transparent"], requires = "ball")]

@@ -114,6 +114,14 @@ pub enum Error {
         /// What the encoder said.
         message: String,
     },
+    /// An environment image for the material ball cannot be used.
+    #[error("{path}: {message}")]
+    Environment {
+        /// The image file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// The render was cancelled through [`RenderOptions::cancel`](crate::RenderOptions::cancel).
     #[error("cancelled")]
     Cancelled,

@@ -226,6 +226,61 @@ fn plan_all_outputs_shows_one_program_sharing_the_height() {
 }
 
 #[test]
+fn a_ball_is_lit_by_an_environment_file_and_a_missing_one_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    stone_in(dir.path());
+    // A warm sky above, a dark ground below.
+    let sky = image::Rgb32FImage::from_fn(64, 32, |_, y| {
+        if y < 16 {
+            image::Rgb([1.5, 1.2, 0.8])
+        } else {
+            image::Rgb([0.05, 0.04, 0.03])
+        }
+    });
+    image::DynamicImage::ImageRgb32F(sky)
+        .save(dir.path().join("sky.hdr"))
+        .unwrap();
+    let ball = |env: &str, out: &str| {
+        run_in(
+            dir.path(),
+            &[
+                "render",
+                "stone.json",
+                "--ball",
+                "sphere",
+                "--env",
+                env,
+                "--size",
+                "32",
+                "--map-size",
+                "32",
+                "-o",
+                out,
+            ],
+        )
+    };
+    ball("sky.hdr", "lit.png")
+        .success()
+        .stdout(predicate::str::contains("sphere ball"));
+    let image = image::open(dir.path().join("lit.png")).unwrap().to_rgb8();
+    // The background shows the file: warm above the horizon, dark below it.
+    let (top, bottom) = (image.get_pixel(1, 1), image.get_pixel(1, 30));
+    assert!(top[0] > top[2] && top[0] > 200, "{top:?}");
+    assert!(bottom[0] < 80, "{bottom:?}");
+    ball("missing.hdr", "missing.png")
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: missing.hdr: cannot read it",
+        ));
+    assert!(!dir.path().join("missing.png").exists());
+    std::fs::write(dir.path().join("notes.exr"), "not an image\n").unwrap();
+    ball("notes.exr", "notes.png")
+        .code(2)
+        .stderr(predicate::str::contains("error: notes.exr: "));
+    assert!(!dir.path().join("notes.png").exists());
+}
+
+#[test]
 fn a_ball_is_the_material_on_a_lit_shape_the_same_bytes_on_any_thread_count() {
     let dir = tempfile::tempdir().unwrap();
     stone_in(dir.path());

@@ -3,15 +3,26 @@
 //! specular light prefiltered by roughness into small equirectangular maps, and the
 //! split-sum BRDF table. Every sum runs over a fixed set of directions in a fixed order,
 //! so the same environment gives the same bits on any machine's thread count.
+//!
+//! An environment may also be an equirectangular image read from a Radiance `.hdr` or an
+//! OpenEXR `.exr` file ([`Environment::load`]). Its orientation is the one [`to_equirect`]
+//! gives every map here: the image's centre column is −z (what the default camera looks
+//! towards, behind the shape), the column a quarter across −x (the camera's left), three
+//! quarters across +x, the left and right edges +z (behind the camera); the top row is
+//! straight up, the bottom row straight down.
 
 use std::f32::consts::{PI, TAU};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::vector::{Vec3, v3};
+use crate::{Error, Result};
 
 /// Where the light comes from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Environment {
     /// A photo studio: a dark floor, a lighter ceiling and three softboxes (a large key at
     /// the upper left front, a fill at the right, a rim light behind above).
@@ -20,6 +31,234 @@ pub enum Environment {
     Sky,
     /// The same linear radiance from every direction (a furnace, for tests).
     Uniform([f32; 3]),
+    /// An equirectangular image, usually read from a file ([`Environment::load`]).
+    Image(Arc<EnvironmentImage>),
+}
+
+/// Widest environment image accepted, in pixels.
+pub const MAX_ENVIRONMENT_WIDTH: u32 = 16384;
+/// Brightest radiance kept from an image; brighter texels are clamped to it, so sums over
+/// the image stay finite.
+pub const MAX_ENVIRONMENT_RADIANCE: f32 = 1.0e6;
+
+/// An equirectangular environment image: linear RGB, row by row from the top (straight up),
+/// about twice as wide as it is high (see the module's notes for its orientation).
+pub struct EnvironmentImage {
+    path: PathBuf,
+    width: usize,
+    height: usize,
+    rgb: Vec<f32>,
+}
+
+impl EnvironmentImage {
+    /// An environment image of `width` × `height` linear RGB values (`rgb`, 3 a pixel, row
+    /// by row from the top), named `path` (the file it came from, for messages and
+    /// equality). NaN, infinite and negative values become 0 and values above
+    /// [`MAX_ENVIRONMENT_RADIANCE`] become that; an image that is not about twice as wide as
+    /// it is high, is wider than [`MAX_ENVIRONMENT_WIDTH`] or has the wrong number of values
+    /// is refused.
+    pub fn new(path: PathBuf, width: u32, height: u32, mut rgb: Vec<f32>) -> Result<Self> {
+        let refuse = |message: String| Error::Environment {
+            path: path.clone(),
+            message,
+        };
+        check_size(width, height).map_err(refuse)?;
+        let (width, height) = (width as usize, height as usize);
+        if rgb.len() != width * height * 3 {
+            return Err(refuse(format!(
+                "{} values for {width}x{height} RGB pixels",
+                rgb.len()
+            )));
+        }
+        for v in &mut rgb {
+            *v = if v.is_finite() && *v > 0.0 {
+                v.min(MAX_ENVIRONMENT_RADIANCE)
+            } else {
+                0.0
+            };
+        }
+        Ok(Self {
+            path,
+            width,
+            height,
+            rgb,
+        })
+    }
+
+    /// Reads a Radiance `.hdr` or OpenEXR `.exr` equirectangular image (the file's contents
+    /// decide which). The error names the file and says what is wrong with it.
+    pub fn load(path: &Path) -> Result<Self> {
+        let refuse = |message: String| Error::Environment {
+            path: path.to_owned(),
+            message,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| refuse(format!("cannot read it: {e}")))?;
+        if !meta.is_file() {
+            return Err(refuse("not a file".to_owned()));
+        }
+        const KINDS: &str = "an environment is a Radiance .hdr or OpenEXR .exr image";
+        let open = || -> Result<image::ImageReader<_>> {
+            let reader = image::ImageReader::open(path)
+                .map_err(|e| refuse(format!("cannot read it: {e}")))?
+                .with_guessed_format()
+                .map_err(|e| refuse(format!("cannot read it: {e}")))?;
+            match reader.format() {
+                Some(image::ImageFormat::Hdr | image::ImageFormat::OpenExr) => Ok(reader),
+                Some(other) => Err(refuse(format!(
+                    "a {} image, but {KINDS}",
+                    other
+                        .extensions_str()
+                        .first()
+                        .unwrap_or(&"other")
+                        .to_uppercase()
+                ))),
+                None => Err(refuse(format!("not an image that can be read: {KINDS}"))),
+            }
+        };
+        let reader = open()?;
+        let kind = match reader.format() {
+            Some(image::ImageFormat::Hdr) => "a Radiance HDR",
+            _ => "an OpenEXR",
+        };
+        let unreadable =
+            |e: image::ImageError| refuse(format!("not {kind} image we can read: {e}"));
+        // The header alone first: the size decides whether decoding is attempted at all.
+        let (width, height) = reader.into_dimensions().map_err(unreadable)?;
+        check_size(width, height).map_err(refuse)?;
+        // The decoded pixels (up to 16 bytes each) and their RGB copy (12).
+        let pixels = u64::from(width) * u64::from(height);
+        let needed = pixels * 28;
+        if let Some(room) = crate::memory::Headroom::of_this_process().for_threads(1)
+            && needed > room
+        {
+            return Err(refuse(format!(
+                "{width}x{height} pixels; reading it needs about {} MiB but only {} MiB of memory is available to this process",
+                needed >> 20,
+                room >> 20
+            )));
+        }
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(width);
+        limits.max_image_height = Some(height);
+        limits.max_alloc = Some(pixels * 16 + (64 << 20));
+        let mut reader = open()?;
+        reader.limits(limits);
+        let decoded = reader.decode().map_err(unreadable)?;
+        let rgb = decoded.into_rgb32f().into_raw();
+        Self::new(path.to_owned(), width, height, rgb)
+    }
+
+    /// The file the image came from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width as u32
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height as u32
+    }
+
+    /// The linear RGB values, 3 a pixel, row by row from the top.
+    pub fn rgb(&self) -> &[f32] {
+        &self.rgb
+    }
+
+    fn texel(&self, x: usize, y: usize) -> Vec3 {
+        let i = (y * self.width + x) * 3;
+        v3(self.rgb[i], self.rgb[i + 1], self.rgb[i + 2])
+    }
+
+    /// The image averaged down to `width` × `height` texels, each the mean of the pixels
+    /// (and parts of pixels) it covers, so a small bright source is neither missed nor
+    /// caught by chance. Each sum runs over the pixels in order.
+    fn box_filtered(&self, width: usize, height: usize) -> Vec<Vec3> {
+        let columns = spans(self.width, width);
+        let rows = spans(self.height, height);
+        // Across first: each of the image's rows down to `width` texels.
+        let across: Vec<Vec3> = (0..self.height)
+            .into_par_iter()
+            .flat_map_iter(|y| {
+                columns.iter().map(move |(first, weights)| {
+                    let mut sum = Vec3::default();
+                    for (k, &w) in weights.iter().enumerate() {
+                        sum = sum + self.texel(first + k, y) * w;
+                    }
+                    sum * (1.0 / self.width as f32)
+                })
+            })
+            .collect();
+        (0..width * height)
+            .into_par_iter()
+            .map(|i| {
+                let (x, (first, weights)) = (i % width, &rows[i / width]);
+                let mut sum = Vec3::default();
+                for (k, &w) in weights.iter().enumerate() {
+                    sum = sum + across[(first + k) * width + x] * w;
+                }
+                sum * (1.0 / self.height as f32)
+            })
+            .collect()
+    }
+}
+
+/// How `n` cells split `m` texels along an axis (m ≥ n): for each cell, its first texel and
+/// how much of each texel from there it covers, in units of 1/n texel (so a cell's weights
+/// sum to m).
+fn spans(m: usize, n: usize) -> Vec<(usize, Vec<f32>)> {
+    (0..n)
+        .map(|i| {
+            let (start, end) = (i * m, (i + 1) * m);
+            let (first, last) = (start / n, (end - 1) / n);
+            let weights = (first..=last)
+                .map(|x| (end.min((x + 1) * n) - start.max(x * n)) as f32)
+                .collect();
+            (first, weights)
+        })
+        .collect()
+}
+
+/// Whether an image of `width` × `height` can be an environment: about twice as wide as
+/// high (within 1%), and not too wide.
+fn check_size(width: u32, height: u32) -> std::result::Result<(), String> {
+    if width == 0 || height == 0 {
+        return Err("the image is empty".to_owned());
+    }
+    if width > MAX_ENVIRONMENT_WIDTH {
+        return Err(format!(
+            "{width}x{height} pixels; environment images are at most {MAX_ENVIRONMENT_WIDTH} pixels wide"
+        ));
+    }
+    if width.abs_diff(2 * height) > (width / 100).max(1) {
+        return Err(format!(
+            "{width}x{height} pixels; an equirectangular environment is twice as wide as it is high (such as 4096x2048)"
+        ));
+    }
+    Ok(())
+}
+
+impl PartialEq for EnvironmentImage {
+    /// The same file name and size, and the same pixels (the same image at once).
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+            && self.width == other.width
+            && self.height == other.height
+            && (std::ptr::eq(self, other) || self.rgb == other.rgb)
+    }
+}
+
+impl fmt::Debug for EnvironmentImage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EnvironmentImage")
+            .field("path", &self.path)
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .finish_non_exhaustive()
+    }
 }
 
 fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
@@ -51,10 +290,19 @@ fn softbox(d: Vec3, centre: Vec3, half: [f32; 2], intensity: f32) -> f32 {
 const SUN: Vec3 = v3(-0.55, 0.6, 0.58);
 
 impl Environment {
+    /// The equirectangular image in a Radiance `.hdr` or OpenEXR `.exr` file as the
+    /// environment (see [`EnvironmentImage::load`]).
+    pub fn load(path: &Path) -> Result<Environment> {
+        Ok(Environment::Image(Arc::new(EnvironmentImage::load(path)?)))
+    }
+
     /// Linear radiance arriving from direction `d` (unit, pointing away from the ball).
     pub fn radiance(&self, d: Vec3) -> Vec3 {
-        match *self {
-            Environment::Uniform(c) => Vec3::from_array(c),
+        match self {
+            Environment::Uniform(c) => Vec3::from_array(*c),
+            Environment::Image(image) => {
+                bilinear(image.width, image.height, d, |x, y| image.texel(x, y))
+            }
             Environment::Studio => {
                 let base = 0.03 + 0.32 * smoothstep(-0.2, 0.8, d.y);
                 let key = softbox(d, v3(-0.55, 0.5, 0.67).normalize(), [0.35, 0.5], 6.0);
@@ -106,24 +354,31 @@ struct Equirect {
     data: Vec<Vec3>,
 }
 
+/// An equirectangular map of `width` × `height` texels (`at`) at direction `d`: bilinear,
+/// wrapping in azimuth, clamped at the poles.
+fn bilinear(width: usize, height: usize, d: Vec3, at: impl Fn(usize, usize) -> Vec3) -> Vec3 {
+    let (u, v) = to_equirect(d);
+    let x = u * width as f32 - 0.5;
+    let y = (v * height as f32 - 0.5).clamp(0.0, (height - 1) as f32);
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (x - x0, y - y0);
+    let xa = (x0 as i64).rem_euclid(width as i64) as usize;
+    let xb = (xa + 1) % width;
+    let ya = y0 as usize;
+    let yb = (ya + 1).min(height - 1);
+    lerp(
+        lerp(at(xa, ya), at(xb, ya), fx),
+        lerp(at(xa, yb), at(xb, yb), fx),
+        fy,
+    )
+}
+
 impl Equirect {
     /// Bilinear, wrapping in azimuth, clamped at the poles.
     fn sample(&self, d: Vec3) -> Vec3 {
-        let (u, v) = to_equirect(d);
-        let x = u * self.width as f32 - 0.5;
-        let y = (v * self.height as f32 - 0.5).clamp(0.0, (self.height - 1) as f32);
-        let (x0, y0) = (x.floor(), y.floor());
-        let (fx, fy) = (x - x0, y - y0);
-        let xa = (x0 as i64).rem_euclid(self.width as i64) as usize;
-        let xb = (xa + 1) % self.width;
-        let ya = y0 as usize;
-        let yb = (ya + 1).min(self.height - 1);
-        let at = |x: usize, y: usize| self.data[y * self.width + x];
-        lerp(
-            lerp(at(xa, ya), at(xb, ya), fx),
-            lerp(at(xa, yb), at(xb, yb), fx),
-            fy,
-        )
+        bilinear(self.width, self.height, d, |x, y| {
+            self.data[y * self.width + x]
+        })
     }
 }
 
@@ -176,25 +431,18 @@ pub(crate) fn ggx(n_dot_h: f32, alpha: f32) -> f32 {
 const BASE: (usize, usize) = (128, 64);
 const BASE_SUPERSAMPLE: usize = 4;
 
-/// The environment as an equirectangular map (each texel the mean of a grid of samples)
-/// and its mip chain (2×2 means) down to 4×2.
+/// The environment as an equirectangular map and its mip chain (2×2 means) down to 4×2.
+/// Each texel of the map is the mean of the pixels it covers of an image at least as large,
+/// else the mean of a grid of samples.
 fn environment_mips(environment: &Environment) -> Vec<Equirect> {
     let (w, h) = BASE;
     let k = BASE_SUPERSAMPLE;
-    let data = (0..w * h)
-        .into_par_iter()
-        .map(|i| {
-            let mut sum = Vec3::default();
-            for sy in 0..k {
-                for sx in 0..k {
-                    let u = ((i % w) as f32 + (sx as f32 + 0.5) / k as f32) / w as f32;
-                    let v = ((i / w) as f32 + (sy as f32 + 0.5) / k as f32) / h as f32;
-                    sum = sum + environment.radiance(from_equirect(u, v));
-                }
-            }
-            sum * (1.0 / (k * k) as f32)
-        })
-        .collect();
+    let data = match environment {
+        Environment::Image(image) if image.width >= w && image.height >= h => {
+            image.box_filtered(w, h)
+        }
+        _ => supersampled(environment, w, h, k),
+    };
     let mut mips = vec![Equirect {
         width: w,
         height: h,
@@ -217,6 +465,25 @@ fn environment_mips(environment: &Environment) -> Vec<Equirect> {
         });
     }
     mips
+}
+
+/// The environment as a `w` × `h` equirectangular map, each texel the mean of a `k` × `k`
+/// grid of samples.
+fn supersampled(environment: &Environment, w: usize, h: usize, k: usize) -> Vec<Vec3> {
+    (0..w * h)
+        .into_par_iter()
+        .map(|i| {
+            let mut sum = Vec3::default();
+            for sy in 0..k {
+                for sx in 0..k {
+                    let u = ((i % w) as f32 + (sx as f32 + 0.5) / k as f32) / w as f32;
+                    let v = ((i / w) as f32 + (sy as f32 + 0.5) / k as f32) / h as f32;
+                    sum = sum + environment.radiance(from_equirect(u, v));
+                }
+            }
+            sum * (1.0 / (k * k) as f32)
+        })
+        .collect()
 }
 
 /// The mip chain sampled at level of detail `lod`, trilinear.
@@ -311,8 +578,8 @@ impl Lighting {
     }
 
     /// The environment this light was computed from.
-    pub fn environment(&self) -> Environment {
-        self.environment
+    pub fn environment(&self) -> &Environment {
+        &self.environment
     }
 
     /// The environment's radiance from `d`.

@@ -17,7 +17,7 @@ pub mod vector;
 
 use rayon::prelude::*;
 
-pub use environment::{Environment, Lighting};
+pub use environment::{Environment, EnvironmentImage, Lighting};
 pub use maps::{MaterialMaps, flip_green, material_maps, neutral_image, solid};
 pub use material::Material;
 pub use shapes::{Hit, Shape};
@@ -184,7 +184,7 @@ pub fn pbr_neutral(c: [f32; 3]) -> [f32; 3] {
 /// The linear radiance of each pixel, exposure applied, premultiplied by its alpha
 /// (coverage × opacity over a transparent background, 1 over the others): RGBA.
 pub fn render_radiance(maps: &MaterialMaps, settings: &BallSettings) -> Image {
-    render_radiance_lit(maps, settings, &Lighting::new(settings.environment))
+    render_radiance_lit(maps, settings, &Lighting::new(settings.environment.clone()))
 }
 
 /// [`render_radiance`] with the environment's light already precomputed (an editor keeps
@@ -207,7 +207,7 @@ pub fn render_radiance_with(
 ) -> Image {
     assert_eq!(
         lighting.environment(),
-        settings.environment,
+        &settings.environment,
         "the lighting was precomputed for another environment"
     );
     let size = settings.size.max(1);
@@ -292,7 +292,7 @@ pub fn render_radiance_with(
 /// `tone_map` is off), sRGB-encoded, alpha = coverage × opacity (1 over an environment or
 /// gray background). Any thread count gives the same bits.
 pub fn render_ball(maps: &MaterialMaps, settings: &BallSettings) -> Image {
-    render_ball_lit(maps, settings, &Lighting::new(settings.environment))
+    render_ball_lit(maps, settings, &Lighting::new(settings.environment.clone()))
 }
 
 /// [`render_ball`] with the environment's light already precomputed; `lighting` must be

@@ -1,11 +1,14 @@
 //! The material ball: physics checks (a white furnace, occlusion, emission, metals), normal
 //! maps, and the same bits whatever the thread count.
 
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
 use texgraph_core::Image;
 use texgraph_core::RenderOptions;
 use texgraph_core::ball::{
-    Background, BallSettings, Environment, Lighting, MaterialMaps, Shape, Vec3, flip_green,
-    material_maps, render_ball, render_ball_lit, render_radiance, solid, v3,
+    Background, BallSettings, Environment, EnvironmentImage, Lighting, MaterialMaps, Shape, Vec3,
+    flip_green, material_maps, render_ball, render_ball_lit, render_radiance, solid, v3,
 };
 
 use crate::common;
@@ -283,12 +286,37 @@ fn any_thread_count_gives_the_same_bits() {
         roughness: gray(0.3),
         ..MaterialMaps::neutral()
     };
-    for shape in [Shape::Sphere, Shape::Cube] {
+    let dir = tempfile::tempdir().unwrap();
+    // A file environment: a gradient sky with a bright patch, read back from a Radiance file.
+    let file = Environment::load(&write_environment(
+        dir.path(),
+        "sky.hdr",
+        256,
+        128,
+        |u, v| {
+            let sun = if (u - 0.3).abs() < 0.02 && (v - 0.3).abs() < 0.04 {
+                40.0
+            } else {
+                0.0
+            };
+            [
+                0.2 + u + sun,
+                0.3 + 0.5 * (1.0 - v) + sun,
+                0.9 - 0.6 * v + sun,
+            ]
+        },
+    ))
+    .unwrap();
+    for (shape, environment) in [
+        (Shape::Sphere, Environment::Sky),
+        (Shape::Cube, Environment::Sky),
+        (Shape::Sphere, file),
+    ] {
         let settings = BallSettings {
             size: 48,
             shape,
             depth: 0.05,
-            environment: Environment::Sky,
+            environment,
             ..BallSettings::default()
         };
         let render = |threads: usize| {
@@ -302,7 +330,7 @@ fn any_thread_count_gives_the_same_bits() {
         assert_eq!(one.data, render(2).data, "{shape:?}");
         assert_eq!(one.data, render(3).data, "{shape:?}");
         // Light precomputed once and reused gives the same bits.
-        let lighting = Lighting::new(settings.environment);
+        let lighting = Lighting::new(settings.environment.clone());
         assert_eq!(render_ball_lit(&maps, &settings, &lighting).data, one.data);
     }
 }
@@ -691,4 +719,192 @@ fn the_rounded_cubes_normals_are_its_distance_functions_gradient_and_its_frames_
         .unwrap();
     assert_eq!((hit.t, hit.normal), (4.25, v3(0.0, 0.0, 1.0)));
     assert_eq!((hit.tangent, hit.uv), (v3(1.0, 0.0, 0.0), [0.5, 0.5]));
+}
+
+/// Writes a `width` × `height` equirectangular image of the linear RGB `f(u, v)` (at texel
+/// centres) into `dir` as `name`, Radiance HDR or OpenEXR by its extension.
+fn write_environment(
+    dir: &Path,
+    name: &str,
+    width: u32,
+    height: u32,
+    f: impl Fn(f32, f32) -> [f32; 3],
+) -> PathBuf {
+    let mut image = image::Rgb32FImage::new(width, height);
+    for (x, y, p) in image.enumerate_pixels_mut() {
+        let (u, v) = (
+            (x as f32 + 0.5) / width as f32,
+            (y as f32 + 0.5) / height as f32,
+        );
+        *p = image::Rgb(f(u, v));
+    }
+    let path = dir.join(name);
+    image::DynamicImage::ImageRgb32F(image).save(&path).unwrap();
+    path
+}
+
+#[test]
+fn a_white_file_environment_is_a_white_furnace() {
+    let dir = tempfile::tempdir().unwrap();
+    let maps = MaterialMaps {
+        base_color: color([1.0; 3]),
+        roughness: gray(1.0),
+        metallic: gray(0.0),
+        ..MaterialMaps::neutral()
+    };
+    // Large enough that the light is averaged down from the file's pixels, and small
+    // enough to be sampled.
+    for (name, width) in [("white.hdr", 256), ("white.exr", 256), ("small.hdr", 32)] {
+        let path = write_environment(dir.path(), name, width, width / 2, |_, _| [1.0; 3]);
+        let environment = Environment::load(&path).unwrap();
+        let Environment::Image(image) = &environment else {
+            panic!("{name}: {environment:?}")
+        };
+        assert_eq!(
+            (image.path(), image.width(), image.height()),
+            (path.as_path(), width, width / 2)
+        );
+        for shape in [Shape::Sphere, Shape::Cube] {
+            let image = render_radiance(
+                &maps,
+                &BallSettings {
+                    shape,
+                    environment: environment.clone(),
+                    ..furnace_settings(1.0)
+                },
+            );
+            let pixels = covered(&image);
+            assert!(pixels.len() > 500, "{name} {shape:?}");
+            for p in &pixels {
+                for c in p {
+                    assert!((c - 1.0).abs() < 2e-3, "{name} {shape:?}: {p:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_file_environment_lights_the_side_facing_its_bright_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let maps = MaterialMaps {
+        base_color: color([0.8; 3]),
+        roughness: gray(0.6),
+        ..MaterialMaps::neutral()
+    };
+    // A quarter across is −x, the camera's left; three quarters across +x, its right.
+    for (centre, left_brighter) in [(0.25, true), (0.75, false)] {
+        let path = write_environment(dir.path(), "patch.hdr", 256, 128, |u, v| {
+            if (u - centre).abs() < 0.04 && (v - 0.5).abs() < 0.08 {
+                [50.0; 3]
+            } else {
+                [0.05; 3]
+            }
+        });
+        let environment = Environment::load(&path).unwrap();
+        let side = if left_brighter { -1.0 } else { 1.0 };
+        assert!(environment.radiance(v3(side, 0.0, 0.0)).x > 40.0);
+        assert!(environment.radiance(v3(-side, 0.0, 0.0)).x < 0.1);
+        let image = render_radiance(
+            &maps,
+            &BallSettings {
+                environment,
+                ..furnace_settings(0.0)
+            },
+        );
+        let size = image.width as usize;
+        let (mut left, mut right) = (0.0, 0.0);
+        for (i, p) in image.data.chunks(4).enumerate() {
+            let l = luminance([p[0], p[1], p[2]]);
+            if i % size < size / 2 {
+                left += l
+            } else {
+                right += l
+            }
+        }
+        let (bright, dim) = if left_brighter {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        assert!(bright > 3.0 * dim, "centre {centre}: {left} {right}");
+    }
+}
+
+#[test]
+fn a_one_pixel_sun_lights_the_same_wherever_it_sits_in_the_light_maps_texel() {
+    // 2048 × 1024: each texel of the 128 × 64 light map covers 16 × 16 pixels, more than a
+    // grid of samples would find.
+    let (width, height) = (2048u32, 1024u32);
+    let (x0, y) = (16 * 40, 16 * 20 + 5);
+    let theta = (y as f32 + 0.5) / height as f32 * std::f32::consts::PI;
+    let phi = ((x0 as f32 + 8.0) / width as f32 - 0.5) * std::f32::consts::TAU;
+    let towards = v3(
+        theta.sin() * phi.sin(),
+        theta.cos(),
+        -theta.sin() * phi.cos(),
+    );
+    let sun = 1.0e5;
+    let mut seen = Vec::new();
+    for dx in 0..16 {
+        let mut rgb = vec![0.0; (width * height * 3) as usize];
+        let i = ((y * width + x0 + dx) * 3) as usize;
+        rgb[i..i + 3].copy_from_slice(&[sun; 3]);
+        let image = EnvironmentImage::new(PathBuf::from("sun"), width, height, rgb).unwrap();
+        let lighting = Lighting::new(Environment::Image(Arc::new(image)));
+        seen.push(lighting.diffuse(towards));
+    }
+    assert!(seen.iter().all(|d| *d == seen[0]), "{seen:?}");
+    // A small source of radiance L and solid angle Ω facing the surface gives it L·Ω; the
+    // 9 spherical-harmonic coefficients make that 1.0625 times as much straight under it.
+    let texel = (std::f32::consts::TAU / width as f32)
+        * (std::f32::consts::PI / height as f32)
+        * theta.sin();
+    let expected = 1.0625 * sun * texel / std::f32::consts::PI;
+    assert!(
+        (seen[0].x / expected - 1.0).abs() < 0.03,
+        "{} vs {expected}",
+        seen[0].x
+    );
+}
+
+#[test]
+fn environment_files_that_cannot_be_used_are_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let message = |path: &Path| {
+        let e = Environment::load(path).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{}: ", path.display())),
+            "{e} does not name {}",
+            path.display()
+        );
+        e
+    };
+    let missing = dir.path().join("missing.hdr");
+    assert!(message(&missing).contains("cannot read it"));
+    let text = dir.path().join("notes.hdr");
+    std::fs::write(&text, "not an image at all\n").unwrap();
+    assert!(message(&text).contains("Radiance HDR"));
+    let wide = write_environment(dir.path(), "wide.hdr", 60, 20, |_, _| [1.0; 3]);
+    assert!(message(&wide).contains("twice as wide as it is high"));
+    let png = dir.path().join("photo.png");
+    image::RgbImage::new(64, 32).save(&png).unwrap();
+    assert!(message(&png).contains("PNG"));
+    assert!(message(dir.path()).contains("not a file"));
+    // Values no light has are made 0 (and the brightest clamped) rather than refused.
+    let odd = write_environment(dir.path(), "odd.exr", 8, 4, |u, v| {
+        [f32::NAN, -5.0, if u < 0.5 && v < 0.5 { 1e30 } else { 2.0 }]
+    });
+    let Environment::Image(image) = Environment::load(&odd).unwrap() else {
+        unreachable!()
+    };
+    for p in image.rgb().chunks(3) {
+        assert_eq!(p[..2], [0.0, 0.0]);
+        assert!(p[2] == 2.0 || p[2] == 1e6, "{p:?}");
+    }
+    // Equal by file, size and pixels; a different file is another environment.
+    let again = Environment::load(&odd).unwrap();
+    assert_eq!(again, Environment::Image(image.clone()));
+    let white = write_environment(dir.path(), "other.exr", 8, 4, |_, _| [1.0; 3]);
+    assert_ne!(again, Environment::load(&white).unwrap());
 }

@@ -116,6 +116,8 @@ pub struct EditorApp {
     ask_save_as: Option<Option<Then>>,
     /// A file param waiting for its chooser: (node, param).
     choose_file: Option<(String, String)>,
+    /// The 3D view asked for an environment file.
+    choose_environment: bool,
     /// The nodes the preview's or a thumbnail's program computes over the whole image
     /// first (badged), and those of each render.
     stage_nodes: std::collections::HashSet<String>,
@@ -221,6 +223,7 @@ impl EditorApp {
             commands: Vec::new(),
             ask_save_as: None,
             choose_file: None,
+            choose_environment: false,
             stage_nodes: Default::default(),
             stages_by_slot: HashMap::new(),
             file_stamps: Vec::new(),
@@ -441,6 +444,9 @@ impl EditorApp {
                     crate::ball_view::BallAction::RenderMaps => {
                         self.generation += 1;
                         self.request_preview();
+                    }
+                    crate::ball_view::BallAction::ChooseEnvironment => {
+                        self.choose_environment = true;
                     }
                 }
             }

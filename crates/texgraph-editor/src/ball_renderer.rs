@@ -115,9 +115,9 @@ fn frame(job: &FrameJob, kept: &mut Kept) -> Image {
     if kept
         .lighting
         .as_ref()
-        .is_none_or(|l| l.environment() != settings.environment)
+        .is_none_or(|l| *l.environment() != settings.environment)
     {
-        kept.lighting = Some(Lighting::new(settings.environment));
+        kept.lighting = Some(Lighting::new(settings.environment.clone()));
     }
     if kept
         .material

@@ -8,7 +8,9 @@
 //! the full frame follows: the view's size with 2×2 samples a pixel, the image
 //! `texgraph render --ball` writes for the same settings.
 
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Color32, Sense, TextureHandle, TextureOptions, Ui, vec2};
@@ -32,6 +34,8 @@ const MAP_THUMBNAIL: usize = 96;
 pub enum BallAction {
     /// Render the maps again (their size changed).
     RenderMaps,
+    /// Ask for an environment file (an equirectangular `.hdr` or `.exr`).
+    ChooseEnvironment,
 }
 
 /// The shapes offered, with their names in the menu.
@@ -75,11 +79,21 @@ pub struct BallView {
     trace: bool,
     /// Where the frame was drawn last (screen).
     view_rect: egui::Rect,
+    /// The environment files loaded, offered in the menu.
+    environments: Vec<Environment>,
+    /// An environment file being read off the UI thread.
+    loading: Option<(PathBuf, Receiver<Result<Environment, String>>)>,
+    /// Why the last environment file could not be read.
+    environment_error: Option<String>,
+    /// Repaints the UI (when a frame or an environment file is ready).
+    wake: Arc<dyn Fn() + Send + Sync>,
 }
 
 impl BallView {
     /// A view showing nothing yet; `wake` repaints the UI when a frame is ready.
-    pub fn new(wake: impl Fn() + Send + 'static, trace: bool) -> Self {
+    pub fn new(wake: impl Fn() + Send + Sync + 'static, trace: bool) -> Self {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(wake);
+        let renderer_wake = wake.clone();
         Self {
             settings: BallSettings {
                 size: 512,
@@ -92,7 +106,7 @@ impl BallView {
             texture: None,
             image: None,
             error: None,
-            renderer: BallRenderer::new(wake),
+            renderer: BallRenderer::new(move || renderer_wake()),
             asked: None,
             shown_draft: false,
             next_id: 0,
@@ -100,6 +114,10 @@ impl BallView {
             edit_at: None,
             trace,
             view_rect: egui::Rect::NOTHING,
+            environments: Vec::new(),
+            loading: None,
+            environment_error: None,
+            wake,
         }
     }
 
@@ -155,6 +173,46 @@ impl BallView {
     /// Whether the full frame of the newest maps is showing (nothing is on its way).
     pub fn is_current(&self) -> bool {
         self.asked.is_none() && !self.shown_draft && self.image.is_some()
+    }
+
+    /// Reads the environment file at `path` off the UI thread; the view turns to it when
+    /// it is read, or says why it could not be.
+    pub fn load_environment(&mut self, path: PathBuf) {
+        let (done, result) = std::sync::mpsc::channel();
+        let reading = path.clone();
+        let wake = self.wake.clone();
+        std::thread::spawn(move || {
+            let loaded = Environment::load(&reading).map_err(|e| e.to_string());
+            let _ = done.send(loaded);
+            wake();
+        });
+        self.loading = Some((path, result));
+    }
+
+    /// Whether an environment file is being read.
+    pub fn is_loading_environment(&self) -> bool {
+        self.loading.is_some()
+    }
+
+    /// Takes an environment file that finished reading.
+    fn receive_environment(&mut self) {
+        let Some((_, result)) = &self.loading else {
+            return;
+        };
+        let Ok(loaded) = result.try_recv() else {
+            return;
+        };
+        self.loading = None;
+        match loaded {
+            Ok(environment) => {
+                self.environments.retain(|e| e != &environment);
+                self.environments.push(environment.clone());
+                self.settings.environment = environment;
+                self.environment_error = None;
+            }
+            // The core's message starts with the file's path.
+            Err(message) => self.environment_error = Some(message),
+        }
     }
 
     /// Where the frame was drawn last (screen).
@@ -268,6 +326,7 @@ impl BallView {
         let mut actions = Vec::new();
         self.receive(ui.ctx());
         let before = self.settings.clone();
+        self.receive_environment();
         self.controls(ui, &mut actions);
         if let Some((elapsed, draft, latency)) = self.timing {
             let shown = latency
@@ -291,7 +350,13 @@ impl BallView {
                  (Base color, Normal, Roughness…) to see the material on a shape.",
             );
         }
-        if let Some(error) = &self.error {
+        if let Some((path, _)) = &self.loading {
+            ui.weak(format!(
+                "reading {}…",
+                texgraph_core::text::printable(&path.display().to_string())
+            ));
+        }
+        for error in [&self.error, &self.environment_error].into_iter().flatten() {
             ui.colored_label(
                 Color32::from_rgb(230, 90, 80),
                 texgraph_core::text::printable(error),
@@ -325,9 +390,19 @@ impl BallView {
             egui::ComboBox::from_id_salt("ball_environment")
                 .selected_text(environment_name(&s.environment))
                 .show_ui(ui, |ui| {
-                    for environment in [Environment::Studio, Environment::Sky] {
-                        let name = environment_name(&environment);
-                        ui.selectable_value(&mut s.environment, environment, name);
+                    let built_in = [Environment::Studio, Environment::Sky];
+                    for environment in built_in.iter().chain(&self.environments) {
+                        let name = environment_name(environment);
+                        ui.selectable_value(&mut s.environment, environment.clone(), name);
+                    }
+                    if ui
+                        .button("Open .hdr or .exr…")
+                        .on_hover_text(
+                            "an equirectangular image: its middle column is straight ahead",
+                        )
+                        .clicked()
+                    {
+                        actions.push(BallAction::ChooseEnvironment);
                     }
                 });
             ui.label("behind");
@@ -475,11 +550,18 @@ fn reset_view(s: &mut BallSettings) {
     s.light_elevation = default.light_elevation;
 }
 
-fn environment_name(environment: &Environment) -> &'static str {
+fn environment_name(environment: &Environment) -> String {
     match environment {
-        Environment::Studio => "Studio",
-        Environment::Sky => "Sky",
-        Environment::Uniform(_) => "Uniform",
+        Environment::Studio => "Studio".into(),
+        Environment::Sky => "Sky".into(),
+        Environment::Uniform(_) => "Uniform".into(),
+        Environment::Image(image) => {
+            let name = image.path().file_name().map_or_else(
+                || image.path().display().to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            );
+            texgraph_core::text::printable(&name).into_owned()
+        }
     }
 }
 

@@ -24,6 +24,8 @@ pub enum Purpose {
     SaveAs(Option<Then>),
     /// The export's destination image.
     Export,
+    /// The 3D view's environment (an equirectangular image).
+    Environment,
     /// A file param of a node (an `image` node's picture).
     Param {
         /// Node id.
@@ -35,6 +37,9 @@ pub enum Purpose {
 
 /// Image files a file param may name.
 pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "exr", "tif", "tiff"];
+
+/// Equirectangular images the 3D view takes as its environment.
+pub const ENVIRONMENT_EXTENSIONS: &[&str] = &["hdr", "exr"];
 
 /// An action that would drop unsaved changes, waiting for the person's answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,6 +135,9 @@ impl Files {
                 .add_filter("PNG image", &["png"])
                 .add_filter("OpenEXR image", &["exr"]),
             Purpose::Param { .. } => dialog.add_filter("image", IMAGE_EXTENSIONS),
+            Purpose::Environment => {
+                dialog.add_filter("equirectangular HDR or EXR image", ENVIRONMENT_EXTENSIONS)
+            }
         };
         if let Some(start) = start {
             let folder = if start.is_dir() {
@@ -148,7 +156,10 @@ impl Files {
         }
         let (send, result) = channel();
         let wake = ctx.clone();
-        let saving = !matches!(purpose, Purpose::Open | Purpose::Param { .. });
+        let saving = !matches!(
+            purpose,
+            Purpose::Open | Purpose::Param { .. } | Purpose::Environment
+        );
         std::thread::spawn(move || {
             let chosen = if saving {
                 dialog.save_file()
@@ -196,6 +207,7 @@ impl Files {
             Purpose::SaveAs(_) => "Save graph as",
             Purpose::Export => "Export to",
             Purpose::Param { .. } => "Choose image",
+            Purpose::Environment => "Choose environment",
         };
         let mut open = true;
         let mut chosen = None;
@@ -218,6 +230,7 @@ impl Files {
                 let extensions: &[&str] = match fallback.purpose {
                     Purpose::Export => &["png", "exr", "tif", "tiff"],
                     Purpose::Param { .. } => IMAGE_EXTENSIONS,
+                    Purpose::Environment => ENVIRONMENT_EXTENSIONS,
                     _ => &["json"],
                 };
                 egui::ScrollArea::vertical()
@@ -236,7 +249,7 @@ impl Files {
                     });
                 ui.horizontal(|ui| {
                     let verb = match fallback.purpose {
-                        Purpose::Open | Purpose::Param { .. } => "Open",
+                        Purpose::Open | Purpose::Param { .. } | Purpose::Environment => "Open",
                         _ => "Save",
                     };
                     if ui.button(verb).clicked() || entered {

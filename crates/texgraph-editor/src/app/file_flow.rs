@@ -74,6 +74,10 @@ impl EditorApp {
             self.files
                 .choose(&ctx, Purpose::Param { node, param }, Some(&start));
         }
+        if std::mem::take(&mut self.choose_environment) {
+            let start = self.folder();
+            self.files.choose(&ctx, Purpose::Environment, Some(&start));
+        }
         if let Some(then) = self.ask_save_as.take() {
             let start = self.path.clone();
             self.files
@@ -96,6 +100,7 @@ impl EditorApp {
                     self.export.path = path.display().to_string();
                     self.export.follow_path();
                 }
+                Purpose::Environment => self.ball.load_environment(path),
                 Purpose::Param { node, param } => {
                     let value = self.relative_to_graph(&path);
                     self.commands.push(Command::SetParam {

@@ -51,7 +51,10 @@ fn the_3d_tab_shows_the_material_and_turns_with_the_pointer() {
         h.state().ball.map_names(),
         ["Base color", "Normal", "Roughness"]
     );
-    assert_eq!(h.state().ball.image().unwrap().data, core_frame(h.state()));
+    assert!(
+        h.state().ball.image().unwrap().data == core_frame(h.state()),
+        "the core's frame"
+    );
 
     // Dragging orbits the camera; the frame follows once the pointer rests.
     let view = h.state().ball.view_rect();
@@ -66,7 +69,10 @@ fn the_3d_tab_shows_the_material_and_turns_with_the_pointer() {
     );
     assert_eq!(settings.environment_turn, 0.0);
     wait_for_ball(&mut h);
-    assert_eq!(h.state().ball.image().unwrap().data, core_frame(h.state()));
+    assert!(
+        h.state().ball.image().unwrap().data == core_frame(h.state()),
+        "the core's frame"
+    );
 
     // Shift+drag turns the environment and the key light instead.
     drag(
@@ -82,7 +88,7 @@ fn the_3d_tab_shows_the_material_and_turns_with_the_pointer() {
     assert_eq!(turned.light_elevation, settings.light_elevation + 10.0);
     wait_for_ball(&mut h);
     let before = h.state().ball.image().unwrap().data.clone();
-    assert_eq!(before, core_frame(h.state()));
+    assert!(before == core_frame(h.state()), "the core's frame");
 
     // An edit reaches the shape: the maps are rendered again and a new frame shows them.
     h.state_mut().push(Command::SetParam {
@@ -93,8 +99,8 @@ fn the_3d_tab_shows_the_material_and_turns_with_the_pointer() {
     h.run_steps(2);
     wait_for_ball(&mut h);
     let after = h.state().ball.image().unwrap().data.clone();
-    assert_ne!(after, before);
-    assert_eq!(after, core_frame(h.state()));
+    assert!(after != before, "the edit shows");
+    assert!(after == core_frame(h.state()), "the core's frame");
 }
 
 #[test]
@@ -105,5 +111,65 @@ fn a_graph_without_material_outputs_says_how_to_get_one() {
     assert!(
         h.query_by_label_contains("no material outputs").is_some(),
         "the 3D tab explains what it needs"
+    );
+}
+
+#[test]
+fn an_environment_file_is_picked_read_in_the_background_and_lights_the_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "stone.json", STONE);
+    h.state_mut().ball.map_size = 64;
+    h.state_mut().ball.settings.size = 64;
+    h.get_by_label("3D").click();
+    h.run_steps(2);
+    wait_for_ball(&mut h);
+    let studio = h.state().ball.image().unwrap().data.clone();
+
+    // A warm sky over a dark ground, 2:1.
+    let mut sky = image::Rgb32FImage::new(64, 32);
+    for (_, y, p) in sky.enumerate_pixels_mut() {
+        *p = if y < 16 {
+            image::Rgb([1.5, 0.9, 0.4])
+        } else {
+            image::Rgb([0.05, 0.05, 0.05])
+        };
+    }
+    let file = dir.path().join("warm.hdr");
+    image::DynamicImage::ImageRgb32F(sky).save(&file).unwrap();
+
+    // The environment menu's last entry opens the chooser.
+    combo(&h, "Studio").click();
+    h.run_steps(2);
+    h.get_by_label("Open .hdr or .exr…").click();
+    choose_file(&mut h, &file);
+    wait_until(&mut h, "the file read", |app| {
+        !app.ball.is_loading_environment()
+    });
+    let environment = h.state().ball.settings.environment.clone();
+    let texgraph_core::ball::Environment::Image(image) = &environment else {
+        panic!("the file is the environment now: {environment:?}");
+    };
+    assert_eq!(image.path(), file);
+    h.run_steps(2);
+    wait_for_ball(&mut h);
+    let warm = h.state().ball.image().unwrap().data.clone();
+    assert!(warm != studio, "the file lights the shape");
+    assert!(warm == core_frame(h.state()), "the core's frame");
+    // The menu offers the file from now on, by its name.
+    combo(&h, "warm.hdr");
+
+    // A file that is not an image says so, naming it, and the view keeps its light.
+    let junk = dir.path().join("junk.hdr");
+    std::fs::write(&junk, "not an image").unwrap();
+    h.state_mut().ball.load_environment(junk.clone());
+    wait_until(&mut h, "the junk read", |app| {
+        !app.ball.is_loading_environment()
+    });
+    h.run_steps(2);
+    assert_eq!(h.state().ball.settings.environment, environment);
+    let name = junk.display().to_string();
+    assert!(
+        h.query_by_label_contains(&name).is_some(),
+        "the error names {name}"
     );
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::vector::{Vec3, v3};
+use super::vector::{Vec3, floor, v3};
 use crate::{Error, Result};
 
 /// Where the light comes from.
@@ -271,21 +271,52 @@ fn lerp(a: Vec3, b: Vec3, t: f32) -> Vec3 {
 }
 
 /// A rectangular softbox facing the centre from `centre` (unit), of half extents `half`
-/// (tangent of the half angles), with soft edges.
-fn softbox(d: Vec3, centre: Vec3, half: [f32; 2], intensity: f32) -> f32 {
-    let k = d.dot(centre);
-    if k <= 0.0 {
-        return 0.0;
-    }
-    let right = v3(0.0, 1.0, 0.0).cross(centre).normalize();
-    let up = centre.cross(right);
-    let x = (d.dot(right) / k).abs();
-    let y = (d.dot(up) / k).abs();
-    let edge = 0.08;
-    intensity
-        * (1.0 - smoothstep(half[0] - edge, half[0], x))
-        * (1.0 - smoothstep(half[1] - edge, half[1], y))
+/// (tangent of the half angles), with soft edges; its frame is worked out once.
+struct Softbox {
+    centre: Vec3,
+    right: Vec3,
+    up: Vec3,
+    half: [f32; 2],
+    intensity: f32,
 }
+
+impl Softbox {
+    fn new(towards: Vec3, half: [f32; 2], intensity: f32) -> Self {
+        let centre = towards.normalize();
+        let right = v3(0.0, 1.0, 0.0).cross(centre).normalize();
+        let up = centre.cross(right);
+        Self {
+            centre,
+            right,
+            up,
+            half,
+            intensity,
+        }
+    }
+
+    /// The box's radiance towards `d`.
+    fn radiance(&self, d: Vec3) -> f32 {
+        let k = d.dot(self.centre);
+        if k <= 0.0 {
+            return 0.0;
+        }
+        let x = (d.dot(self.right) / k).abs();
+        let y = (d.dot(self.up) / k).abs();
+        let edge = 0.08;
+        let [hx, hy] = self.half;
+        self.intensity * (1.0 - smoothstep(hx - edge, hx, x)) * (1.0 - smoothstep(hy - edge, hy, y))
+    }
+}
+
+/// The studio's softboxes: a large key at the upper left front, a fill at the right, a
+/// rim light behind above.
+static SOFTBOXES: std::sync::LazyLock<[Softbox; 3]> = std::sync::LazyLock::new(|| {
+    [
+        Softbox::new(v3(-0.55, 0.5, 0.67), [0.35, 0.5], 6.0),
+        Softbox::new(v3(0.85, 0.15, 0.5), [0.3, 0.3], 1.5),
+        Softbox::new(v3(0.3, 0.6, -0.75), [0.6, 0.2], 4.0),
+    ]
+});
 
 const SUN: Vec3 = v3(-0.55, 0.6, 0.58);
 
@@ -301,14 +332,14 @@ impl Environment {
         match self {
             Environment::Uniform(c) => Vec3::from_array(*c),
             Environment::Image(image) => {
-                bilinear(image.width, image.height, d, |x, y| image.texel(x, y))
+                bilinear(image.width, image.height, to_equirect(d), |x, y| {
+                    image.texel(x, y)
+                })
             }
             Environment::Studio => {
                 let base = 0.03 + 0.32 * smoothstep(-0.2, 0.8, d.y);
-                let key = softbox(d, v3(-0.55, 0.5, 0.67).normalize(), [0.35, 0.5], 6.0);
-                let fill = softbox(d, v3(0.85, 0.15, 0.5).normalize(), [0.3, 0.3], 1.5);
-                let rim = softbox(d, v3(0.3, 0.6, -0.75).normalize(), [0.6, 0.2], 4.0);
-                let l = base + key + fill + rim;
+                let [key, fill, rim] = &*SOFTBOXES;
+                let l = base + key.radiance(d) + fill.radiance(d) + rim.radiance(d);
                 v3(l, l, l)
             }
             Environment::Sky => {
@@ -354,16 +385,25 @@ struct Equirect {
     data: Vec<Vec3>,
 }
 
-/// An equirectangular map of `width` × `height` texels (`at`) at direction `d`: bilinear,
-/// wrapping in azimuth, clamped at the poles.
-fn bilinear(width: usize, height: usize, d: Vec3, at: impl Fn(usize, usize) -> Vec3) -> Vec3 {
-    let (u, v) = to_equirect(d);
+/// An equirectangular map of `width` × `height` texels (`at`) at (`u`, `v`) in [0, 1]²
+/// (see [`to_equirect`]): bilinear, wrapping in azimuth, clamped at the poles.
+fn bilinear(
+    width: usize,
+    height: usize,
+    (u, v): (f32, f32),
+    at: impl Fn(usize, usize) -> Vec3,
+) -> Vec3 {
     let x = u * width as f32 - 0.5;
     let y = (v * height as f32 - 0.5).clamp(0.0, (height - 1) as f32);
-    let (x0, y0) = (x.floor(), y.floor());
+    let (x0, y0) = (floor(x), floor(y));
     let (fx, fy) = (x - x0, y - y0);
-    let xa = (x0 as i64).rem_euclid(width as i64) as usize;
-    let xb = (xa + 1) % width;
+    // x0 is −1 … width − 1 for u in [0, 1]: wrapped without a division.
+    let xa = if x0 < 0.0 {
+        width - 1
+    } else {
+        (x0 as usize).min(width - 1)
+    };
+    let xb = if xa + 1 >= width { 0 } else { xa + 1 };
     let ya = y0 as usize;
     let yb = (ya + 1).min(height - 1);
     lerp(
@@ -376,7 +416,12 @@ fn bilinear(width: usize, height: usize, d: Vec3, at: impl Fn(usize, usize) -> V
 impl Equirect {
     /// Bilinear, wrapping in azimuth, clamped at the poles.
     fn sample(&self, d: Vec3) -> Vec3 {
-        bilinear(self.width, self.height, d, |x, y| {
+        self.sample_at(to_equirect(d))
+    }
+
+    /// [`Self::sample`] at the direction's place in the map, already worked out.
+    fn sample_at(&self, uv: (f32, f32)) -> Vec3 {
+        bilinear(self.width, self.height, uv, |x, y| {
             self.data[y * self.width + x]
         })
     }
@@ -615,11 +660,13 @@ impl Lighting {
         let p = roughness.clamp(0.0, 1.0) * LEVELS.len() as f32;
         let i = (p.floor() as usize).min(LEVELS.len() - 1);
         let f = p - i as f32;
+        // Every prefiltered level has the same layout: the direction's place is found once.
+        let uv = to_equirect(r);
         let at = |level: usize| {
             if level == 0 {
                 self.environment.radiance(r)
             } else {
-                self.levels[level - 1].sample(r)
+                self.levels[level - 1].sample_at(uv)
             }
         };
         if f == 0.0 {

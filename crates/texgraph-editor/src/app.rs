@@ -668,8 +668,13 @@ impl eframe::App for EditorApp {
         if self.trace
             && let Some(cpu) = frame.info().cpu_usage
         {
-            let dt = ui.input(|i| i.unstable_dt);
-            eprintln!("frame cpu_ms {:.2} dt_ms {:.2}", cpu * 1e3, dt * 1e3);
+            let (dt, time) = ui.input(|i| (i.unstable_dt, i.time));
+            eprintln!(
+                "frame cpu_ms {:.2} dt_ms {:.2} at_ms {:.1}",
+                cpu * 1e3,
+                dt * 1e3,
+                time * 1e3
+            );
         }
         self.receive(ui.ctx());
         self.watch_files(ui.ctx());

@@ -21,12 +21,16 @@ pub struct FrameJob {
     pub maps: Arc<MaterialMaps>,
     /// How to render it (size and samples included).
     pub settings: BallSettings,
+    /// Whether it is a draft (drawn while a drag goes on).
+    pub draft: bool,
 }
 
 /// A finished frame.
 pub struct Frame {
     /// The job's id.
     pub id: u64,
+    /// Whether the job was a draft.
+    pub draft: bool,
     /// RGBA, sRGB-encoded (what `texgraph render --ball` writes), or why it failed.
     pub image: Result<Image, String>,
     /// Time spent rendering (the light included when it had to be computed).
@@ -98,6 +102,7 @@ fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn()) {
                 .map_err(|panic| crate::worker::panic_message("the 3D view", &*panic));
         let frame = Frame {
             id: job.id,
+            draft: job.draft,
             image,
             elapsed: start.elapsed(),
         };
@@ -150,6 +155,7 @@ mod tests {
                 id,
                 maps: maps.clone(),
                 settings: settings(size),
+                draft: false,
             });
         }
         let deadline = Instant::now() + Duration::from_secs(30);

@@ -4,7 +4,8 @@
 //! one program, superseded jobs dropped), the frames from [`BallRenderer`].
 //!
 //! While a drag goes on (an orbit, or a param's slider feeding new maps), frames are drafts:
-//! half the view's size and one sample a pixel, drawn scaled up. When the pointer rests
+//! half the view's size (less on a machine too busy to draw them in 12 ms, down to 128
+//! pixels) and one sample a pixel, drawn scaled up. When the pointer rests
 //! the full frame follows: the view's size with 2×2 samples a pixel, the image
 //! `texgraph render --ball` writes for the same settings.
 
@@ -26,6 +27,11 @@ pub const VIEW_SIZES: [u32; 3] = [256, 512, 1024];
 pub const MAP_SIZES: [u32; 4] = [256, 512, 1024, 2048];
 /// Degrees the camera or the light turns per point dragged.
 const DEGREES_PER_POINT: f32 = 0.5;
+/// The time a draft may take, so that with the UI's own frame an orbit shows well over
+/// 30 frames a second.
+const DRAFT_BUDGET: Duration = Duration::from_millis(8);
+/// The smallest draft's side, in pixels.
+const SMALLEST_DRAFT: u32 = 128;
 /// Side of the maps' thumbnails under the view, in pixels.
 const MAP_THUMBNAIL: usize = 96;
 
@@ -70,6 +76,10 @@ pub struct BallView {
     asked: Option<(u64, bool, Option<Instant>)>,
     /// The frame shown is a draft.
     shown_draft: bool,
+    /// The id of the frame shown.
+    shown_id: u64,
+    /// Drafts' side relative to half the view's (1 when the machine keeps up).
+    draft_scale: f32,
     next_id: u64,
     /// The last frame's render time, whether it was a draft, and from the edit to it.
     timing: Option<(Duration, bool, Option<Duration>)>,
@@ -109,6 +119,8 @@ impl BallView {
             renderer: BallRenderer::new(move || renderer_wake()),
             asked: None,
             shown_draft: false,
+            shown_id: 0,
+            draft_scale: 1.0,
             next_id: 0,
             timing: None,
             edit_at: None,
@@ -252,6 +264,24 @@ impl BallView {
         self.error = Some(message);
     }
 
+    /// The side of the next draft: half the view's, less while drafts take longer than
+    /// [`DRAFT_BUDGET`] (a busy machine), never below [`SMALLEST_DRAFT`] (nor above the
+    /// view's own side).
+    fn draft_side(&self) -> u32 {
+        let half = (self.settings.size / 2)
+            .max(SMALLEST_DRAFT)
+            .min(self.settings.size.max(1));
+        ((half as f32 * self.draft_scale) as u32 / 16 * 16).clamp(SMALLEST_DRAFT.min(half), half)
+    }
+
+    /// Follows the time drafts take: each draft's side is scaled so that the next one
+    /// takes about [`DRAFT_BUDGET`].
+    fn adapt_drafts(&mut self, elapsed: Duration) {
+        let ratio = DRAFT_BUDGET.as_secs_f32() / elapsed.as_secs_f32().max(1e-4);
+        // Cost goes with the area: the side with its square root, a step at a time.
+        self.draft_scale = (self.draft_scale * ratio.sqrt().clamp(0.8, 1.25)).clamp(0.25, 1.0);
+    }
+
     /// Asks for a frame of the current maps and settings.
     fn request(&mut self, draft: bool) {
         let Some((maps, _)) = &self.maps else {
@@ -259,7 +289,7 @@ impl BallView {
         };
         let settings = if draft {
             BallSettings {
-                size: (self.settings.size / 2).max(64),
+                size: self.draft_side(),
                 samples: 1,
                 ..self.settings.clone()
             }
@@ -272,6 +302,7 @@ impl BallView {
             id: self.next_id,
             maps: maps.clone(),
             settings,
+            draft,
         });
     }
 
@@ -280,16 +311,28 @@ impl BallView {
         let Some(frame) = self.renderer.newest() else {
             return;
         };
-        let Some((id, draft, edit_at)) = self.asked else {
+        let Some((asked, _, edit_at)) = self.asked else {
             return;
         };
-        if frame.id != id {
-            return; // superseded: a newer one is on its way
+        // A draft asked for before the newest one still shows the view moving (an orbit
+        // asks for a frame each pointer move, faster than frames are drawn); an older
+        // full frame shows settings already left, and is dropped.
+        let latest = frame.id == asked;
+        if !latest && (!frame.draft || frame.id <= self.shown_id) {
+            return;
         }
-        self.asked = None;
+        if latest {
+            self.asked = None;
+        }
+        self.shown_id = frame.id;
+        let draft = frame.draft;
+        if draft {
+            self.adapt_drafts(frame.elapsed);
+        }
         match frame.image {
             Ok(image) => {
                 let pixels = to_color_image(&image);
+                let side = image.width;
                 match &mut self.texture {
                     Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
                     None => {
@@ -301,14 +344,15 @@ impl BallView {
                 if !draft {
                     self.image = Some(Arc::new(image));
                 }
-                let latency = edit_at.map(|at| at.elapsed());
+                let latency = edit_at.filter(|_| latest).map(|at| at.elapsed());
                 self.timing = Some((frame.elapsed, draft, latency));
                 if self.trace {
                     eprintln!(
-                        "ball {} {} frame_ms {:.2}{}",
+                        "ball {} {} frame_ms {:.2} at_ms {:.1}{}",
                         if draft { "draft" } else { "full" },
-                        self.settings.size,
+                        side,
                         frame.elapsed.as_secs_f64() * 1e3,
+                        ctx.input(|i| i.time) * 1e3,
                         latency.map_or_else(String::new, |l| format!(
                             " latency_ms {:.2}",
                             l.as_secs_f64() * 1e3
@@ -366,6 +410,9 @@ impl BallView {
         let pointer_down = ui.input(|i| i.pointer.any_down());
         if self.settings != before {
             self.request(dragging || pointer_down);
+            if self.trace {
+                eprintln!("ball asked at_ms {:.1}", ui.input(|i| i.time) * 1e3);
+            }
         } else if self.shown_draft && self.asked.is_none() && !pointer_down {
             self.request(false); // the drag ended: the full frame
         }
@@ -643,5 +690,34 @@ fn shrink(image: &Image, side: usize) -> Image {
         height: sh as u32,
         channels: c,
         data,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drafts_shrink_while_they_take_too_long_and_grow_back() {
+        let mut view = BallView::new(|| {}, false);
+        view.settings.size = 512;
+        assert_eq!(view.draft_side(), 256, "half the view's side");
+        for _ in 0..20 {
+            view.adapt_drafts(DRAFT_BUDGET * 4);
+        }
+        assert_eq!(view.draft_side(), SMALLEST_DRAFT);
+        for _ in 0..20 {
+            view.adapt_drafts(DRAFT_BUDGET / 4);
+        }
+        assert_eq!(view.draft_side(), 256, "never above half the view's side");
+        // On time: no change.
+        view.draft_scale = 0.75;
+        view.adapt_drafts(DRAFT_BUDGET);
+        assert_eq!(view.draft_side(), 192);
+        // A small view's drafts are no smaller than the smallest, nor larger than it.
+        view.settings.size = 192;
+        assert_eq!(view.draft_side(), SMALLEST_DRAFT);
+        view.settings.size = 96;
+        assert_eq!(view.draft_side(), 96);
     }
 }

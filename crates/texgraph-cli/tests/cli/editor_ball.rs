@@ -41,6 +41,7 @@ fn editor_frame(graph: &Graph, map_size: u32, adjust: impl Fn(&mut BallView)) ->
         id: 7,
         maps: Arc::new(*maps),
         settings: view.full_settings(),
+        draft: false,
     });
     let deadline = Instant::now() + Duration::from_secs(60);
     let frame = loop {

@@ -187,7 +187,7 @@ impl EditorApp {
             ball: crate::ball_view::BallView::new(
                 {
                     let wake = ctx.clone();
-                    move || wake.request_repaint()
+                    move |after| wake.request_repaint_after(after)
                 },
                 std::env::var_os("TEXGRAPH_TRACE").is_some(),
             ),

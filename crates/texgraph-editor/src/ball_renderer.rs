@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 use texgraph_core::Image;
 use texgraph_core::ball::{BallSettings, Lighting, Material, MaterialMaps, render_ball_with};
 
+/// How long a finished draft may wait for the UI: about one pointer move's time.
+const DRAFT_PICKUP: Duration = Duration::from_millis(12);
+
 /// A frame to render.
 #[derive(Clone)]
 pub struct FrameJob {
@@ -45,8 +48,11 @@ pub struct BallRenderer {
 }
 
 impl BallRenderer {
-    /// Starts the thread; `wake` is called after each frame (the UI's repaint request).
-    pub fn new(wake: impl Fn() + Send + 'static) -> Self {
+    /// Starts the thread; `wake` is called after each frame (the UI's repaint request),
+    /// with how long the UI may take to come for it: none for a full frame; a little for a
+    /// draft, which the UI's next frame for the pointer's next move picks up anyway, so
+    /// that an orbit costs one UI frame a draft rather than two.
+    pub fn new(wake: impl Fn(Duration) + Send + 'static) -> Self {
         let (jobs, inbox) = channel::<FrameJob>();
         let (outbox, done) = channel();
         let thread = std::thread::Builder::new()
@@ -91,7 +97,7 @@ struct Kept {
     material: Option<(Arc<MaterialMaps>, Material)>,
 }
 
-fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn()) {
+fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn(Duration)) {
     let mut kept = Kept::default();
     while let Ok(first) = inbox.recv() {
         // Only the newest of the frames waiting is worth drawing.
@@ -100,6 +106,11 @@ fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn()) {
         let image =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| frame(&job, &mut kept)))
                 .map_err(|panic| crate::worker::panic_message("the 3D view", &*panic));
+        let delay = if job.draft {
+            DRAFT_PICKUP
+        } else {
+            Duration::ZERO
+        };
         let frame = Frame {
             id: job.id,
             draft: job.draft,
@@ -109,7 +120,7 @@ fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn()) {
         if outbox.send(frame).is_err() {
             return;
         }
-        wake();
+        wake(delay);
     }
 }
 
@@ -144,7 +155,7 @@ mod tests {
 
     #[test]
     fn frames_equal_the_cores_render_and_the_newest_wins() {
-        let renderer = BallRenderer::new(|| {});
+        let renderer = BallRenderer::new(|_| {});
         let maps = Arc::new(MaterialMaps::neutral());
         let settings = |size| BallSettings {
             size,

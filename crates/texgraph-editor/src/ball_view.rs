@@ -96,13 +96,14 @@ pub struct BallView {
     /// Why the last environment file could not be read.
     environment_error: Option<String>,
     /// Repaints the UI (when a frame or an environment file is ready).
-    wake: Arc<dyn Fn() + Send + Sync>,
+    wake: Arc<dyn Fn(Duration) + Send + Sync>,
 }
 
 impl BallView {
-    /// A view showing nothing yet; `wake` repaints the UI when a frame is ready.
-    pub fn new(wake: impl Fn() + Send + Sync + 'static, trace: bool) -> Self {
-        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(wake);
+    /// A view showing nothing yet; `wake` asks the UI to repaint within the time given,
+    /// when a frame or an environment file is ready.
+    pub fn new(wake: impl Fn(Duration) + Send + Sync + 'static, trace: bool) -> Self {
+        let wake: Arc<dyn Fn(Duration) + Send + Sync> = Arc::new(wake);
         let renderer_wake = wake.clone();
         Self {
             settings: BallSettings {
@@ -116,7 +117,7 @@ impl BallView {
             texture: None,
             image: None,
             error: None,
-            renderer: BallRenderer::new(move || renderer_wake()),
+            renderer: BallRenderer::new(move |after| renderer_wake(after)),
             asked: None,
             shown_draft: false,
             shown_id: 0,
@@ -196,7 +197,7 @@ impl BallView {
         std::thread::spawn(move || {
             let loaded = Environment::load(&reading).map_err(|e| e.to_string());
             let _ = done.send(loaded);
-            wake();
+            wake(Duration::ZERO);
         });
         self.loading = Some((path, result));
     }
@@ -699,7 +700,7 @@ mod tests {
 
     #[test]
     fn drafts_shrink_while_they_take_too_long_and_grow_back() {
-        let mut view = BallView::new(|| {}, false);
+        let mut view = BallView::new(|_| {}, false);
         view.settings.size = 512;
         assert_eq!(view.draft_side(), 256, "half the view's side");
         for _ in 0..20 {

@@ -22,7 +22,7 @@ fn example(name: &str) -> PathBuf {
 
 /// The editor's full frame of `graph` with its 3D view's settings changed by `adjust`.
 fn editor_frame(graph: &Graph, map_size: u32, adjust: impl Fn(&mut BallView)) -> Vec<u8> {
-    let mut view = BallView::new(|| {}, false);
+    let mut view = BallView::new(|_| {}, false);
     view.map_size = map_size;
     adjust(&mut view);
     let done = evaluate(Job {
@@ -36,7 +36,7 @@ fn editor_frame(graph: &Graph, map_size: u32, adjust: impl Fn(&mut BallView)) ->
     let Ok(Product::Maps(maps)) = done.result else {
         panic!("the worker renders the maps");
     };
-    let renderer = BallRenderer::new(|| {});
+    let renderer = BallRenderer::new(|_| {});
     renderer.submit(FrameJob {
         id: 7,
         maps: Arc::new(*maps),

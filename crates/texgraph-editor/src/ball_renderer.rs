@@ -26,6 +26,9 @@ pub struct FrameJob {
     pub settings: BallSettings,
     /// Whether it is a draft (drawn while a drag goes on).
     pub draft: bool,
+    /// When the edit whose maps it shows was made (for the latency shown), if it is the
+    /// first frame of those maps.
+    pub edit_at: Option<Instant>,
 }
 
 /// A finished frame.
@@ -34,6 +37,8 @@ pub struct Frame {
     pub id: u64,
     /// Whether the job was a draft.
     pub draft: bool,
+    /// The job's `edit_at`.
+    pub edit_at: Option<Instant>,
     /// RGBA, sRGB-encoded (what `texgraph render --ball` writes), or why it failed.
     pub image: Result<Image, String>,
     /// Time spent rendering (the light included when it had to be computed).
@@ -49,9 +54,9 @@ pub struct BallRenderer {
 
 impl BallRenderer {
     /// Starts the thread; `wake` is called after each frame (the UI's repaint request),
-    /// with how long the UI may take to come for it: none for a full frame; a little for a
-    /// draft, which the UI's next frame for the pointer's next move picks up anyway, so
-    /// that an orbit costs one UI frame a draft rather than two.
+    /// with how long the UI may take to come for it: none for a full frame or new maps; a
+    /// little for an orbit's draft, which the UI's frame for the pointer's next move picks
+    /// up anyway, so that an orbit costs one UI frame a draft rather than two.
     pub fn new(wake: impl Fn(Duration) + Send + 'static) -> Self {
         let (jobs, inbox) = channel::<FrameJob>();
         let (outbox, done) = channel();
@@ -106,7 +111,9 @@ fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn(Duratio
         let image =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| frame(&job, &mut kept)))
                 .map_err(|panic| crate::worker::panic_message("the 3D view", &*panic));
-        let delay = if job.draft {
+        // A draft of new maps (a param being dragged) is shown at once, as the 2D preview
+        // would show them.
+        let delay = if job.draft && job.edit_at.is_none() {
             DRAFT_PICKUP
         } else {
             Duration::ZERO
@@ -114,6 +121,7 @@ fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn(Duratio
         let frame = Frame {
             id: job.id,
             draft: job.draft,
+            edit_at: job.edit_at,
             image,
             elapsed: start.elapsed(),
         };
@@ -167,6 +175,7 @@ mod tests {
                 maps: maps.clone(),
                 settings: settings(size),
                 draft: false,
+                edit_at: None,
             });
         }
         let deadline = Instant::now() + Duration::from_secs(30);

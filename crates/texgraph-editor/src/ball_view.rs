@@ -3,7 +3,8 @@
 //! Shift+drag. The maps come from the preview worker (every material output rendered by
 //! one program, superseded jobs dropped), the frames from [`BallRenderer`].
 //!
-//! While a drag goes on (an orbit, or a param's slider feeding new maps), frames are drafts:
+//! While a drag goes on (an orbit, or a param's slider feeding new maps at a quarter of
+//! their size), frames are drafts:
 //! half the view's size (less on a machine too busy to draw them in 12 ms, down to 128
 //! pixels) and one sample a pixel, drawn scaled up. When the pointer rests
 //! the full frame follows: the view's size with 2×2 samples a pixel, the image
@@ -71,9 +72,8 @@ pub struct BallView {
     /// Why the maps or the frame failed.
     error: Option<String>,
     renderer: BallRenderer,
-    /// The frame last asked for: its id, whether it is a draft, and when the edit it
-    /// shows was made (for the latency shown).
-    asked: Option<(u64, bool, Option<Instant>)>,
+    /// The id of the frame last asked for, until it comes.
+    asked: Option<u64>,
     /// The frame shown is a draft.
     shown_draft: bool,
     /// The id of the frame shown.
@@ -147,11 +147,12 @@ impl BallView {
         self.image.as_deref()
     }
 
-    /// The side of the maps to ask the worker for: half the maps' size while a drag goes
-    /// on (a param's slider), so the shape follows it as quickly as the 2D preview would.
+    /// The side of the maps to ask the worker for: a quarter of the maps' size (at least
+    /// 128 pixels) while a drag goes on (a param's slider), so the shape follows it at
+    /// least as quickly as the 2D preview would.
     pub fn maps_side(&self, dragging: bool) -> u32 {
         if dragging {
-            (self.map_size / 2).max(64)
+            (self.map_size / 4).max(128).min(self.map_size)
         } else {
             self.map_size
         }
@@ -298,12 +299,14 @@ impl BallView {
             self.full_settings()
         };
         self.next_id += 1;
-        self.asked = Some((self.next_id, draft, self.edit_at.take()));
+        let edit_at = self.edit_at.take();
+        self.asked = Some(self.next_id);
         self.renderer.submit(FrameJob {
             id: self.next_id,
             maps: maps.clone(),
             settings,
             draft,
+            edit_at,
         });
     }
 
@@ -312,7 +315,7 @@ impl BallView {
         let Some(frame) = self.renderer.newest() else {
             return;
         };
-        let Some((asked, _, edit_at)) = self.asked else {
+        let Some(asked) = self.asked else {
             return;
         };
         // A draft asked for before the newest one still shows the view moving (an orbit
@@ -345,7 +348,7 @@ impl BallView {
                 if !draft {
                     self.image = Some(Arc::new(image));
                 }
-                let latency = edit_at.filter(|_| latest).map(|at| at.elapsed());
+                let latency = frame.edit_at.map(|at| at.elapsed());
                 self.timing = Some((frame.elapsed, draft, latency));
                 if self.trace {
                     eprintln!(

@@ -42,6 +42,7 @@ fn editor_frame(graph: &Graph, map_size: u32, adjust: impl Fn(&mut BallView)) ->
         maps: Arc::new(*maps),
         settings: view.full_settings(),
         draft: false,
+        edit_at: None,
     });
     let deadline = Instant::now() + Duration::from_secs(60);
     let frame = loop {

@@ -548,7 +548,8 @@ impl BallView {
         );
         let s = &mut self.settings;
         if response.hovered() {
-            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            // Taken, so that the panel around does not scroll as well.
+            let scroll = ui.input_mut(|i| std::mem::take(&mut i.smooth_scroll_delta.y));
             if scroll != 0.0 {
                 s.zoom = (s.zoom * (scroll / 300.0).exp())
                     .clamp(texgraph_core::ball::MIN_ZOOM, texgraph_core::ball::MAX_ZOOM);

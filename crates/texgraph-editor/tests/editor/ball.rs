@@ -90,6 +90,27 @@ fn the_3d_tab_shows_the_material_and_turns_with_the_pointer() {
     let before = h.state().ball.image().unwrap().data.clone();
     assert!(before == core_frame(h.state()), "the core's frame");
 
+    // The wheel over the view zooms in (three notches of 40 points: exp(120 / 300) = 1.49),
+    // and the canvas behind stays as it was.
+    let layer = eframe::egui::LayerId::new(eframe::egui::Order::Background, h.state().canvas_id());
+    let canvas = h.ctx.layer_transform_to_global(layer).unwrap();
+    h.hover_at(centre);
+    h.run_steps(1);
+    for _ in 0..3 {
+        h.event(eframe::egui::Event::MouseWheel {
+            unit: eframe::egui::MouseWheelUnit::Line,
+            delta: vec2(0.0, 1.0),
+            phase: eframe::egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(20); // egui smooths the wheel over a few frames
+    let zoom = h.state().ball.settings.zoom;
+    assert!((zoom - 1.49).abs() < 0.02, "zoomed {zoom}×");
+    assert_eq!(h.ctx.layer_transform_to_global(layer).unwrap(), canvas);
+    wait_for_ball(&mut h);
+
     // An edit reaches the shape: the maps are rendered again and a new frame shows them.
     h.state_mut().push(Command::SetParam {
         node: "r".into(),

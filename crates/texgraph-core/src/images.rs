@@ -1,4 +1,5 @@
-//! Image files read by `image` nodes: PNG (8 or 16 bits), JPEG, OpenEXR and TIFF, decoded
+//! Image files read by `image` nodes: PNG (8 or 16 bits), JPEG, OpenEXR, Radiance HDR and
+//! TIFF, decoded
 //! to RGBA floats as stored (8 and 16-bit values divided by 255 and 65535; no color
 //! conversion, like export). Sizes are checked before decoding, so a huge or hostile
 //! file is refused with a message instead of exhausting memory.
@@ -106,7 +107,7 @@ fn decode(path: &Path) -> Result<Image, String> {
         match reader.format() {
             Some(_) => Ok(reader),
             None => Err(format!(
-                "{} is not a PNG, JPEG, EXR or TIFF image",
+                "{} is not a PNG, JPEG, EXR, HDR or TIFF image",
                 path.display()
             )),
         }

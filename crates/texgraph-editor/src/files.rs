@@ -36,7 +36,7 @@ pub enum Purpose {
 }
 
 /// Image files a file param may name.
-pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "exr", "tif", "tiff"];
+pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "exr", "hdr", "tif", "tiff"];
 
 /// Equirectangular images the 3D view takes as its environment.
 pub const ENVIRONMENT_EXTENSIONS: &[&str] = &["hdr", "exr"];

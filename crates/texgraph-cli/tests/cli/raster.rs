@@ -122,7 +122,10 @@ fn each_bad_image_file_is_refused_naming_the_node_and_path() {
     assert_bad_image(
         "notes.txt",
         Some(b"hello, this is not a picture"),
-        &["images/notes.txt", "not a PNG, JPEG, EXR or TIFF image"],
+        &[
+            "images/notes.txt",
+            "not a PNG, JPEG, EXR, HDR or TIFF image",
+        ],
     );
     let corrupt = png_claiming(64, 64);
     assert_bad_image(

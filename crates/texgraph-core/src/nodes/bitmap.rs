@@ -12,7 +12,7 @@ pub static IMAGE: NodeDescriptor = NodeDescriptor {
     id: "image",
     label: "Image",
     category: Category::Input,
-    doc: "A PNG (8 or 16-bit), JPEG, EXR or TIFF file stretched over the unit square, as RGBA \
+    doc: "A PNG (8 or 16-bit), JPEG, EXR, Radiance HDR or TIFF file stretched over the unit square, as RGBA \
           (stored values, no color conversion; gray files become gray). Texel centres sit at \
           ((i + 0.5)/width, (j + 0.5)/height), so at the file's own size with `nearest` every \
           pixel is the file's. Files up to 8192×8192 and 1 GiB.",

@@ -424,3 +424,42 @@ fn raster_nodes_give_the_same_bits_for_any_threads_and_tiles() {
         }
     }
 }
+
+#[test]
+fn an_image_node_reads_a_radiance_hdr_file_as_linear_floats() {
+    // Values above 1 stay above 1, as in an EXR: HDR files hold light, not 8-bit colors.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("light.hdr");
+    let mut pixels = image::Rgb32FImage::new(4, 2);
+    for (x, y, p) in pixels.enumerate_pixels_mut() {
+        *p = image::Rgb([0.5 * (x + 1) as f32, 0.25 * (y + 1) as f32, 4.0]);
+    }
+    image::DynamicImage::ImageRgb32F(pixels)
+        .save(&path)
+        .unwrap();
+    let g = common::graph(&format!(
+        r#"{{ "format": "texgraph", "version": 1, "nodes": [
+            {{ "id": "img", "type": "image", "params": {{ "path": {:?}, "filter": "nearest" }} }},
+            {{ "id": "out", "type": "output", "inputs": {{ "color": "img" }} }} ] }}"#,
+        path.display().to_string()
+    ));
+    let program = compile(&g, None).unwrap();
+    let image = render(&program, 4, 2, RenderOptions::default(), &|_| {}).unwrap();
+    for y in 0..2u32 {
+        for x in 0..4u32 {
+            // RGBE keeps 8 bits of mantissa per channel: these values are exact in it.
+            assert_eq!(
+                common::at(&image, x, y, 0),
+                0.5 * (x + 1) as f32,
+                "({x}, {y})"
+            );
+            assert_eq!(
+                common::at(&image, x, y, 1),
+                0.25 * (y + 1) as f32,
+                "({x}, {y})"
+            );
+            assert_eq!(common::at(&image, x, y, 2), 4.0);
+            assert_eq!(common::at(&image, x, y, 3), 1.0);
+        }
+    }
+}

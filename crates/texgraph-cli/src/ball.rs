@@ -34,8 +34,67 @@ pub struct BallArgs<'a> {
     pub light_angle: f32,
     /// The maps' size.
     pub map_size: u32,
+    /// The camera, light and image settings the editor's 3D view also sets.
+    pub view: View,
     /// Worker threads.
     pub threads: Option<usize>,
+}
+
+/// The view settings beyond the shape, environment, backdrop, tiling and light angle.
+pub struct View {
+    /// The key light's elevation, degrees.
+    pub light_elevation: f32,
+    /// The key light's strength.
+    pub light_intensity: f32,
+    /// The environment and key light turned about the up axis, degrees.
+    pub environment_turn: f32,
+    /// The camera's yaw and pitch about the shape, degrees.
+    pub orbit: [f32; 2],
+    /// Magnification.
+    pub zoom: f32,
+    /// Exposure, stops.
+    pub exposure: f32,
+    /// Parallax depth, texture tiles.
+    pub parallax: f32,
+}
+
+/// Deepest parallax `--parallax` takes, in texture tiles.
+const MAX_PARALLAX: f32 = 0.5;
+/// Strongest key light `--light-intensity` takes.
+const MAX_LIGHT: f32 = 100.0;
+
+impl View {
+    /// Refuses values that are not numbers or out of range, naming the flag.
+    fn check(&self) -> anyhow::Result<()> {
+        let v = self;
+        let finite = [
+            ("--light-elevation", v.light_elevation),
+            ("--env-turn", v.environment_turn),
+            ("--orbit", v.orbit[0]),
+            ("--orbit", v.orbit[1]),
+            ("--exposure", v.exposure),
+        ];
+        if let Some((flag, _)) = finite.iter().find(|(_, x)| !x.is_finite()) {
+            bail!("{flag} must be a finite number");
+        }
+        let ranged = [
+            ("--light-intensity", v.light_intensity, 0.0, MAX_LIGHT),
+            (
+                "--zoom",
+                v.zoom,
+                texgraph_core::ball::MIN_ZOOM,
+                texgraph_core::ball::MAX_ZOOM,
+            ),
+            ("--parallax", v.parallax, 0.0, MAX_PARALLAX),
+            ("--exposure", v.exposure, -16.0, 16.0),
+        ];
+        for (flag, x, low, high) in ranged {
+            if !(low..=high).contains(&x) {
+                bail!("{flag} must be between {low} and {high}");
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Largest side of a ball image: the shape is a view, not a texture.
@@ -56,18 +115,16 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
     if !args.light_angle.is_finite() {
         bail!("--light-angle must be a finite number of degrees");
     }
+    args.view.check()?;
     if texgraph_core::export::material::material_outputs(graph).is_empty() {
         bail!(
             "{}: the graph has no material outputs to put on a shape: give its outputs a usage (basecolor, normal, roughness…)",
             args.graph_path.display()
         );
     }
-    let shape = match args.shape {
-        "plane" => Shape::Plane,
-        "cube" => Shape::Cube,
-        "cylinder" => Shape::Cylinder,
-        _ => Shape::Sphere,
-    };
+    // clap accepts only the shapes' and backdrops' names.
+    let shape = Shape::parse(args.shape).unwrap_or_default();
+    let background = Background::parse(args.background).unwrap_or_default();
     let out: PathBuf = args.out.map(Path::to_owned).unwrap_or_else(|| {
         let stem = texgraph_core::export::file_stem_for(graph, Some(args.graph_path));
         PathBuf::from(format!("{stem}_ball.png"))
@@ -97,11 +154,14 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         tiling: args.tiling,
         environment,
         light_azimuth: args.light_angle,
-        background: match args.background {
-            "gray" => Background::Gray,
-            "transparent" => Background::Transparent,
-            _ => Background::Environment,
-        },
+        background,
+        light_elevation: args.view.light_elevation,
+        light_intensity: args.view.light_intensity,
+        environment_turn: args.view.environment_turn,
+        orbit: args.view.orbit,
+        zoom: args.view.zoom,
+        exposure: args.view.exposure,
+        depth: args.view.parallax,
         ..BallSettings::default()
     };
     let image = match options.threads {

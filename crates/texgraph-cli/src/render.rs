@@ -17,6 +17,7 @@ use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 use crate::args::{apply_set, parse_grid, parse_size, parse_threads};
 use crate::ball::BallArgs;
 use crate::load::{describe, load, print_warnings};
+use texgraph_core::ball::BallSettings;
 
 /// Arguments of `texgraph render`.
 #[derive(clap::Args)]
@@ -81,6 +82,28 @@ pub struct RenderArgs {
     /// With `--ball`: the size of the maps the shape reads.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=8192), requires = "ball")]
     map_size: u32,
+    /// With `--ball`: the key light's height above the horizon, degrees.
+    #[arg(long, default_value_t = BallSettings::default().light_elevation, allow_hyphen_values = true, requires = "ball")]
+    light_elevation: f32,
+    /// With `--ball`: the key light's strength (0 turns it off).
+    #[arg(long, default_value_t = BallSettings::default().light_intensity, requires = "ball")]
+    light_intensity: f32,
+    /// With `--ball`: the environment and the key light turned about the up axis, degrees.
+    #[arg(long, default_value_t = BallSettings::default().environment_turn, allow_hyphen_values = true, requires = "ball")]
+    env_turn: f32,
+    /// With `--ball`: the camera turned about the shape from its first view, `YAW,PITCH` in
+    /// degrees (yaw to the right, pitch from above), as the editor's 3D view orbits.
+    #[arg(long, value_name = "YAW,PITCH", value_parser = parse_orbit, allow_hyphen_values = true, requires = "ball")]
+    orbit: Option<[f32; 2]>,
+    /// With `--ball`: magnification (0.5 to 3; 2 brings the camera twice as close).
+    #[arg(long, default_value_t = BallSettings::default().zoom, requires = "ball")]
+    zoom: f32,
+    /// With `--ball`: exposure in stops.
+    #[arg(long, default_value_t = BallSettings::default().exposure, allow_hyphen_values = true, requires = "ball")]
+    exposure: f32,
+    /// With `--ball`: parallax depth of the height map in texture tiles (0 to 0.5; 0: off).
+    #[arg(long, default_value_t = BallSettings::default().depth, requires = "ball")]
+    parallax: f32,
     /// Render frames `first..end` (end exclusive) with time = frame / fps, to a numbered
     /// sequence (`-o out_####.png`), an animated `.gif` or `.png`, or a sheet (`--sheet`).
     #[arg(long, value_name = "FIRST..END", conflicts_with_all = ["time", "all_outputs"])]
@@ -123,6 +146,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
                 tiling: args.tiling,
                 light_angle: args.light_angle,
                 map_size: args.map_size,
+                view: crate::ball::View {
+                    light_elevation: args.light_elevation,
+                    light_intensity: args.light_intensity,
+                    environment_turn: args.env_turn,
+                    orbit: args.orbit.unwrap_or_default(),
+                    zoom: args.zoom,
+                    exposure: args.exposure,
+                    parallax: args.parallax,
+                },
                 threads: args.threads,
             },
             &graph,
@@ -359,4 +391,18 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
         seconds
     );
     Ok(())
+}
+
+/// Parses `--orbit YAW,PITCH` (degrees).
+fn parse_orbit(text: &str) -> Result<[f32; 2], String> {
+    let angle = |s: &str| match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("'{s}' in '{text}' is not a number of degrees")),
+    };
+    match text.split_once(',') {
+        Some((yaw, pitch)) => Ok([angle(yaw)?, angle(pitch)?]),
+        None => Err(format!(
+            "'{text}' is not YAW,PITCH in degrees, such as 30,-10"
+        )),
+    }
 }

@@ -448,6 +448,16 @@ impl EditorApp {
                     crate::ball_view::BallAction::ChooseEnvironment => {
                         self.choose_environment = true;
                     }
+                    crate::ball_view::BallAction::CopyCommand => match &self.path {
+                        Some(path) => {
+                            ui.ctx().copy_text(self.ball.command(path));
+                            self.status = "copied the command that renders this view".into();
+                        }
+                        None => {
+                            self.status =
+                                "save the graph to a file first: the command reads it".into();
+                        }
+                    },
                 }
             }
             return;

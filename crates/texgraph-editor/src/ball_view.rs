@@ -43,15 +43,19 @@ pub enum BallAction {
     RenderMaps,
     /// Ask for an environment file (an equirectangular `.hdr` or `.exr`).
     ChooseEnvironment,
+    /// Copy the `texgraph render` command of this view to the clipboard.
+    CopyCommand,
 }
 
-/// The shapes offered, with their names in the menu.
-pub const SHAPES: [(Shape, &str); 4] = [
-    (Shape::Sphere, "Sphere"),
-    (Shape::Cube, "Rounded cube"),
-    (Shape::Cylinder, "Cylinder"),
-    (Shape::Plane, "Plane"),
-];
+/// A shape's name in the menu.
+fn shape_name(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Sphere => "Sphere",
+        Shape::Cube => "Rounded cube",
+        Shape::Cylinder => "Cylinder",
+        Shape::Plane => "Plane",
+    }
+}
 
 /// The 3D tab's settings, maps and frames.
 pub struct BallView {
@@ -232,6 +236,61 @@ impl BallView {
     /// Where the frame was drawn last (screen).
     pub fn view_rect(&self) -> egui::Rect {
         self.view_rect
+    }
+
+    /// The `texgraph render` command that writes this view's full frame for the graph in
+    /// `graph_file` (the flags whose values differ from the CLI's defaults, and the size
+    /// and maps' size always).
+    pub fn command(&self, graph_file: &std::path::Path) -> String {
+        let s = &self.settings;
+        let d = BallSettings::default();
+        let mut words = vec![
+            "texgraph".to_owned(),
+            "render".to_owned(),
+            shell_word(&graph_file.display().to_string()),
+            "--ball".to_owned(),
+            s.shape.id().to_owned(),
+            "--size".to_owned(),
+            s.size.to_string(),
+            "--map-size".to_owned(),
+            self.map_size.to_string(),
+        ];
+        let mut flag = |name: &str, value: String| {
+            words.push(format!("--{name}"));
+            words.push(value);
+        };
+        match &s.environment {
+            Environment::Studio | Environment::Uniform(_) => {}
+            Environment::Sky => flag("env", "sky".into()),
+            Environment::Image(image) => {
+                flag("env", shell_word(&image.path().display().to_string()))
+            }
+        }
+        if s.background != d.background {
+            flag("background", s.background.id().into());
+        }
+        // f32's Display is the shortest text that reads back as the same value.
+        let numbers = [
+            ("tiling", s.tiling, d.tiling),
+            ("light-angle", s.light_azimuth, d.light_azimuth),
+            ("light-elevation", s.light_elevation, d.light_elevation),
+            ("light-intensity", s.light_intensity, d.light_intensity),
+            ("env-turn", s.environment_turn, d.environment_turn),
+            ("zoom", s.zoom, d.zoom),
+            ("exposure", s.exposure, d.exposure),
+            ("parallax", s.depth, d.depth),
+        ];
+        for (name, value, default) in numbers {
+            if value != default {
+                flag(name, value.to_string());
+            }
+        }
+        if s.orbit != d.orbit {
+            flag("orbit", format!("{},{}", s.orbit[0], s.orbit[1]));
+        }
+        words.push("-o".into());
+        words.push("ball.png".into());
+        words.join(" ")
     }
 
     /// The usages whose maps the graph renders, as shown under the view.
@@ -427,15 +486,11 @@ impl BallView {
     fn controls(&mut self, ui: &mut Ui, actions: &mut Vec<BallAction>) {
         let s = &mut self.settings;
         ui.horizontal_wrapped(|ui| {
-            let shape_name = SHAPES
-                .iter()
-                .find(|(shape, _)| *shape == s.shape)
-                .map_or("Sphere", |(_, name)| name);
             egui::ComboBox::from_id_salt("ball_shape")
-                .selected_text(shape_name)
+                .selected_text(shape_name(s.shape))
                 .show_ui(ui, |ui| {
-                    for (shape, name) in SHAPES {
-                        ui.selectable_value(&mut s.shape, shape, name);
+                    for shape in Shape::ALL {
+                        ui.selectable_value(&mut s.shape, shape, shape_name(shape));
                     }
                 });
             egui::ComboBox::from_id_salt("ball_environment")
@@ -460,11 +515,7 @@ impl BallView {
             egui::ComboBox::from_id_salt("ball_background")
                 .selected_text(background_name(s.background))
                 .show_ui(ui, |ui| {
-                    for background in [
-                        Background::Environment,
-                        Background::Gray,
-                        Background::Transparent,
-                    ] {
+                    for background in Background::ALL {
                         ui.selectable_value(
                             &mut s.background,
                             background,
@@ -480,6 +531,13 @@ impl BallView {
                 .clicked()
             {
                 reset_view(s);
+            }
+            if ui
+                .button("Copy command")
+                .on_hover_text("the texgraph render command that writes this view as a PNG, for thumbnails in a pipeline")
+                .clicked()
+            {
+                actions.push(BallAction::CopyCommand);
             }
         });
         ui.horizontal_wrapped(|ui| {
@@ -590,6 +648,19 @@ impl BallView {
                 });
             }
         });
+    }
+}
+
+/// `word` as one word of a POSIX shell command line (single-quoted unless plain).
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+,=:".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

@@ -114,3 +114,104 @@ fn the_3d_view_shows_what_the_cli_writes() {
         "the editor's cylinder differs from the CLI's"
     );
 }
+
+#[test]
+fn the_3d_views_command_renders_what_it_shows() {
+    // A view moved away from every default: the command the editor copies, run, writes
+    // the view's pixels.
+    let path = example("cobblestone_floor.json");
+    let mut graph = Graph::load(&path).unwrap();
+    graph.resolve_paths(&example(""));
+    let adjust = |view: &mut BallView| {
+        let s = &mut view.settings;
+        s.size = 72;
+        s.shape = Shape::Cube;
+        s.background = texgraph_core::ball::Background::Gray;
+        s.tiling = 1.5;
+        s.light_azimuth = 20.0;
+        s.light_elevation = 15.5;
+        s.light_intensity = 3.25;
+        s.environment_turn = 123.4;
+        s.orbit = [341.5, -12.25];
+        s.zoom = 1.3;
+        s.exposure = -0.5;
+        s.depth = 0.03;
+    };
+    let editor = editor_frame(&graph, 64, adjust);
+    let mut view = BallView::new(|_| {}, false);
+    view.map_size = 64;
+    adjust(&mut view);
+    let command = view.command(&path);
+    let words: Vec<&str> = command.split(' ').collect();
+    assert_eq!(words[..2], ["texgraph", "render"], "{command}");
+    for flag in [
+        "--orbit",
+        "--zoom",
+        "--env-turn",
+        "--light-elevation",
+        "--light-intensity",
+        "--exposure",
+        "--parallax",
+        "--background",
+        "--tiling",
+        "--light-angle",
+    ] {
+        assert!(words.contains(&flag), "{command} sets {flag}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut args: Vec<&str> = words[2..].to_vec();
+    let out = args.iter().position(|w| *w == "ball.png").unwrap();
+    let file = dir.path().join("ball.png");
+    let file_text = file.display().to_string();
+    args[out] = &file_text;
+    Command::cargo_bin("texgraph")
+        .unwrap()
+        .args(["render"])
+        .args(&args)
+        .assert()
+        .success();
+    let cli = image::open(&file).unwrap().to_rgba8().into_raw();
+    assert!(
+        editor == cli,
+        "the command's image differs from the view: {command}"
+    );
+}
+
+#[test]
+fn view_flags_out_of_range_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, value, message) in [
+        ("--zoom", "9", "--zoom must be between 0.5 and 3"),
+        ("--parallax", "0.9", "--parallax must be between 0 and 0.5"),
+        (
+            "--light-intensity",
+            "NaN",
+            "--light-intensity must be between 0 and 100",
+        ),
+        ("--orbit", "30", "is not YAW,PITCH"),
+        ("--exposure", "inf", "--exposure must be a finite number"),
+    ] {
+        Command::cargo_bin("texgraph")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["render"])
+            .arg(example("brick_wall.json"))
+            .args([
+                "--ball",
+                "sphere",
+                "--size",
+                "32",
+                "--map-size",
+                "32",
+                flag,
+                value,
+            ])
+            .assert()
+            .failure()
+            .stderr(predicates::str::contains(message));
+        assert!(
+            std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+            "{flag} {value}: nothing written"
+        );
+    }
+}

@@ -39,6 +39,29 @@ pub enum Background {
     Transparent,
 }
 
+impl Background {
+    /// Every backdrop, in the order menus list them.
+    pub const ALL: [Background; 3] = [
+        Background::Environment,
+        Background::Gray,
+        Background::Transparent,
+    ];
+
+    /// The backdrop's name on the command line (`--background`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Background::Environment => "environment",
+            Background::Gray => "gray",
+            Background::Transparent => "transparent",
+        }
+    }
+
+    /// The backdrop named `id` (see [`Background::id`]).
+    pub fn parse(id: &str) -> Option<Background> {
+        Background::ALL.into_iter().find(|b| b.id() == id)
+    }
+}
+
 /// How to render a material ball.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BallSettings {

@@ -61,6 +61,24 @@ const CYL_RADIUS: f32 = 0.75;
 const CYL_HALF: f32 = 0.75;
 
 impl Shape {
+    /// Every shape, in the order menus list them.
+    pub const ALL: [Shape; 4] = [Shape::Sphere, Shape::Cube, Shape::Cylinder, Shape::Plane];
+
+    /// The shape's name on the command line (`texgraph render --ball`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Shape::Sphere => "sphere",
+            Shape::Plane => "plane",
+            Shape::Cube => "cube",
+            Shape::Cylinder => "cylinder",
+        }
+    }
+
+    /// The shape named `id` (see [`Shape::id`]).
+    pub fn parse(id: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.id() == id)
+    }
+
     /// The radius the camera frames (about the shape's silhouette from its view).
     pub(crate) fn frame_radius(self) -> f32 {
         match self {

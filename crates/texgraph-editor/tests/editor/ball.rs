@@ -194,3 +194,28 @@ fn an_environment_file_is_picked_read_in_the_background_and_lights_the_shape() {
         "the error names {name}"
     );
 }
+
+#[test]
+fn copy_command_puts_the_views_render_command_on_the_clipboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "stone.json", STONE);
+    h.get_by_label("3D").click();
+    h.run_steps(2);
+    h.state_mut().ball.settings.orbit = [30.0, 10.0];
+    h.get_by_label("Copy command").click();
+    h.run_steps(1);
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            eframe::egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    let path = dir.path().join("stone.json");
+    assert_eq!(copied, [h.state().ball.command(&path)]);
+    assert!(copied[0].contains("--orbit 30,10"), "{}", copied[0]);
+    assert!(h.state().status.starts_with("copied"), "{}", h.state().status);
+}

@@ -199,11 +199,20 @@ impl BallView {
         let (done, result) = std::sync::mpsc::channel();
         let reading = path.clone();
         let wake = self.wake.clone();
-        std::thread::spawn(move || {
-            let loaded = Environment::load(&reading).map_err(|e| e.to_string());
-            let _ = done.send(loaded);
-            wake(Duration::ZERO);
-        });
+        let spawned = std::thread::Builder::new()
+            .name("texgraph-environment".into())
+            .spawn(move || {
+                let loaded = Environment::load(&reading).map_err(|e| e.to_string());
+                let _ = done.send(loaded);
+                wake(Duration::ZERO);
+            });
+        if spawned.is_err() {
+            self.environment_error = Some(format!(
+                "{}: could not start reading it (the system refused a thread)",
+                path.display()
+            ));
+            return;
+        }
         self.loading = Some((path, result));
     }
 
@@ -214,11 +223,17 @@ impl BallView {
 
     /// Takes an environment file that finished reading.
     fn receive_environment(&mut self) {
-        let Some((_, result)) = &self.loading else {
+        let Some((path, result)) = &self.loading else {
             return;
         };
-        let Ok(loaded) = result.try_recv() else {
-            return;
+        let loaded = match result.try_recv() {
+            Ok(loaded) => loaded,
+            Err(std::sync::mpsc::TryRecvError::Empty) => return,
+            // The reading thread ended without an answer: a bug, reported, not waited on.
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => Err(format!(
+                "{}: reading it failed with an internal error",
+                path.display()
+            )),
         };
         self.loading = None;
         match loaded {

@@ -50,14 +50,6 @@ pub enum Product {
 }
 
 impl Product {
-    /// The image, if this is one.
-    pub fn image(self) -> Option<Image> {
-        match self {
-            Product::Image(image) => Some(image),
-            Product::Maps(_) => None,
-        }
-    }
-
     /// The image, if this is one, borrowed.
     pub fn as_image(&self) -> Option<&Image> {
         match self {

@@ -217,5 +217,9 @@ fn copy_command_puts_the_views_render_command_on_the_clipboard() {
     let path = dir.path().join("stone.json");
     assert_eq!(copied, [h.state().ball.command(&path)]);
     assert!(copied[0].contains("--orbit 30,10"), "{}", copied[0]);
-    assert!(h.state().status.starts_with("copied"), "{}", h.state().status);
+    assert!(
+        h.state().status.starts_with("copied"),
+        "{}",
+        h.state().status
+    );
 }

@@ -226,8 +226,7 @@ impl EditorApp {
     pub(super) fn receive(&mut self, ctx: &egui::Context) {
         let mut errors_changed = false;
         for done in self.worker.finished() {
-            let result = done.result;
-            match (done.slot, result) {
+            match (done.slot, done.result) {
                 (Slot::Material, Ok(Product::Maps(maps)))
                     if done.generation >= self.shown_generation =>
                 {

@@ -38,8 +38,10 @@ pub struct Plan {
     pub height: u32,
     /// The stages in order.
     pub stages: Vec<StagePlan>,
-    /// The most bytes held at once, the output image included.
+    /// The most bytes held at once, the output image and the program's tables included.
     pub peak_bytes: u64,
+    /// Bytes of the program's lookup tables (Perlin's corner and permutation tables).
+    pub table_bytes: u64,
     /// Estimated operations for the whole render.
     pub operations: f64,
 }
@@ -62,6 +64,10 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
         .filter(|&i| program.planes[i].image.is_some())
         .map(plane_bytes)
         .fold(0u64, u64::saturating_add);
+    // So do its lookup tables (Perlin's corner tables are sized by frequency, not by the
+    // image: at a small size they can outweigh everything else).
+    let tables = program.table_bytes();
+    let resident = images.saturating_add(tables);
     let last = program.last_readers();
     let mut alive: Vec<usize> = Vec::new();
     let mut stages = Vec::new();
@@ -87,7 +93,7 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
             .saturating_add(target)
             .saturating_add(working)
             .saturating_add(output)
-            .saturating_add(images);
+            .saturating_add(resident);
         peak = peak.max(memory);
         operations += f64::from(stage.cost) * texels;
         let apron = |plane: u32| -> Option<u64> {
@@ -138,6 +144,7 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
         height,
         stages,
         peak_bytes: peak,
+        table_bytes: tables,
         operations,
     }
 }
@@ -164,11 +171,12 @@ impl fmt::Display for Plan {
         }
         write!(
             f,
-            "{}x{}: {} stage(s), peak memory {:.1} MiB, about {:.0} million operations",
+            "{}x{}: {} stage(s), peak memory {:.1} MiB (lookup tables {:.1} MiB), about {:.0} million operations",
             self.width,
             self.height,
             self.stages.len(),
             mib(self.peak_bytes),
+            mib(self.table_bytes),
             self.operations / 1e6
         )
     }

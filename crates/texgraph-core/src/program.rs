@@ -944,6 +944,14 @@ impl Program {
         &self.outputs[0]
     }
 
+    /// Bytes of the lookup tables the program holds: Perlin's corner and permutation
+    /// tables.
+    pub fn table_bytes(&self) -> u64 {
+        let corners: u64 = self.tables.iter().map(|t| t.bytes()).sum();
+        let permutations = (self.permutations.len() * std::mem::size_of::<Permutation>()) as u64;
+        corners + permutations
+    }
+
     /// Operations in every per-pixel stage.
     pub fn operation_count(&self) -> usize {
         self.stages

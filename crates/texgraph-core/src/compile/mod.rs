@@ -28,7 +28,7 @@ use crate::eval;
 use crate::graph::{Graph, Node, ParamValue, split_reference};
 use crate::kernels::curve::Curve;
 use crate::kernels::gradient::{Ramp, parse_hex_color};
-use crate::kernels::noise::{CornerTable, Permutation};
+use crate::kernels::noise::{CornerTable, MAX_TABLE_BYTES, Permutation};
 use crate::program::{
     Binary, Instr, Op, Operand, PlaneInfo, Program, ProgramOutput, Slot, Stage, StageWork,
     TileProgram, U_SLOT, V_SLOT,
@@ -344,6 +344,8 @@ struct Compiler<'g> {
     curves: Vec<Arc<Curve>>,
     tables: Vec<Arc<CornerTable>>,
     table_index: HashMap<(u32, u32, Option<u32>), u32>,
+    /// Bytes of the corner tables so far.
+    table_bytes: u64,
     depth: usize,
     /// The value `time` nodes give in the pass being compiled.
     time: f32,
@@ -382,6 +384,7 @@ impl<'g> Compiler<'g> {
             ramps: Vec::new(),
             curves: Vec::new(),
             tables: Vec::new(),
+            table_bytes: 0,
             table_index: HashMap::new(),
             depth: 0,
             budget: COST_BUDGET,
@@ -815,18 +818,28 @@ impl NodeCtx<'_, '_> {
     }
 
     /// The index of the corner table of plane `z` for `seed`, wrapping every `period`
-    /// cells (see [`CornerTable::new`]).
-    pub fn corner_table(&mut self, seed: u32, z: u32, period: Option<u32>) -> u32 {
+    /// cells (see [`CornerTable::new`]); `None` when a new table would take the program's
+    /// tables past [`MAX_TABLE_BYTES`] (the noise then hashes its corners, the same bits).
+    pub fn corner_table(&mut self, seed: u32, z: u32, period: Option<u32>) -> Option<u32> {
+        let key = (seed, z, period);
+        if let Some(&index) = self.compiler.table_index.get(&key) {
+            return Some(index);
+        }
+        let bytes = CornerTable::bytes_for(period);
+        if self.compiler.table_bytes + bytes > MAX_TABLE_BYTES {
+            return None;
+        }
         let perm = self.permutation(seed);
         let c = &mut *self.compiler;
-        *c.table_index.entry((seed, z, period)).or_insert_with(|| {
-            c.tables.push(Arc::new(CornerTable::new(
-                &c.perms[perm as usize],
-                z,
-                period,
-            )));
-            (c.tables.len() - 1) as u32
-        })
+        c.table_bytes += bytes;
+        c.tables.push(Arc::new(CornerTable::new(
+            &c.perms[perm as usize],
+            z,
+            period,
+        )));
+        let index = (c.tables.len() - 1) as u32;
+        c.table_index.insert(key, index);
+        Some(index)
     }
 
     /// Registers a curve (shared with equal ones); returns its index.

@@ -264,6 +264,12 @@ pub struct CornerTable {
     pub period: Option<f32>,
 }
 
+/// Most bytes of corner tables one program builds: 64 tables of the largest period, or
+/// 246 untiled ones. Noises past it hash their corners instead (the same bits, slower),
+/// so that a graph of many high-frequency noises does not hold gigabytes of tables for a
+/// small image.
+pub const MAX_TABLE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Largest tiling period with its own corner table.
 pub const MAX_TABLE_PERIOD: u32 = 512;
 /// Entries after each table row that repeat its start.
@@ -290,6 +296,17 @@ impl CornerTable {
             width,
             period: period.map(|p| p as f32),
         }
+    }
+
+    /// Bytes of the table of a plane wrapping every `period` cells (256 when untiled).
+    pub fn bytes_for(period: Option<u32>) -> u64 {
+        let width = u64::from(period.unwrap_or(256));
+        width * (width + u64::from(ROW_PAD)) * 4
+    }
+
+    /// Bytes this table holds.
+    pub fn bytes(&self) -> u64 {
+        self.codes.len() as u64 * 4
     }
 
     /// Entries from one row to the next.

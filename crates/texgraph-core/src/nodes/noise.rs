@@ -374,20 +374,22 @@ pub fn perlin(
             } else {
                 ctx.corner_table(seed, (z0 + 1) & 255, whole)
             };
-            let freq = period.unwrap_or(freq).to_bits();
-            let (dz, scale) = (dz.to_bits(), layer.scale.to_bits());
-            let tables = [below, above];
-            return ctx.emit(Op::PerlinTable {
-                x,
-                y,
-                freq,
-                offset,
-                tables,
-                dz,
-                scale,
-                add: layer.add,
-                abs: layer.abs,
-            });
+            // Past the program's table budget the corners are hashed (below).
+            if let (Some(below), Some(above)) = (below, above) {
+                let freq = period.unwrap_or(freq).to_bits();
+                let (dz, scale) = (dz.to_bits(), layer.scale.to_bits());
+                return ctx.emit(Op::PerlinTable {
+                    x,
+                    y,
+                    freq,
+                    offset,
+                    tables: [below, above],
+                    dz,
+                    scale,
+                    add: layer.add,
+                    abs: layer.abs,
+                });
+            }
         }
     }
     let perm = ctx.permutation(seed);

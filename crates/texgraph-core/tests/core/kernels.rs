@@ -107,3 +107,70 @@ fn rendering_into_a_reused_image_matches_a_fresh_render() {
         assert_eq!(image, fresh, "{stem} at {size}");
     }
 }
+
+#[test]
+fn many_high_frequency_noises_keep_their_tables_within_the_budget_and_the_same_bits() {
+    // 100 tileable Perlin noises at frequency 512 (a 1 MiB corner table each) summed: the
+    // program builds tables up to its budget and hashes the rest of the corners, the plan
+    // counts what it holds, and every noise is still the one it renders alone.
+    use texgraph_core::kernels::noise::MAX_TABLE_BYTES;
+    const N: usize = 100;
+    let mut nodes = Vec::new();
+    for i in 0..N {
+        nodes.push(format!(
+            r#"{{ "id": "p{i}", "type": "perlin", "params": {{ "frequency": 512, "seed": {i} }} }}"#
+        ));
+    }
+    nodes.push(r#"{ "id": "m1", "type": "math", "inputs": { "a": "p0", "b": "p1" } }"#.into());
+    for i in 2..N {
+        nodes.push(format!(
+            r#"{{ "id": "m{i}", "type": "math", "inputs": {{ "a": "m{}", "b": "p{i}" }} }}"#,
+            i - 1
+        ));
+    }
+    nodes.push(format!(
+        r#"{{ "id": "out", "type": "output", "inputs": {{ "color": "m{}" }} }}"#,
+        N - 1
+    ));
+    let json = format!(
+        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": true }}, "nodes": [ {} ] }}"#,
+        nodes.join(",\n")
+    );
+    let graph = common::graph(&json);
+    let program = texgraph_core::compile(&graph, None).unwrap();
+    let one_table = CornerTable::bytes_for(Some(512));
+    let tables: u64 = program.tables.iter().map(|t| t.bytes()).sum();
+    assert!(tables <= MAX_TABLE_BYTES, "{tables} bytes of tables");
+    assert_eq!(program.tables.len() as u64, MAX_TABLE_BYTES / one_table);
+    let plan = texgraph_core::plan::plan(&program, 32, 32, 1);
+    assert_eq!(plan.table_bytes, program.table_bytes());
+    assert!(plan.table_bytes >= tables && plan.peak_bytes >= plan.table_bytes);
+    assert!(
+        plan.peak_bytes < MAX_TABLE_BYTES + (16 << 20),
+        "{}",
+        plan.peak_bytes
+    );
+
+    // The sum, pixel for pixel, of each noise rendered alone (each then has its table).
+    let options = RenderOptions {
+        threads: Some(1),
+        ..RenderOptions::default()
+    };
+    let rendered = common::render_graph(&graph, None, 32, options.clone());
+    let alone = |i: usize| {
+        let program = texgraph_core::compile_node(&graph, &format!("p{i}"), None).unwrap();
+        assert_eq!(program.tables.len(), 1);
+        texgraph_core::render(&program, 32, 32, options.clone(), &|_| {}).unwrap()
+    };
+    let mut sum = alone(0).data;
+    for i in 1..N {
+        for (s, v) in sum.iter_mut().zip(alone(i).data) {
+            *s += v;
+        }
+    }
+    let same = sum
+        .iter()
+        .zip(&rendered.data)
+        .all(|(a, b)| a.to_bits() == b.to_bits());
+    assert!(same, "the hashed noises differ from their tabled selves");
+}

@@ -47,6 +47,21 @@ fn luminance(p: [f32; 3]) -> f32 {
     0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]
 }
 
+/// The summed luminance of an RGBA image's left and right halves.
+fn halves(image: &Image) -> (f32, f32) {
+    let size = image.width as usize;
+    let (mut left, mut right) = (0.0, 0.0);
+    for (i, p) in image.data.chunks(4).enumerate() {
+        let l = luminance([p[0], p[1], p[2]]);
+        if i % size < size / 2 {
+            left += l
+        } else {
+            right += l
+        }
+    }
+    (left, right)
+}
+
 #[test]
 fn a_white_dielectric_in_a_white_furnace_is_uniformly_white() {
     let maps = MaterialMaps {
@@ -84,16 +99,7 @@ fn the_side_facing_the_key_light_is_brighter() {
         ..furnace_settings(0.1)
     };
     let image = render_radiance(&MaterialMaps::neutral(), &settings);
-    let size = image.width as usize;
-    let (mut left, mut right) = (0.0, 0.0);
-    for (i, p) in image.data.chunks(4).enumerate() {
-        let l = luminance([p[0], p[1], p[2]]);
-        if i % size < size / 2 {
-            left += l
-        } else {
-            right += l
-        }
-    }
+    let (left, right) = halves(&image);
     // The default key light is at the upper left, 45° from the camera: it still lights a
     // sliver of the right half, and the dim environment lights both halves alike, so the
     // left half gets about 1.8 times the right's light.
@@ -812,16 +818,7 @@ fn a_file_environment_lights_the_side_facing_its_bright_part() {
                 ..furnace_settings(0.0)
             },
         );
-        let size = image.width as usize;
-        let (mut left, mut right) = (0.0, 0.0);
-        for (i, p) in image.data.chunks(4).enumerate() {
-            let l = luminance([p[0], p[1], p[2]]);
-            if i % size < size / 2 {
-                left += l
-            } else {
-                right += l
-            }
-        }
+        let (left, right) = halves(&image);
         let (bright, dim) = if left_brighter {
             (left, right)
         } else {

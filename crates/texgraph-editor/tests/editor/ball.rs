@@ -10,19 +10,6 @@ use texgraph_editor::app::Command;
 
 use crate::common::*;
 
-const STONE: &str = r##"{
-  "format": "texgraph", "version": 4, "name": "stone",
-  "settings": { "tileable": true },
-  "nodes": [
-    { "id": "h", "type": "fbm", "params": { "frequency": 4, "octaves": 4, "seed": 3 }, "pos": [0, 0] },
-    { "id": "n", "type": "normal", "params": { "strength": 2 }, "inputs": { "height": "h" }, "pos": [320, 0] },
-    { "id": "r", "type": "levels", "params": { "in_low": 0.2 }, "inputs": { "input": "h" }, "pos": [320, 320] },
-    { "id": "base", "type": "output", "params": { "name": "base", "usage": "basecolor" }, "inputs": { "color": "h" }, "pos": [640, 0] },
-    { "id": "nrm", "type": "output", "params": { "name": "nrm", "usage": "normal" }, "inputs": { "color": "n" }, "pos": [640, 320] },
-    { "id": "rough", "type": "output", "params": { "name": "rough", "usage": "roughness" }, "inputs": { "color": "r" }, "pos": [640, 640] }
-  ]
-}"##;
-
 /// Steps the UI until the 3D tab shows the full frame of the newest maps.
 fn wait_for_ball(h: &mut egui_kittest::Harness<'_, texgraph_editor::app::EditorApp>) {
     wait_until(h, "the full frame of the newest maps", |app| {

@@ -7,19 +7,6 @@ use texgraph_core::ParamValue;
 
 use crate::common::*;
 
-const STONE: &str = r##"{
-  "format": "texgraph", "version": 4, "name": "stone",
-  "settings": { "tileable": true },
-  "nodes": [
-    { "id": "h", "type": "fbm", "params": { "frequency": 4, "octaves": 4, "seed": 3 }, "pos": [0, 0] },
-    { "id": "n", "type": "normal", "params": { "strength": 2 }, "inputs": { "height": "h" }, "pos": [320, 0] },
-    { "id": "r", "type": "levels", "params": { "in_low": 0.2 }, "inputs": { "input": "h" }, "pos": [320, 320] },
-    { "id": "base", "type": "output", "params": { "name": "base", "usage": "basecolor" }, "inputs": { "color": "h" }, "pos": [640, 0] },
-    { "id": "nrm", "type": "output", "params": { "name": "nrm", "usage": "normal" }, "inputs": { "color": "n" }, "pos": [640, 320] },
-    { "id": "rough", "type": "output", "params": { "name": "rough", "usage": "roughness" }, "inputs": { "color": "r" }, "pos": [640, 640] }
-  ]
-}"##;
-
 #[test]
 fn outputs_show_their_usage_and_the_inspector_changes_it() {
     let dir = tempfile::tempdir().unwrap();

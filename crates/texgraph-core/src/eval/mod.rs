@@ -13,6 +13,7 @@
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub mod blur;
+mod grid;
 mod interleave;
 mod material;
 mod ops;

@@ -23,6 +23,7 @@ use crate::program::{
     U_SLOT, Unary, V_SLOT,
 };
 
+use super::grid;
 use super::material::{self, Horizon, Place};
 use super::planes::{self, PlaneView, TileAt};
 
@@ -70,7 +71,7 @@ pub(super) enum Arg<'a> {
 
 impl Arg<'_> {
     #[inline(always)]
-    fn at(self, i: usize) -> f32 {
+    pub(super) fn at(self, i: usize) -> f32 {
         match self {
             Arg::C(c) => c,
             Arg::S(s) => s[i],
@@ -79,12 +80,12 @@ impl Arg<'_> {
 }
 
 /// A per-sample accessor: a uniform value or a slice of exactly the tile's length.
-trait Lane: Copy {
+pub(super) trait Lane: Copy {
     fn get(self, i: usize) -> f32;
 }
 
 #[derive(Clone, Copy)]
-struct Uniform(f32);
+pub(super) struct Uniform(pub(super) f32);
 
 impl Lane for Uniform {
     #[inline(always)]
@@ -410,6 +411,15 @@ fn apply<'s>(
                 &*tables.corners[below as usize],
                 &*tables.corners[above as usize],
             );
+            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            if let (true, Arg::S(us), Arg::S(vs)) = (image_frame, arg(x), arg(y))
+                && let Some(columns) = grid::Columns::new(&us[..cols], p[0], ox, fade)
+            {
+                let [freq, _, oy, dz, scale] = p;
+                let grid_p = [freq, oy, dz, scale];
+                grid::perlin_grid(dst[0], &columns, vs, below, above, grid_p, abs, arg(add));
+                return;
+            }
             #[cfg(target_arch = "x86_64")]
             if let (Level::Avx512, Arg::S(xs), Arg::S(ys)) = (level(), arg(x), arg(y)) {
                 let add = match arg(add) {
@@ -427,7 +437,6 @@ fn apply<'s>(
                     abs,
                     max_cells: MAX_CELLS,
                 };
-                let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
                 // SAFETY: level() reports AVX-512 only when the CPU has it.
                 unsafe {
                     if image_frame {
@@ -467,6 +476,22 @@ fn apply<'s>(
             tile,
         } => {
             let [ox, oy] = offset.map(f32::from_bits);
+            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            if let (true, Arg::S(us), Arg::S(vs), Arg::C(freq)) =
+                (image_frame, arg(x), arg(y), arg(freq))
+            {
+                let interp: fn(f32) -> f32 = match interpolation {
+                    Interpolation::Linear => linear,
+                    Interpolation::Cosine => cosine,
+                    Interpolation::Quintic => fade,
+                    Interpolation::Constant => constant,
+                };
+                let (f, period) = frequency(freq, tile);
+                if let Some(columns) = grid::Columns::new(&us[..cols], f, ox, interp) {
+                    grid::value_grid(dst[0], &columns, vs, [f, oy], period, seed, interp);
+                    return;
+                }
+            }
             value_k(
                 dst[0],
                 interpolation,
@@ -974,14 +999,14 @@ multiversion! {
 
 /// The last step of a fused noise: scale·n + add, or scale·|n| + add.
 #[derive(Clone, Copy)]
-struct Finish {
-    scale: f32,
-    abs: bool,
+pub(super) struct Finish {
+    pub(super) scale: f32,
+    pub(super) abs: bool,
 }
 
 impl Finish {
     #[inline(always)]
-    fn apply(self, n: f32, add: f32) -> f32 {
+    pub(super) fn apply(self, n: f32, add: f32) -> f32 {
         let n = if self.abs { n.abs() } else { n };
         self.scale * n + add
     }

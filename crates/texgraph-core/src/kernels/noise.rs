@@ -131,8 +131,9 @@ pub fn fade(t: f32) -> f32 {
     t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
 }
 
+/// a + t·(b − a): the blend every lattice noise uses, in this operation order.
 #[inline(always)]
-fn lerp(t: f32, a: f32, b: f32) -> f32 {
+pub fn lerp(t: f32, a: f32, b: f32) -> f32 {
     a + t * (b - a)
 }
 

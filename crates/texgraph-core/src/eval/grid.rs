@@ -1,0 +1,315 @@
+//! Lattice noises sampled on the image's own grid, where u depends only on the column and
+//! v only on the row. A tile row crosses few lattice cells, so whatever depends only on the
+//! cell and the row (the corner codes or values, and each corner's y part of the gradient
+//! dot product) is worked out once per run of columns inside one cell, and each pixel is a
+//! handful of multiplies, adds and blends on per-column arrays: no table reads and no
+//! gathers in the inner loop, which every instruction set vectorizes alike.
+//!
+//! Each sample goes through the same IEEE operations in the same order as the per-sample
+//! kernels ([`perlin_plane`](crate::kernels::noise::perlin_plane),
+//! [`perlin_volume`](crate::kernels::noise::perlin_volume),
+//! [`value2`](crate::kernels::noise::value2)); they are only hoisted out of the loop, so
+//! the bits are identical.
+
+use crate::kernels::dispatch::multiversion;
+use crate::kernels::noise::{
+    CornerTable, GRADIENTS, cell_index, fade, lattice_value, lerp, next_index, split,
+};
+
+use super::ops::{Arg, Finish, Lane, Uniform};
+
+/// Most columns of a tile the grid kernels take (their per-column arrays live on the stack).
+pub(super) const MAX_COLS: usize = 256;
+
+/// Fewest columns per lattice cell, on average, for the grid kernels to beat the
+/// per-sample ones (a run costs about as much as four samples to set up).
+const MIN_RUN: usize = 4;
+
+/// The lattice x of each column of a tile: the fraction in the cell, the fraction − 1,
+/// the interpolation weight, and the runs of columns that share a cell.
+pub(super) struct Columns {
+    frac: [f32; MAX_COLS],
+    frac1: [f32; MAX_COLS],
+    weight: [f32; MAX_COLS],
+    /// Each run's first column, then one past the last run's end.
+    starts: [usize; MAX_COLS + 1],
+    /// Each run's lattice floor.
+    floors: [f32; MAX_COLS],
+    runs: usize,
+}
+
+impl Columns {
+    /// The columns of a tile whose first row has x coordinates `u`, scaled by `freq` and
+    /// offset by `offset`; `weight` turns a fraction into its interpolation weight.
+    /// `None` when the tile is too wide or its runs too short for the grid kernels.
+    #[inline(always)]
+    pub(super) fn new(
+        u: &[f32],
+        freq: f32,
+        offset: f32,
+        weight: impl Fn(f32) -> f32,
+    ) -> Option<Box<Self>> {
+        let cols = u.len();
+        if cols == 0 || cols > MAX_COLS {
+            return None;
+        }
+        let mut columns = Box::new(Columns {
+            frac: [0.0; MAX_COLS],
+            frac1: [0.0; MAX_COLS],
+            weight: [0.0; MAX_COLS],
+            starts: [0; MAX_COLS + 1],
+            floors: [0.0; MAX_COLS],
+            runs: 0,
+        });
+        let mut previous = f32::NAN;
+        for (c, &x) in u.iter().enumerate() {
+            let (floor, frac) = split(x * freq + offset);
+            columns.frac[c] = frac;
+            columns.frac1[c] = frac - 1.0;
+            columns.weight[c] = weight(frac);
+            if floor != previous {
+                columns.starts[columns.runs] = c;
+                columns.floors[columns.runs] = floor;
+                columns.runs += 1;
+                previous = floor;
+            }
+        }
+        columns.starts[columns.runs] = cols;
+        (columns.runs * MIN_RUN <= cols).then_some(columns)
+    }
+
+    /// Columns per row.
+    fn cols(&self) -> usize {
+        self.starts[self.runs]
+    }
+
+    /// Each run's columns and lattice floor.
+    #[inline(always)]
+    fn runs(&self) -> impl Iterator<Item = (std::ops::Range<usize>, f32)> + '_ {
+        (0..self.runs).map(|r| (self.starts[r]..self.starts[r + 1], self.floors[r]))
+    }
+}
+
+/// Component `axis` of the gradients of the four corners packed in `codes`.
+#[inline(always)]
+fn corner_gradients(codes: u32, axis: usize) -> [f32; 4] {
+    let g = |shift: u32| GRADIENTS[axis][((codes >> shift) & 15) as usize];
+    [g(0), g(4), g(8), g(12)]
+}
+
+multiversion! {
+    /// Perlin noise from corner tables on the image grid, written as scale·n + add (|n|
+    /// with `abs`): `v` holds each sample's y (constant along a row), `p` is [frequency,
+    /// offset y, dz, scale].
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn perlin_grid(out: &mut [f32], columns: &Columns, v: &[f32], below: &CornerTable, above: &CornerTable, p: [f32; 4], abs: bool, add: Arg<'_>) {
+        let [f, oy, dz, scale] = p;
+        let finish = Finish { scale, abs };
+        let n = out.len();
+        match add {
+            Arg::C(c) => perlin_rows(out, columns, v, [below, above], [f, oy, dz], finish, Uniform(c)),
+            Arg::S(s) => perlin_rows(out, columns, v, [below, above], [f, oy, dz], finish, &s[..n]),
+        }
+    }
+}
+
+#[inline(always)]
+fn perlin_rows(
+    out: &mut [f32],
+    columns: &Columns,
+    v: &[f32],
+    [below, above]: [&CornerTable; 2],
+    [f, oy, dz]: [f32; 3],
+    finish: Finish,
+    add: impl Lane,
+) {
+    let cols = columns.cols();
+    let (z0, z1, w) = (dz, dz - 1.0, fade(dz));
+    // Each run's table column, the same for every row.
+    let mut cell_x = [0u32; MAX_COLS];
+    for (cell, &floor) in cell_x.iter_mut().zip(&columns.floors[..columns.runs]) {
+        *cell = below.cell(floor);
+    }
+    let last = below.codes.len().min(above.codes.len()) - 1;
+    for (row, out) in out.chunks_exact_mut(cols).enumerate() {
+        let base = row * cols;
+        let (fy, y0) = split(v[base] * f + oy);
+        let (y1, weight_y) = (y0 - 1.0, fade(y0));
+        let row_start = below.cell(fy) * below.stride();
+        for (r, (run, _)) in columns.runs().enumerate() {
+            // The same entry as `CornerTable::index`; the min never binds.
+            let k = ((cell_x[r] + row_start) as usize).min(last);
+            // The y part of each corner's dot product: corners 0 and 1 lie on the cell's
+            // lower edge (y0), 2 and 3 on its upper edge (y1).
+            let y_part = |gy: [f32; 4]| [gy[0] * y0, gy[1] * y0, gy[2] * y1, gy[3] * y1];
+            let codes = below.codes[k];
+            let gx = corner_gradients(codes, 0);
+            let a = y_part(corner_gradients(codes, 1));
+            let frac = &columns.frac[run.clone()];
+            let frac1 = &columns.frac1[run.clone()];
+            let weight_x = &columns.weight[run.clone()];
+            let start = run.start;
+            let out = &mut out[run];
+            if dz == 0.0 {
+                for j in 0..out.len() {
+                    let (x0, x1, u) = (frac[j], frac1[j], weight_x[j]);
+                    let n = lerp(
+                        weight_y,
+                        lerp(u, gx[0] * x0 + a[0], gx[1] * x1 + a[1]),
+                        lerp(u, gx[2] * x0 + a[2], gx[3] * x1 + a[3]),
+                    );
+                    out[j] = finish.apply(n, add.get(base + start + j));
+                }
+            } else {
+                let gz = corner_gradients(codes, 2);
+                let gz = [gz[0] * z0, gz[1] * z0, gz[2] * z0, gz[3] * z0];
+                let upper_codes = above.codes[k];
+                let hx = corner_gradients(upper_codes, 0);
+                let b = y_part(corner_gradients(upper_codes, 1));
+                let hz = corner_gradients(upper_codes, 2);
+                let hz = [hz[0] * z1, hz[1] * z1, hz[2] * z1, hz[3] * z1];
+                for j in 0..out.len() {
+                    let (x0, x1, u) = (frac[j], frac1[j], weight_x[j]);
+                    let lower = lerp(
+                        weight_y,
+                        lerp(u, gx[0] * x0 + a[0] + gz[0], gx[1] * x1 + a[1] + gz[1]),
+                        lerp(u, gx[2] * x0 + a[2] + gz[2], gx[3] * x1 + a[3] + gz[3]),
+                    );
+                    let upper = lerp(
+                        weight_y,
+                        lerp(u, hx[0] * x0 + b[0] + hz[0], hx[1] * x1 + b[1] + hz[1]),
+                        lerp(u, hx[2] * x0 + b[2] + hz[2], hx[3] * x1 + b[3] + hz[3]),
+                    );
+                    out[j] = finish.apply(lerp(w, lower, upper), add.get(base + start + j));
+                }
+            }
+        }
+    }
+}
+
+multiversion! {
+    /// Value noise on the image grid with the columns' weights already interpolated:
+    /// `v` holds each sample's y, `p` is [frequency, offset y]; `interp` must be the
+    /// weight the columns were built with.
+    pub(super) fn value_grid(out: &mut [f32], columns: &Columns, v: &[f32], p: [f32; 2], period: Option<f32>, seed: u32, interp: fn(f32) -> f32) {
+        let [f, oy] = p;
+        let cols = columns.cols();
+        for (row, out) in out.chunks_exact_mut(cols).enumerate() {
+            let (fy, y) = split(v[row * cols] * f + oy);
+            let y0 = cell_index(fy, period);
+            let y1 = next_index(y0, period);
+            let ty = interp(y);
+            for (run, fx) in columns.runs() {
+                let x0 = cell_index(fx, period);
+                let x1 = next_index(x0, period);
+                let (a, b) = (lattice_value(x0, y0, seed), lattice_value(x1, y0, seed));
+                let (c, d) = (lattice_value(x0, y1, seed), lattice_value(x1, y1, seed));
+                let weight_x = &columns.weight[run.clone()];
+                for (o, &tx) in out[run].iter_mut().zip(weight_x) {
+                    *o = lerp(ty, lerp(tx, a, b), lerp(tx, c, d));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::noise::{Permutation, constant, cosine, linear, perlin3, value2};
+
+    /// A tile of `COLS` × `ROWS` samples at column `col0` and row `row0` of an image
+    /// `side` pixels wide: each row's u, and each sample's v.
+    const COLS: usize = 64;
+    const ROWS: usize = 8;
+
+    fn tile(col0: usize, row0: usize, side: f32) -> (Vec<f32>, Vec<f32>) {
+        let u = (0..COLS)
+            .map(|c| ((col0 + c) as f32 + 0.5) / side)
+            .collect();
+        let v = (0..COLS * ROWS)
+            .map(|i| ((row0 + i / COLS) as f32 + 0.5) / side)
+            .collect();
+        (u, v)
+    }
+
+    #[test]
+    fn grid_perlin_has_the_bits_of_the_hashed_formula() {
+        let add: Vec<f32> = (0..COLS * ROWS).map(|i| (i as f32 * 0.37).sin()).collect();
+        let mut checked = 0;
+        for seed in [0, 11] {
+            let perm = Permutation::for_seed(seed);
+            for period in [None, Some(3), Some(16)] {
+                let (below, above) = (
+                    CornerTable::new(&perm, 3, period),
+                    CornerTable::new(&perm, 4, period),
+                );
+                let freqs = match period {
+                    Some(p) => vec![p as f32],
+                    None => vec![3.7, 9.0, 17.25],
+                };
+                for f in freqs {
+                    for (col0, row0, side) in [(0, 0, 256.0), (192, 37, 256.0), (64, 500, 512.0)] {
+                        let (u, v) = tile(col0, row0, side);
+                        let (ox, oy) = (0.3, -1.7);
+                        let columns = Columns::new(&u, f, ox, fade).expect("long runs");
+                        for dz in [0.0, 0.375] {
+                            for (abs, add) in [(false, Arg::C(0.25)), (true, Arg::S(&add))] {
+                                let mut out = vec![0.0; COLS * ROWS];
+                                let p = [f, oy, dz, 0.5];
+                                perlin_grid(&mut out, &columns, &v, &below, &above, p, abs, add);
+                                let finish = Finish { scale: 0.5, abs };
+                                for (i, &o) in out.iter().enumerate() {
+                                    let (x, y) = (u[i % COLS] * f + ox, v[i] * f + oy);
+                                    let period = period.map(|p| p as f32);
+                                    let n = perlin3(&perm, x, y, 3.0 + dz, period);
+                                    let expected = finish.apply(n, add.at(i));
+                                    assert_eq!(
+                                        o.to_bits(),
+                                        expected.to_bits(),
+                                        "{f} {period:?} {dz} sample {i}"
+                                    );
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 5 * 3 * 2 * 2 * COLS * ROWS, "every case ran");
+    }
+
+    #[test]
+    fn grid_value_noise_has_the_bits_of_the_per_sample_formula() {
+        let interps: [fn(f32) -> f32; 4] = [linear, cosine, fade, constant];
+        for interp in interps {
+            for (f, period) in [(5.5, None), (9.0, Some(9.0)), (2.0, Some(2.0))] {
+                let (u, v) = tile(100, 60, 300.0);
+                let (ox, oy) = (4.25, 0.5);
+                let columns = Columns::new(&u, f, ox, interp).expect("long runs");
+                let mut out = vec![0.0; COLS * ROWS];
+                value_grid(&mut out, &columns, &v, [f, oy], period, 7, interp);
+                for (i, &o) in out.iter().enumerate() {
+                    let expected = value2(u[i % COLS] * f + ox, v[i] * f + oy, 7, period, interp);
+                    assert_eq!(o.to_bits(), expected.to_bits(), "{f} sample {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn columns_split_into_runs_of_one_cell_or_decline() {
+        let (u, _) = tile(0, 0, 64.0);
+        let columns = Columns::new(&u, 4.0, 0.0, fade).expect("16 columns a cell");
+        let runs: Vec<_> = columns.runs().collect();
+        assert_eq!(
+            runs,
+            [(0..16, 0.0), (16..32, 1.0), (32..48, 2.0), (48..64, 3.0)]
+        );
+        // 20 cells across 64 columns: runs under 4 columns long are left to the
+        // per-sample kernels.
+        assert!(Columns::new(&u, 20.0, 0.0, fade).is_none());
+        assert!(Columns::new(&[], 4.0, 0.0, fade).is_none());
+    }
+}

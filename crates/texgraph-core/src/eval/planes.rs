@@ -4,6 +4,7 @@
 //! anywhere else they are read with bilinear filtering one texel apart, so a filter of a
 //! warped or transformed position means the same thing.
 
+use crate::kernels::fastmath::floor;
 use crate::kernels::scalar::LUMA;
 
 /// A plane while it is read: interleaved samples, rows top to bottom.
@@ -51,8 +52,8 @@ impl PlaneView<'_> {
     /// The texel under (u, v).
     #[inline(always)]
     pub fn nearest(&self, u: f32, v: f32) -> [f32; 4] {
-        let x = self.index((u * self.width as f32).floor() as i64, self.width);
-        let y = self.index((v * self.height as f32).floor() as i64, self.height);
+        let x = self.index(floor(u * self.width as f32) as i64, self.width);
+        let y = self.index(floor(v * self.height as f32) as i64, self.height);
         let at = (y * self.width + x) * self.channels;
         let mut out = [0.0; 4];
         out[..self.channels].copy_from_slice(&self.data[at..at + self.channels]);
@@ -148,12 +149,12 @@ pub fn blend([p00, p10, p01, p11]: [f32; 4], tx: f32, ty: f32) -> f32 {
 pub fn axis<const WRAP: bool>(t: f32, len: usize) -> (usize, usize, f32) {
     let size = len as f32;
     let f = t * size - 0.5;
-    let floor = f.floor();
-    let frac = f - floor;
+    let whole = floor(f);
+    let frac = f - whole;
     if WRAP {
         // floor mod len; a product instead of a division, the two corrections below make
         // it exact either way.
-        let mut i = floor - size * (floor * (1.0 / size)).floor();
+        let mut i = whole - size * floor(whole * (1.0 / size));
         if i < 0.0 {
             i += size;
         }
@@ -167,8 +168,8 @@ pub fn axis<const WRAP: bool>(t: f32, len: usize) -> (usize, usize, f32) {
     } else {
         let top = size - 1.0;
         (
-            floor.clamp(0.0, top) as usize,
-            (floor + 1.0).clamp(0.0, top) as usize,
+            whole.clamp(0.0, top) as usize,
+            (whole + 1.0).clamp(0.0, top) as usize,
             frac,
         )
     }

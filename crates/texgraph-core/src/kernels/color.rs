@@ -1,5 +1,7 @@
 //! Color-space arithmetic: the HSL adjustment of the `hsl` node.
 
+use super::fastmath::floor;
+
 /// (r, g, b) with its HSL hue turned by `hue` degrees, its saturation scaled by
 /// 1 + `saturation` (−1 removes it, 1 doubles it) and its lightness moved toward black
 /// (`lightness` < 0, by that fraction) or white (> 0), as in an image editor's
@@ -9,7 +11,7 @@ pub fn hsl_adjust(rgb: [f32; 3], hue: f32, saturation: f32, lightness: f32) -> [
     let [h, s, l] = to_hsl(rgb.map(|c| c.clamp(0.0, 1.0)));
     // Degrees to turns, wrapped into [0, 1).
     let turned = h + hue / 360.0;
-    let h = turned - turned.floor();
+    let h = turned - floor(turned);
     let s = (s * (1.0 + saturation.clamp(-1.0, 1.0))).clamp(0.0, 1.0);
     let amount = lightness.clamp(-1.0, 1.0);
     let l = if amount < 0.0 {
@@ -55,7 +57,7 @@ fn from_hsl(h: f32, s: f32, l: f32) -> [f32; 3] {
     };
     let p = 2.0 * l - q;
     [h + 1.0 / 3.0, h, h - 1.0 / 3.0].map(|t| {
-        let t = t - t.floor();
+        let t = t - floor(t);
         let c = if t < 1.0 / 6.0 {
             p + (q - p) * 6.0 * t
         } else if t < 0.5 {

@@ -1,14 +1,56 @@
-//! Branch-free `f32` versions of cos, log2, exp2 and pow, written in plain arithmetic so
-//! that tile loops vectorize and every instruction-set path (and constant folding) gives
-//! the same bits. Accuracy is within a few units of 1e-7, far below what 16-bit export
-//! resolves.
+//! Branch-free `f32` versions of floor, rounding, cos, log2, exp2 and pow, written in plain
+//! arithmetic so that tile loops vectorize and every instruction-set path (and constant
+//! folding) gives the same bits. Accuracy is within a few units of 1e-7, far below what
+//! 16-bit export resolves; floor and rounding are exact.
+
+/// From 2²³ on every `f32` is a whole number.
+const WHOLE: f32 = 8_388_608.0;
+
+/// ⌊c⌋, bit for bit as [`f32::floor`] (−0 stays −0; NaN and infinities pass through).
+///
+/// The standard floor needs SSE4.1's `roundps`; on the SSE2 baseline it is a library call
+/// per sample, which keeps every loop around it scalar. Truncating through an integer and
+/// stepping down where that rounded up vectorizes on every instruction set.
+#[inline(always)]
+pub fn floor(c: f32) -> f32 {
+    let inside = c.abs() < WHOLE; // false for NaN and the infinities
+    let small = if inside { c } else { 0.0 };
+    // SAFETY: |small| < 2²³, which converts exactly.
+    let t = unsafe { small.to_int_unchecked::<i32>() } as f32;
+    let stepped = if t > small { t - 1.0 } else { t };
+    // ⌊c⌋ has c's sign, which the integer lost only for −0.
+    let signed = f32::from_bits(stepped.to_bits() | (small.to_bits() & 0x8000_0000));
+    if inside { signed } else { c }
+}
+
+/// ⌊c⌋ for |c| ≤ 2³⁰ (not NaN), bit for bit as [`f32::floor`]: [`floor`] without the
+/// range check, for coordinates the lattice code has already clamped.
+#[inline(always)]
+pub fn floor_within(c: f32) -> f32 {
+    // SAFETY: |c| ≤ 2³⁰ converts exactly (from 2²³ on, c is already whole).
+    let t = unsafe { c.to_int_unchecked::<i32>() } as f32;
+    let stepped = if t > c { t - 1.0 } else { t };
+    f32::from_bits(stepped.to_bits() | (c.to_bits() & 0x8000_0000))
+}
+
+/// c rounded to the nearest whole number, ties to even, bit for bit as
+/// [`f32::round_ties_even`]; vectorizes without SSE4.1 as [`floor`] does.
+#[inline(always)]
+pub fn round_ties_even(c: f32) -> f32 {
+    let magnitude = c.abs();
+    // Adding 2²³ leaves no fraction bits, so the hardware rounds (to nearest, ties to
+    // even); subtracting it again is exact.
+    let rounded = (magnitude + WHOLE) - WHOLE;
+    let signed = f32::from_bits(rounded.to_bits() | (c.to_bits() & 0x8000_0000));
+    if magnitude < WHOLE { signed } else { c }
+}
 
 /// cos(2πt), for any t; exact at multiples of a quarter turn.
 #[inline(always)]
 pub fn cos_2pi(t: f32) -> f32 {
     // Reduce to a ∈ [0, 0.5] (cos is even, period 1), then to b ∈ [0, 0.25] by
     // cos(2π(0.5 − a)) = −cos(2πa); past b = 1/8 use cos(2πb) = sin(2π(0.25 − b)).
-    let a = (t - t.round_ties_even()).abs();
+    let a = (t - round_ties_even(t)).abs();
     let flip = a > 0.25;
     let b = if flip { 0.5 - a } else { a };
     let use_sin = b > 0.125;
@@ -58,7 +100,7 @@ pub fn log2(x: f32) -> f32 {
 #[allow(clippy::manual_clamp)] // max/min map NaN to a bound; clamp would keep it
 pub fn exp2(y: f32) -> f32 {
     let y = y.max(-127.0).min(127.0);
-    let n = y.floor();
+    let n = floor(y);
     let f = (y - n) * std::f32::consts::LN_2;
     // e^f for f ∈ [0, ln 2), Taylor to f⁸.
     let p = 1.0
@@ -123,6 +165,44 @@ pub fn atan2(y: f32, x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every 251st bit pattern (all signs, exponents, NaNs and infinities), and the
+    /// neighbourhood of every whole number near zero and of 2²³.
+    fn samples() -> impl Iterator<Item = f32> {
+        let spread = (0..=u32::MAX / 251).map(|i| f32::from_bits(i * 251));
+        let near = (-300..300).flat_map(|k| {
+            let w = k as f32 * 0.5;
+            [w, w.next_up(), w.next_down()]
+        });
+        let edges = [
+            WHOLE,
+            -WHOLE,
+            2.0 * WHOLE,
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ]
+        .into_iter()
+        .flat_map(|w| [w, w.next_up(), w.next_down()]);
+        spread.chain(near).chain(edges)
+    }
+
+    #[test]
+    fn floor_and_rounding_have_the_bits_of_the_library() {
+        for c in samples() {
+            if c.is_nan() {
+                assert!(floor(c).is_nan() && round_ties_even(c).is_nan(), "{c:?}");
+                continue;
+            }
+            assert_eq!(floor(c).to_bits(), c.floor().to_bits(), "floor {c:?}");
+            if c.abs() <= 1_073_741_824.0 {
+                assert_eq!(floor_within(c).to_bits(), c.floor().to_bits(), "{c:?}");
+            }
+            let (got, want) = (round_ties_even(c), c.round_ties_even());
+            assert_eq!(got.to_bits(), want.to_bits(), "round {c:?}");
+        }
+    }
 
     #[test]
     fn cos_matches_the_library() {

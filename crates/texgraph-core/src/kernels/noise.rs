@@ -1,5 +1,7 @@
 //! Lattice noises: Ken Perlin's improved noise (2002) and hashed value noise.
 
+use super::fastmath::floor_within;
+
 /// Ken Perlin's reference permutation of 0..=255 (ImprovedNoise, 2002).
 pub const REFERENCE_PERMUTATION: [u8; 256] = [
     151, 160, 137, 91, 90, 15, 131, 13, 201, 95, 96, 53, 194, 233, 7, 225, 140, 36, 103, 30, 69,
@@ -93,7 +95,7 @@ pub(crate) const COORD_LIMIT: f32 = 1_073_741_824.0;
 #[allow(clippy::manual_clamp)] // max/min map NaN to a bound; clamp would keep it
 pub fn split(c: f32) -> (f32, f32) {
     let c = c.max(-COORD_LIMIT).min(COORD_LIMIT);
-    let f = c.floor();
+    let f = floor_within(c);
     (f, c - f)
 }
 
@@ -105,7 +107,7 @@ pub fn cell_index(f: f32, period: Option<f32>) -> i32 {
         // f − p·floor(f / p) with a reciprocal instead of a division; the quotient may be
         // one off, which the two corrections undo exactly for |f| < 2²⁴.
         Some(p) => {
-            let r = f - p * (f * (1.0 / p)).floor();
+            let r = f - p * floor_within(f * (1.0 / p));
             let r = if r >= p { r - p } else { r };
             let r = if r < 0.0 { r + p } else { r };
             r.max(0.0).min(p - 1.0)

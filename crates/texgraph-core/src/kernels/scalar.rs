@@ -3,6 +3,7 @@
 use std::f32::consts::TAU;
 
 use super::fastmath;
+use super::fastmath::floor;
 use crate::program::{Binary, BlendMode, Unary};
 
 /// Rec.709 luma weights, used when a color feeds a scalar input.
@@ -37,15 +38,15 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::Invert => 1.0 - a,
         Unary::Clamp01 => a.clamp(0.0, 1.0),
         Unary::Sin => fastmath::sin_2pi(a * (1.0 / TAU)),
-        Unary::Fract => a - a.floor(),
+        Unary::Fract => a - floor(a),
         Unary::Smoothstep => smoothstep(a),
         Unary::CosDeg => fastmath::cos_2pi(a * (1.0 / 360.0)),
         Unary::SinDeg => fastmath::sin_2pi(a * (1.0 / 360.0)),
         Unary::Period => super::noise::period_of(a),
         Unary::Round => a.round(),
         Unary::SineWave => 0.5 - 0.5 * fastmath::cos_2pi(a),
-        Unary::SawWave => a - a.floor(),
-        Unary::TriangleWave => 1.0 - (2.0 * (a - a.floor()) - 1.0).abs(),
+        Unary::SawWave => a - floor(a),
+        Unary::TriangleWave => 1.0 - (2.0 * (a - floor(a)) - 1.0).abs(),
         Unary::ToUnit => 0.5 + 0.5 * a,
         Unary::ToSigned => 2.0 * a - 1.0,
         Unary::Saturate => saturate(a),

@@ -16,6 +16,8 @@ use crate::kernels::noise::{
     CornerTable, GRADIENTS, cell_index, fade, lattice_value, lerp, next_index, split,
 };
 
+use crate::kernels::simplex;
+
 use super::ops::{Arg, Finish, Lane, Uniform};
 
 /// Most columns of a tile the grid kernels take (their per-column arrays live on the stack).
@@ -213,6 +215,66 @@ multiversion! {
     }
 }
 
+/// Samples per block of the simplex grid kernel.
+const BLOCK: usize = 16;
+
+multiversion! {
+    /// 2D simplex noise on the image grid: `u` holds the x of each column, `v` each
+    /// sample's y (constant along a row), `p` is [frequency, offset x, offset y].
+    ///
+    /// A block of neighbouring samples in one row mostly falls in one triangle of the
+    /// skewed lattice; there the three corner gradients are hashed once (and kept while
+    /// the next blocks share the triangle) instead of per sample. Blocks across a triangle
+    /// edge hash per sample.
+    pub(super) fn simplex_grid(out: &mut [f32], u: &[f32], v: &[f32], p: [f32; 3], seed: u32) {
+        let [f, ox, oy] = p;
+        let cols = u.len();
+        for (row, out) in out.chunks_exact_mut(cols).enumerate() {
+            let y = v[row * cols] * f + oy;
+            let mut kept: Option<([f32; 2], bool, [[f32; 2]; 3])> = None;
+            for (out, u) in out.chunks_mut(BLOCK).zip(u.chunks(BLOCK)) {
+                if out.len() < BLOCK {
+                    for (o, &u) in out.iter_mut().zip(u) {
+                        *o = simplex::simplex2(u * f + ox, y, seed).clamp(-1.0, 1.0);
+                    }
+                    continue;
+                }
+                let out: &mut [f32; BLOCK] = out.try_into().expect("a whole block");
+                let u: &[f32; BLOCK] = u.try_into().expect("a whole block");
+                // Struct of arrays, so that each pass is one vector loop.
+                let [mut i, mut j, mut x0, mut y0] = [[0.0f32; BLOCK]; 4];
+                for l in 0..BLOCK {
+                    [i[l], j[l], x0[l], y0[l]] = simplex::triangle2(u[l] * f + ox, y);
+                }
+                let lower = x0[0] > y0[0];
+                let mut differs = false;
+                for l in 0..BLOCK {
+                    differs |= (i[l] != i[0]) | (j[l] != j[0]) | ((x0[l] > y0[l]) != lower);
+                }
+                if differs {
+                    for l in 0..BLOCK {
+                        let lower = x0[l] > y0[l];
+                        let g = simplex::corners2(i[l], j[l], lower, seed);
+                        out[l] = simplex::blend2(x0[l], y0[l], lower, g).clamp(-1.0, 1.0);
+                    }
+                    continue;
+                }
+                let g = match kept {
+                    Some((cell, l, g)) if cell == [i[0], j[0]] && l == lower => g,
+                    _ => {
+                        let g = simplex::corners2(i[0], j[0], lower, seed);
+                        kept = Some(([i[0], j[0]], lower, g));
+                        g
+                    }
+                };
+                for l in 0..BLOCK {
+                    out[l] = simplex::blend2(x0[l], y0[l], lower, g).clamp(-1.0, 1.0);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +356,28 @@ mod tests {
                     let expected = value2(u[i % COLS] * f + ox, v[i] * f + oy, 7, period, interp);
                     assert_eq!(o.to_bits(), expected.to_bits(), "{f} sample {i}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn grid_simplex_has_the_bits_of_the_per_sample_formula() {
+        let seed = simplex::seed_term(5);
+        // Low frequencies keep whole blocks in one triangle; high ones cross edges inside
+        // blocks; 40 columns leave a partial block.
+        for (f, cols) in [(3.0, 64), (8.5, 40), (40.0, 64), (300.0, 64)] {
+            let (u, _) = tile(17, 250, 512.0);
+            let u = &u[..cols];
+            let v: Vec<f32> = (0..cols * ROWS)
+                .map(|i| ((250 + i / cols) as f32 + 0.5) / 512.0)
+                .collect();
+            let (ox, oy) = (-2.5, 0.75);
+            let mut out = vec![0.0; cols * ROWS];
+            simplex_grid(&mut out, u, &v, [f, ox, oy], seed);
+            for (i, &o) in out.iter().enumerate() {
+                let expected =
+                    simplex::simplex(u[i % cols] * f + ox, v[i] * f + oy, 0.0, None, false, seed);
+                assert_eq!(o.to_bits(), expected.to_bits(), "{f} sample {i}");
             }
         }
     }

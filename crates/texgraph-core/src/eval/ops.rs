@@ -536,8 +536,19 @@ fn apply<'s>(
             volume,
             tile,
         } => {
+            let [ox, oy] = offset.map(f32::from_bits);
+            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            // With AVX-512 the per-sample kernel, sixteen lanes of hashing at a time, is
+            // faster than the grid's block bookkeeping.
+            let grid = image_frame && level() != Level::Avx512;
+            if let (true, false, false, Arg::S(us), Arg::S(vs), Arg::C(freq)) =
+                (grid, volume, tile, arg(x), arg(y), arg(freq))
+            {
+                grid::simplex_grid(dst[0], &us[..cols], vs, [freq, ox, oy], seed);
+                return;
+            }
             let at = [x, y, z, freq].map(arg);
-            simplex_k(dst[0], seed, volume, tile, offset.map(f32::from_bits), at);
+            simplex_k(dst[0], seed, volume, tile, [ox, oy], at);
         }
         Op::Shape {
             x,

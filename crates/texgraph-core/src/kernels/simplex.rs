@@ -60,10 +60,10 @@ fn sign(h: u32, bit: u32) -> f32 {
     if h & (1 << bit) != 0 { -1.0 } else { 1.0 }
 }
 
-/// 2D gradient of hash `h` dotted with (x, y): one of 8 directions 45° apart, all of
-/// length √2 (the diagonals (±1, ±1) and the axes (±√2, 0), (0, ±√2)).
+/// 2D gradient of hash `h`: one of 8 directions 45° apart, all of length √2 (the
+/// diagonals (±1, ±1) and the axes (±√2, 0), (0, ±√2)).
 #[inline(always)]
-fn grad2(h: u32, x: f32, y: f32) -> f32 {
+fn gradient2(h: u32) -> [f32; 2] {
     let h = h >> 29;
     let axis = h & 4 != 0;
     let (sx, sy) = (sign(h, 0), sign(h, 1));
@@ -85,7 +85,7 @@ fn grad2(h: u32, x: f32, y: f32) -> f32 {
     } else {
         sy
     };
-    gx * x + gy * y
+    [gx, gy]
 }
 
 /// 3D gradient of hash `h` dotted with (x, y, z): one of Perlin's 12 cube-edge
@@ -145,32 +145,55 @@ fn bounded(c: f32) -> f32 {
     c.max(-COORD_LIMIT).min(COORD_LIMIT)
 }
 
-/// 2D simplex noise at (x, y), in [−1, 1].
+const G2: f32 = 0.211_324_87; // (3 − √3)/6
+
+/// Where a 2D sample falls on the skewed lattice: its cell's floors (i, j) and its offset
+/// (x0, y0) from the cell's first corner. It lies in the cell's lower triangle when
+/// x0 > y0.
 #[inline(always)]
-pub fn simplex2(x: f32, y: f32, seed: u32) -> f32 {
+pub fn triangle2(x: f32, y: f32) -> [f32; 4] {
     const F2: f32 = 0.366_025_42; // (√3 − 1)/2
-    const G2: f32 = 0.211_324_87; // (3 − √3)/6
     let (x, y) = (bounded(x), bounded(y));
     let s = (x + y) * F2;
     let (i, _) = split(x + s);
     let (j, _) = split(y + s);
     let t = (i + j) * G2;
-    let (x0, y0) = (x - (i - t), y - (j - t));
-    // The upper or lower triangle of the skewed cell.
-    let lower = x0 > y0;
-    let (i1, j1) = if lower { (1.0, 0.0) } else { (0.0, 1.0) };
-    let (x1, y1) = (x0 - i1 + G2, y0 - j1 + G2);
-    let (x2, y2) = (x0 - 1.0 + 2.0 * G2, y0 - 1.0 + 2.0 * G2);
+    [i, j, x - (i - t), y - (j - t)]
+}
+
+/// The gradients of the three corners of the lower (or upper) triangle of cell (i, j).
+#[inline(always)]
+pub fn corners2(i: f32, j: f32, lower: bool, seed: u32) -> [[f32; 2]; 3] {
     let (ti, tj) = (term(i, 0), term(j, 1));
     let (ki, kj) = (KEYS[0], KEYS[1]);
     let h0 = corner_hash(ti.wrapping_add(tj), seed);
     let step1 = if lower { ki } else { kj };
     let h1 = corner_hash(ti.wrapping_add(tj).wrapping_add(step1), seed);
     let h2 = corner_hash(ti.wrapping_add(tj).wrapping_add(ki).wrapping_add(kj), seed);
-    let n = falloff(0.5, x0 * x0 + y0 * y0, grad2(h0, x0, y0))
-        + falloff(0.5, x1 * x1 + y1 * y1, grad2(h1, x1, y1))
-        + falloff(0.5, x2 * x2 + y2 * y2, grad2(h2, x2, y2));
+    [gradient2(h0), gradient2(h1), gradient2(h2)]
+}
+
+/// 2D simplex noise from a sample's offset (x0, y0) to its cell's first corner, its
+/// triangle, and the triangle's corner gradients ([`corners2`]).
+#[inline(always)]
+pub fn blend2(x0: f32, y0: f32, lower: bool, g: [[f32; 2]; 3]) -> f32 {
+    let (i1, j1) = if lower { (1.0, 0.0) } else { (0.0, 1.0) };
+    let (x1, y1) = (x0 - i1 + G2, y0 - j1 + G2);
+    let (x2, y2) = (x0 - 1.0 + 2.0 * G2, y0 - 1.0 + 2.0 * G2);
+    let dot = |[gx, gy]: [f32; 2], x: f32, y: f32| gx * x + gy * y;
+    let n = falloff(0.5, x0 * x0 + y0 * y0, dot(g[0], x0, y0))
+        + falloff(0.5, x1 * x1 + y1 * y1, dot(g[1], x1, y1))
+        + falloff(0.5, x2 * x2 + y2 * y2, dot(g[2], x2, y2));
     SCALE_2D * n
+}
+
+/// 2D simplex noise at (x, y), in [−1, 1].
+#[inline(always)]
+pub fn simplex2(x: f32, y: f32, seed: u32) -> f32 {
+    let [i, j, x0, y0] = triangle2(x, y);
+    // The upper or lower triangle of the skewed cell.
+    let lower = x0 > y0;
+    blend2(x0, y0, lower, corners2(i, j, lower, seed))
 }
 
 /// 3D simplex noise at (x, y, z), in [−1, 1].

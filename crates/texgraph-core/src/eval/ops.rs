@@ -413,7 +413,8 @@ fn apply<'s>(
             );
             let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
             if let (true, Arg::S(us), Arg::S(vs)) = (image_frame, arg(x), arg(y))
-                && let Some(columns) = grid::Columns::new(&us[..cols], p[0], ox, fade)
+                && let Some(columns) =
+                    grid::Columns::new(&us[..cols], p[0], ox, fade, grid::min_run())
             {
                 let [freq, _, oy, dz, scale] = p;
                 let grid_p = [freq, oy, dz, scale];
@@ -487,7 +488,9 @@ fn apply<'s>(
                     Interpolation::Constant => constant,
                 };
                 let (f, period) = frequency(freq, tile);
-                if let Some(columns) = grid::Columns::new(&us[..cols], f, ox, interp) {
+                if let Some(columns) =
+                    grid::Columns::new(&us[..cols], f, ox, interp, grid::min_run())
+                {
                     grid::value_grid(dst[0], &columns, vs, [f, oy], period, seed, interp);
                     return;
                 }

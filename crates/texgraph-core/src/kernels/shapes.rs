@@ -1,6 +1,6 @@
 //! Pattern formulas: the `shape` node's signed distances and the `bricks` layout.
 
-use super::fastmath::{atan2, cos_2pi, floor, sin_2pi};
+use super::fastmath::{atan2, cos_2pi, sin_2pi};
 use super::noise::lattice_hash;
 use super::scalar::smoothstep;
 
@@ -77,7 +77,7 @@ impl Shape {
                 // The angle to the nearest tip, folded into [0, half a sector]. Unturned,
                 // a tip points up (−¼ turn, as y grows downwards); turns go clockwise.
                 let angle = atan2(y, x) * (1.0 / std::f32::consts::TAU) - self.turn + 0.25;
-                let within = angle - sector * floor(angle * n);
+                let within = angle - sector * (angle * n).floor();
                 let folded = within.min(sector - within);
                 let (px, py) = (radius * cos_2pi(folded), radius * sin_2pi(folded));
                 let (ix, iy) = self.inner_end;
@@ -156,7 +156,7 @@ pub fn hash01(a: i32, b: i32, seed: u32) -> f32 {
 #[inline(always)]
 pub fn cell_randoms(x: f32, y: f32, offset: [i32; 2], seed: u32, period: u32) -> [f32; 4] {
     let index = |c: f32, d: i32| {
-        let f = floor(c) + d as f32;
+        let f = c.floor() + d as f32;
         if period > 0 {
             wrap(f, period as f32)
         } else {
@@ -174,7 +174,7 @@ pub fn cell_randoms(x: f32, y: f32, offset: [i32; 2], seed: u32, period: u32) ->
 /// Whole number `f` wrapped into 0..count.
 #[inline(always)]
 fn wrap(f: f32, count: f32) -> i32 {
-    let r = f - count * floor(f / count);
+    let r = f - count * (f / count).floor();
     // SAFETY: r is a whole number in [0, count) with count ≤ 4096 (NaN lands on 0).
     #[allow(clippy::manual_clamp)]
     unsafe {
@@ -187,13 +187,13 @@ fn wrap(f: f32, count: f32) -> i32 {
 #[inline(always)]
 pub fn bricks(u: f32, v: f32, b: Bricks) -> [f32; 4] {
     let py = v * b.rows;
-    let row_floor = floor(py);
+    let row_floor = py.floor();
     let fy = py - row_floor;
     let row = wrap(row_floor, b.rows);
     let every_other = (row & 1) as f32;
     let shift = b.offset * every_other + b.random_offset * hash01(row, -1, b.seed ^ 0x2545_F491);
     let px = u * b.columns + shift;
-    let column_floor = floor(px);
+    let column_floor = px.floor();
     let fx = px - column_floor;
     let column = wrap(column_floor, b.columns);
     // In brick heights: a brick is `aspect` wide and 1 high.

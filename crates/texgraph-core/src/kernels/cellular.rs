@@ -337,14 +337,26 @@ fn chunk<const METRIC: u8, const VOLUME: bool, const NEAREST: bool, const SECOND
     search: &mut Search,
 ) {
     let dims = if VOLUME { 3 } else { 2 };
-    // In 2D the 16 samples of a chunk mostly lie in one cell: their 3×3 block's feature
-    // points are then worked out once, not once per sample. Only distances are kept
-    // here, and a minimum does not depend on the order its values come in, so this gives
-    // the same bits as the search below.
+    // In 2D the 16 samples of a chunk mostly lie in one row of one to three cells: the
+    // feature points of the block of cells around them are then worked out once, not once
+    // per sample. Only distances are kept here, and a minimum does not depend on the order
+    // its values come in (nor on a cell seen twice), so this gives the same bits as the
+    // search below.
     let mut first_ring = 0;
-    if !VOLUME && !NEAREST && shares_block(search, m, p.tile) {
-        visit_shared_block::<METRIC, SECOND>(search, p);
-        first_ring = 2;
+    if !VOLUME && !NEAREST {
+        // Folding a cell twice leaves the nearest distance as it was but could make it the
+        // second nearest too: a search for F2 shares only blocks of one cell, whose cells
+        // the rings after it never visit again.
+        let widest = if SECOND { 0 } else { MAX_SPAN };
+        // One instantiation per span, so that each block's loops are unrolled.
+        if let Some((span, left)) = shared_span(search, m, p.tile, widest) {
+            match span {
+                0 => visit_shared_block::<METRIC, SECOND, 0>(search, p, left),
+                1 => visit_shared_block::<METRIC, SECOND, 1>(search, p, left),
+                _ => visit_shared_block::<METRIC, SECOND, 2>(search, p, left),
+            }
+            first_ring = 2;
+        }
     }
     // The nearest (and second nearest) points.
     for r in first_ring..=MAX_RING {
@@ -592,11 +604,16 @@ impl<'s> CellLanes<'s> {
     }
 }
 
-/// Whether the first `m` samples of the chunk (and the lanes past them) lie in the same
-/// 2D cell with the same period and jitter: then they all see the same 3×3 block of
-/// feature points.
+/// Most extra cell columns a shared block spans: with two, its 5×3 cells still fit in one
+/// chunk's lanes.
+const MAX_SPAN: usize = 2;
+
+/// How many cell columns past the leftmost the samples of the chunk (and the lanes past
+/// them) reach, and the leftmost's cell index, when they lie in one row of 2D cells, at
+/// most `widest` columns apart, with the same period and jitter: then they all see one
+/// block of (span + 3) × 3 cells, whose feature points are worked out once.
 #[inline(always)]
-fn shares_block(search: &Search, m: usize, tile: bool) -> bool {
+fn shared_span(search: &Search, m: usize, tile: bool, widest: usize) -> Option<(usize, i32)> {
     // Every lane against the last one wanted: a lane the optimizer cannot name, so it
     // compares whole vectors (knowing that a lane matches itself, it would compare the
     // others in pieces, which stall on the store of the whole vector just written).
@@ -609,47 +626,80 @@ fn shares_block(search: &Search, m: usize, tile: bool) -> bool {
         }
         !differ
     };
-    uniform(&search.floor[0])
-        && uniform(&search.floor[1])
-        && uniform(&search.spread)
-        && (!tile || uniform(&search.period))
+    let shared =
+        uniform(&search.floor[1]) && uniform(&search.spread) && (!tile || uniform(&search.period));
+    if !shared {
+        return None;
+    }
+    // Integer cell indices (whole floors within ±2³⁰): their minimum and maximum
+    // vectorize, where float ones must mind NaN lane by lane.
+    let columns = &search.index[0];
+    let (mut low, mut high) = (columns[0], columns[0]);
+    for &c in columns {
+        low = low.min(c);
+        high = high.max(c);
+    }
+    let span = high.wrapping_sub(low) as u32;
+    (span as usize <= widest).then_some((span as usize, low))
 }
 
-/// Offsets along x and y of the nine cells of a 3×3 block, one cell per lane (lanes
-/// past nine repeat the last cell).
-const BLOCK: [[i32; CHUNK]; 2] = {
-    let mut block = [[1; CHUNK]; 2];
+/// Offsets along x and y of the cells of a block `span` + 3 cells wide and 3 high, one
+/// cell per lane, x counted from the leftmost sample's cell (lanes past the block repeat
+/// its last cell).
+const fn block(span: usize) -> [[i32; CHUNK]; 2] {
+    let width = span + 3;
+    let mut block = [[0; CHUNK]; 2];
     let mut c = 0;
-    while c < 9 {
-        block[0][c] = c as i32 % 3 - 1;
-        block[1][c] = c as i32 / 3 - 1;
+    while c < CHUNK {
+        let cell = if c < 3 * width { c } else { 3 * width - 1 };
+        block[0][c] = (cell % width) as i32 - 1;
+        block[1][c] = (cell / width) as i32 - 1;
         c += 1;
     }
     block
-};
+}
 
-/// Folds the 3×3 block of 2D cells that all samples share into the nearest and second
-/// nearest distances: each cell's hash and jittered position once, then per sample only
-/// the offset from the sample's own box corner, as [`CellLanes::feature`] computes it.
+/// The blocks of every span.
+const BLOCKS: [[[i32; CHUNK]; 2]; MAX_SPAN + 1] = [block(0), block(1), block(2)];
+
+/// Folds the block of 2D cells that all samples share ([`shared_span`]) into the nearest
+/// and second nearest distances: each cell's hash and jittered position once, then per
+/// sample only the offset from the sample's own box corner, as [`CellLanes::feature`]
+/// computes it.
 #[inline(always)]
-fn visit_shared_block<const METRIC: u8, const SECOND: bool>(search: &mut Search, p: Cellular) {
-    // The nine cells' hashes side by side, with the terms `Search::fill` computes.
+fn visit_shared_block<const METRIC: u8, const SECOND: bool, const SPAN: usize>(
+    search: &mut Search,
+    p: Cellular,
+    left: i32,
+) {
+    let block = &BLOCKS[SPAN];
+    let cells = 3 * (SPAN + 3);
+    // The leftmost sample's cell, which the block's x offsets count from (a whole number
+    // within ±2³⁰, so its floor converts exactly).
+    let left_floor = left as f32;
+    // The cells' hashes side by side, with the terms `Search::fill` computes.
     let mut hash = [p.seed.wrapping_mul(SEED_KEY); CHUNK];
-    for axis in 0..2 {
-        let (floor, index, period) = (
-            search.floor[axis][0],
-            search.index[axis][0],
-            search.period[0],
-        );
-        let period = p.tile.then_some(period);
+    let period = p.tile.then_some(search.period[0]);
+    for (axis, floor, index) in [
+        (0, left_floor, left),
+        (1, search.floor[1][0], search.index[1][0]),
+    ] {
         for c in 0..CHUNK {
-            let i = neighbour(floor, index, BLOCK[axis][c], period);
+            let i = neighbour(floor, index, block[axis][c], period);
             hash[c] ^= (i as u32).wrapping_mul(AXIS_KEYS[axis]);
         }
     }
-    for axis in 0..2 {
-        for d in -1..=1 {
-            search.fill_base(axis, d);
+    for d in -1..=1 {
+        search.fill_base(1, d);
+    }
+    // Each sample's box offset along x for each column of the block: the column lies
+    // d = column − (the sample's cell − the leftmost) cells from the sample's own, a
+    // whole number, so this is `box_offset(d, ..)` to the bit.
+    let mut column_base = [[0.0f32; CHUNK]; MAX_SPAN + 3];
+    for (column, base) in column_base.iter_mut().enumerate().take(SPAN + 3) {
+        for l in 0..CHUNK {
+            let d = (column as f32 - 1.0) - (search.floor[0][l] - left_floor);
+            base[l] = d + (0.5 - 0.5 * search.jitter[l]) - search.frac[0][l];
         }
     }
     let spread = search.spread[0];
@@ -659,12 +709,12 @@ fn visit_shared_block<const METRIC: u8, const SECOND: bool>(search: &mut Search,
         jittered[0][c] = spread * x;
         jittered[1][c] = spread * y;
     }
-    // Local copies, so the nine folds stay in registers instead of a chain of stores and
+    // Local copies, so the folds stay in registers instead of a chain of stores and
     // reloads through the search state.
     let (mut f1s, mut f2s) = (search.f1, search.f2);
-    for c in 0..9 {
-        let k = BLOCK.map(|offsets| (offsets[c] + MAX_RING) as usize);
-        let (bx, by) = (&search.base[0][k[0]], &search.base[1][k[1]]);
+    for c in 0..cells {
+        let bx = &column_base[(block[0][c] + 1) as usize];
+        let by = &search.base[1][(block[1][c] + MAX_RING) as usize];
         let (jx, jy) = (jittered[0][c], jittered[1][c]);
         for l in 0..CHUNK {
             let (x, y) = (bx[l] + jx, by[l] + jy);

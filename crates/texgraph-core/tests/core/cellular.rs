@@ -226,6 +226,58 @@ fn a_chunk_inside_one_cell_gives_the_bits_of_samples_searched_alone() {
 }
 
 #[test]
+fn a_chunk_across_a_row_of_cells_gives_the_bits_of_samples_searched_alone() {
+    // Sixteen samples in one row of cells, across one to four cell columns (up to three
+    // share one block of cells), tiled at a period of 3 (so the block wraps) or not.
+    for (metric, feature) in [
+        (Metric::Euclidean, Feature::F1),
+        (Metric::Euclidean, Feature::F2),
+        (Metric::Manhattan, Feature::F1),
+        (Metric::Chebyshev, Feature::F2MinusF1),
+    ] {
+        for tile in [false, true] {
+            let kind = Cellular {
+                seed: 9,
+                metric,
+                feature,
+                volume: false,
+                tile,
+            };
+            for (jitter, width) in [(1.0, 0.9), (0.4, 1.9), (1.0, 2.6), (0.7, 3.5)] {
+                let at: Vec<[f32; 2]> = (0..CHUNK)
+                    .map(|l| {
+                        [
+                            -1.2 + width * l as f32 / 16.0,
+                            5.0 + (l as f32 * 0.31).fract(),
+                        ]
+                    })
+                    .collect();
+                let run = |at: &[[f32; 2]]| {
+                    let mut samples = Samples::default();
+                    for (l, p) in at.iter().enumerate() {
+                        (samples.pos[0][l], samples.pos[1][l]) = (p[0], p[1]);
+                        samples.jitter[l] = jitter;
+                        samples.period[l] = if tile { 3.0 } else { 1.0 };
+                    }
+                    let mut out = vec![0.0; at.len()];
+                    cellular_chunk(kind, &samples, at.len(), &mut out, &mut Search::default());
+                    out
+                };
+                let together = run(&at);
+                for (l, p) in at.iter().enumerate() {
+                    let alone = run(&[*p]);
+                    assert_eq!(
+                        together[l].to_bits(),
+                        alone[0].to_bits(),
+                        "{kind:?} jitter {jitter} width {width} lane {l}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn edge_is_the_distance_to_the_nearest_border() {
     for jitter in [1.0, 0.6, 0.0] {
         let setup = Setup {

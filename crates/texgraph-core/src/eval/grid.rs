@@ -250,34 +250,33 @@ multiversion! {
                 }
                 let out: &mut [f32; BLOCK] = out.try_into().expect("a whole block");
                 let u: &[f32; BLOCK] = u.try_into().expect("a whole block");
-                // Struct of arrays, so that each pass is one vector loop.
-                let [mut i, mut j, mut x0, mut y0] = [[0.0f32; BLOCK]; 4];
-                for l in 0..BLOCK {
-                    [i[l], j[l], x0[l], y0[l]] = simplex::triangle2(u[l] * f + ox, y);
-                }
-                let lower = x0[0] > y0[0];
-                let mut differs = false;
-                for l in 0..BLOCK {
-                    differs |= (i[l] != i[0]) | (j[l] != j[0]) | ((x0[l] > y0[l]) != lower);
-                }
-                if differs {
+                // Along a row x only grows (or only shrinks), and with it each sample's
+                // cell floors and, within a cell, whether it lies in the lower triangle:
+                // when the block's first and last samples share a triangle, all do.
+                let first = simplex::triangle2(u[0] * f + ox, y);
+                let last = simplex::triangle2(u[BLOCK - 1] * f + ox, y);
+                let [i, j, x0, y0] = first;
+                let lower = x0 > y0;
+                if [last[0], last[1]] != [i, j] || (last[2] > last[3]) != lower {
                     for l in 0..BLOCK {
-                        let lower = x0[l] > y0[l];
-                        let g = simplex::corners2(i[l], j[l], lower, seed);
-                        out[l] = simplex::blend2(x0[l], y0[l], lower, g).clamp(-1.0, 1.0);
+                        let [i, j, x0, y0] = simplex::triangle2(u[l] * f + ox, y);
+                        let lower = x0 > y0;
+                        let g = simplex::corners2(i, j, lower, seed);
+                        out[l] = simplex::blend2(x0, y0, lower, g).clamp(-1.0, 1.0);
                     }
                     continue;
                 }
                 let g = match kept {
-                    Some((cell, l, g)) if cell == [i[0], j[0]] && l == lower => g,
+                    Some((cell, l, g)) if cell == [i, j] && l == lower => g,
                     _ => {
-                        let g = simplex::corners2(i[0], j[0], lower, seed);
-                        kept = Some(([i[0], j[0]], lower, g));
+                        let g = simplex::corners2(i, j, lower, seed);
+                        kept = Some(([i, j], lower, g));
                         g
                     }
                 };
                 for l in 0..BLOCK {
-                    out[l] = simplex::blend2(x0[l], y0[l], lower, g).clamp(-1.0, 1.0);
+                    let x0 = simplex::offset_x(u[l] * f + ox, i, j);
+                    out[l] = simplex::blend2(x0, y0, lower, g).clamp(-1.0, 1.0);
                 }
             }
         }

@@ -192,16 +192,35 @@ pub fn render_timed(
     let mut job = || run_stages(program, image, &options, progress);
     let times = match options.threads {
         None => job()?,
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| Error::Render(format!("cannot start {n} threads: {e}")))?
-            .install(job)?,
+        Some(n) => pool_of(n.max(1))?.install(job)?,
     };
     if options.cancelled() {
         return Err(Error::Cancelled);
     }
     Ok(times)
+}
+
+/// A pool of `threads` worker threads, kept for the next render that asks for as many:
+/// starting threads per render would also give each a fresh heap and stack to fault in.
+fn pool_of(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
+    /// Pools kept, by thread count (a program asks for a handful of counts at most).
+    static POOLS: std::sync::Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> =
+        std::sync::Mutex::new(Vec::new());
+    const KEEP: usize = 4;
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(pool.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Render(format!("cannot start {threads} threads: {e}")))?;
+    let pool = Arc::new(pool);
+    if pools.len() == KEEP {
+        pools.remove(0);
+    }
+    pools.push((threads, pool.clone()));
+    Ok(pool)
 }
 
 /// Runs every stage of `program`, the last into `image` (already sized), and returns the
@@ -396,23 +415,35 @@ fn fill_bands(
     let channels = program.channels.len();
     let height = data.len() / (width * channels);
     let band_len = tile * width * channels;
-    data.par_chunks_mut(band_len).enumerate().for_each_init(
-        || Workspace::new(program, tile),
-        |ws, (band, chunk)| {
-            let row0 = band * tile;
-            let rows = chunk.len() / (width * channels);
-            for col0 in (0..width).step_by(tile) {
-                if cancelled() {
-                    return;
+    data.par_chunks_mut(band_len)
+        .enumerate()
+        .for_each(|(band, chunk)| {
+            Workspace::with(program, tile, |ws| {
+                let row0 = band * tile;
+                let rows = chunk.len() / (width * channels);
+                for col0 in (0..width).step_by(tile) {
+                    if cancelled() {
+                        return;
+                    }
+                    let cols = tile.min(width - col0);
+                    ws.run(program, tables, col0, row0, cols, rows, width, height);
+                    ws.write(program, chunk, col0, cols, rows, width);
                 }
-                let cols = tile.min(width - col0);
-                ws.run(program, tables, col0, row0, cols, rows, width, height);
-                ws.write(program, chunk, col0, cols, rows, width);
-            }
-            report((rows * width) as u64);
-        },
-    );
+                report((rows * width) as u64);
+            })
+        });
 }
+
+thread_local! {
+    /// Each worker thread's tile buffers, kept from band to band: allocated per band they
+    /// would be returned to the system and faulted back in, zeroed page by page, every time.
+    static WORKSPACE: std::cell::RefCell<Workspace> = const {
+        std::cell::RefCell::new(Workspace { slots: Vec::new(), uniform_rows: Vec::new() })
+    };
+}
+
+/// Most bytes of tile buffers a thread keeps between bands (more are freed after each).
+const KEEP_WORKSPACE_BYTES: usize = 64 << 20;
 
 /// Per-thread tile buffers, allocated once and reused for every tile.
 struct Workspace {
@@ -422,20 +453,49 @@ struct Workspace {
 }
 
 impl Workspace {
-    fn new(program: &TileProgram, tile: usize) -> Self {
-        let uniform_rows = program
-            .channels
-            .iter()
-            .map(|operand| match operand {
-                Operand::Const(c) => vec![*c; tile],
-                Operand::Slot(_) => Vec::new(),
-            })
-            .collect();
-        Self {
-            slots: (0..program.slot_count)
-                .map(|_| vec![0.0; tile * tile])
-                .collect(),
-            uniform_rows,
+    /// Runs `work` with this thread's workspace made ready for `program` with tiles of
+    /// `tile` × `tile`.
+    fn with(program: &TileProgram, tile: usize, work: impl FnOnce(&mut Workspace)) {
+        WORKSPACE.with(|cell| {
+            // A nested render on this thread (none today) gets a workspace of its own.
+            let mut own;
+            let mut borrowed = cell.try_borrow_mut();
+            let ws = match borrowed.as_deref_mut() {
+                Ok(ws) => ws,
+                Err(_) => {
+                    own = Workspace {
+                        slots: Vec::new(),
+                        uniform_rows: Vec::new(),
+                    };
+                    &mut own
+                }
+            };
+            ws.prepare(program, tile);
+            work(ws);
+            let bytes: usize = ws.slots.iter().map(|s| s.capacity() * 4).sum();
+            if bytes > KEEP_WORKSPACE_BYTES {
+                ws.slots = Vec::new();
+            }
+        });
+    }
+
+    /// Sizes the slots for `program`, zeroed as fresh ones would be (keeping their
+    /// buffers), and spreads its uniform output channels into rows of `tile`.
+    fn prepare(&mut self, program: &TileProgram, tile: usize) {
+        let count = program.slot_count as usize;
+        self.slots.truncate(count);
+        self.slots.resize_with(count, Vec::new);
+        for slot in &mut self.slots {
+            slot.clear();
+            slot.resize(tile * tile, 0.0);
+        }
+        self.uniform_rows
+            .resize_with(program.channels.len(), Vec::new);
+        for (row, operand) in self.uniform_rows.iter_mut().zip(&program.channels) {
+            row.clear();
+            if let Operand::Const(c) = operand {
+                row.resize(tile, *c);
+            }
         }
     }
 

@@ -161,6 +161,14 @@ pub fn triangle2(x: f32, y: f32) -> [f32; 4] {
     [i, j, x - (i - t), y - (j - t)]
 }
 
+/// The x0 [`triangle2`] gives a sample at x in cell (i, j): the same operations, for a
+/// caller that knows the cell already.
+#[inline(always)]
+pub fn offset_x(x: f32, i: f32, j: f32) -> f32 {
+    let t = (i + j) * G2;
+    bounded(x) - (i - t)
+}
+
 /// The gradients of the three corners of the lower (or upper) triangle of cell (i, j).
 #[inline(always)]
 pub fn corners2(i: f32, j: f32, lower: bool, seed: u32) -> [[f32; 2]; 3] {

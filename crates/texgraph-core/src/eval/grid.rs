@@ -14,6 +14,7 @@
 use crate::kernels::dispatch::{Level, level, multiversion};
 use crate::kernels::noise::{
     CornerTable, GRADIENTS, cell_index, fade, lattice_value, lerp, next_index, split,
+    split_vectorized,
 };
 
 use crate::kernels::simplex;
@@ -253,13 +254,13 @@ multiversion! {
                 // Along a row x only grows (or only shrinks), and with it each sample's
                 // cell floors and, within a cell, whether it lies in the lower triangle:
                 // when the block's first and last samples share a triangle, all do.
-                let first = simplex::triangle2(u[0] * f + ox, y);
-                let last = simplex::triangle2(u[BLOCK - 1] * f + ox, y);
+                let first = simplex::triangle2_with(u[0] * f + ox, y, split_vectorized);
+                let last = simplex::triangle2_with(u[BLOCK - 1] * f + ox, y, split_vectorized);
                 let [i, j, x0, y0] = first;
                 let lower = x0 > y0;
                 if [last[0], last[1]] != [i, j] || (last[2] > last[3]) != lower {
                     for l in 0..BLOCK {
-                        let [i, j, x0, y0] = simplex::triangle2(u[l] * f + ox, y);
+                        let [i, j, x0, y0] = simplex::triangle2_with(u[l] * f + ox, y, split_vectorized);
                         let lower = x0 > y0;
                         let g = simplex::corners2(i, j, lower, seed);
                         out[l] = simplex::blend2(x0, y0, lower, g).clamp(-1.0, 1.0);

@@ -4,7 +4,6 @@
 //! anywhere else they are read with bilinear filtering one texel apart, so a filter of a
 //! warped or transformed position means the same thing.
 
-use crate::kernels::fastmath::floor;
 use crate::kernels::scalar::LUMA;
 
 /// A plane while it is read: interleaved samples, rows top to bottom.
@@ -52,8 +51,8 @@ impl PlaneView<'_> {
     /// The texel under (u, v).
     #[inline(always)]
     pub fn nearest(&self, u: f32, v: f32) -> [f32; 4] {
-        let x = self.index(floor(u * self.width as f32) as i64, self.width);
-        let y = self.index(floor(v * self.height as f32) as i64, self.height);
+        let x = self.index((u * self.width as f32).floor() as i64, self.width);
+        let y = self.index((v * self.height as f32).floor() as i64, self.height);
         let at = (y * self.width + x) * self.channels;
         let mut out = [0.0; 4];
         out[..self.channels].copy_from_slice(&self.data[at..at + self.channels]);
@@ -149,12 +148,12 @@ pub fn blend([p00, p10, p01, p11]: [f32; 4], tx: f32, ty: f32) -> f32 {
 pub fn axis<const WRAP: bool>(t: f32, len: usize) -> (usize, usize, f32) {
     let size = len as f32;
     let f = t * size - 0.5;
-    let whole = floor(f);
+    let whole = f.floor();
     let frac = f - whole;
     if WRAP {
         // floor mod len; a product instead of a division, the two corrections below make
         // it exact either way.
-        let mut i = whole - size * floor(whole * (1.0 / size));
+        let mut i = whole - size * (whole * (1.0 / size)).floor();
         if i < 0.0 {
             i += size;
         }

@@ -18,7 +18,7 @@
 // Lane loops index several per-lane arrays in step; `for l in 0..CHUNK` says so best.
 #![allow(clippy::needless_range_loop)]
 
-use super::noise::{cell_index, split};
+use super::noise::{cell_index, split_vectorized};
 
 /// Samples searched together: the rings a chunk needs are decided once for all of them.
 pub const CHUNK: usize = 16;
@@ -209,7 +209,7 @@ impl Search {
             self.spread[l] = j * unit;
             self.period[l] = s.period[l];
             for axis in 0..DIMS {
-                let (floor, frac) = split(s.pos[axis][l]);
+                let (floor, frac) = split_vectorized(s.pos[axis][l]);
                 (self.floor[axis][l], self.frac[axis][l]) = (floor, frac);
                 self.index[axis][l] = cell_index(floor, None);
             }

@@ -152,6 +152,13 @@ const G2: f32 = 0.211_324_87; // (3 − √3)/6
 /// x0 > y0.
 #[inline(always)]
 pub fn triangle2(x: f32, y: f32) -> [f32; 4] {
+    triangle2_with(x, y, split)
+}
+
+/// [`triangle2`] with `split` as the lattice split ([`split`] or the same bits through
+/// [`split_vectorized`](super::noise::split_vectorized)).
+#[inline(always)]
+pub fn triangle2_with(x: f32, y: f32, split: impl Fn(f32) -> (f32, f32)) -> [f32; 4] {
     const F2: f32 = 0.366_025_42; // (√3 − 1)/2
     let (x, y) = (bounded(x), bounded(y));
     let s = (x + y) * F2;

@@ -65,6 +65,12 @@ impl Columns {
         if cols == 0 || cols > MAX_COLS {
             return None;
         }
+        // Cells the row crosses, judged from its ends before any work: the columns are
+        // worked out only where runs will be long enough.
+        let crossed = ((u[cols - 1] - u[0]) * freq).abs();
+        if min_run > 1 && !(crossed * min_run as f32 <= cols as f32) {
+            return None;
+        }
         let mut columns = Box::new(Columns {
             frac: [0.0; MAX_COLS],
             frac1: [0.0; MAX_COLS],

@@ -68,7 +68,9 @@ impl Columns {
         // Cells the row crosses, judged from its ends before any work: the columns are
         // worked out only where runs will be long enough.
         let crossed = ((u[cols - 1] - u[0]) * freq).abs();
-        if min_run > 1 && !(crossed * min_run as f32 <= cols as f32) {
+        // False for NaN too.
+        let long_enough = crossed * min_run as f32 <= cols as f32;
+        if min_run > 1 && !long_enough {
             return None;
         }
         let mut columns = Box::new(Columns {

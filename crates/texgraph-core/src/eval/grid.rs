@@ -21,7 +21,7 @@ use crate::kernels::simplex;
 
 use super::ops::{Arg, Finish, Lane, Uniform};
 
-/// Most columns of a tile the grid kernels take (their per-column arrays live on the stack).
+/// Most columns of a tile the grid kernels take (their per-column arrays have fixed size).
 pub(super) const MAX_COLS: usize = 256;
 
 /// Fewest columns per lattice cell, on average, for the grid kernels to be used. Without

@@ -253,7 +253,8 @@ multiversion! {
             for (out, u) in out.chunks_mut(BLOCK).zip(u.chunks(BLOCK)) {
                 if out.len() < BLOCK {
                     for (o, &u) in out.iter_mut().zip(u) {
-                        *o = simplex::simplex2(u * f + ox, y, seed).clamp(-1.0, 1.0);
+                        let n = simplex::simplex2_with(u * f + ox, y, seed, split_vectorized);
+                        *o = n.clamp(-1.0, 1.0);
                     }
                     continue;
                 }
@@ -268,10 +269,8 @@ multiversion! {
                 let lower = x0 > y0;
                 if [last[0], last[1]] != [i, j] || (last[2] > last[3]) != lower {
                     for l in 0..BLOCK {
-                        let [i, j, x0, y0] = simplex::triangle2_with(u[l] * f + ox, y, split_vectorized);
-                        let lower = x0 > y0;
-                        let g = simplex::corners2(i, j, lower, seed);
-                        out[l] = simplex::blend2(x0, y0, lower, g).clamp(-1.0, 1.0);
+                        let n = simplex::simplex2_with(u[l] * f + ox, y, seed, split_vectorized);
+                        out[l] = n.clamp(-1.0, 1.0);
                     }
                     continue;
                 }

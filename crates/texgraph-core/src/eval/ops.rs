@@ -162,6 +162,12 @@ fn map4(
     }
 }
 
+/// Whether an operation samples at the image's own coordinates (u depends only on the
+/// column, v only on the row), where the grid kernels and grid reads apply.
+fn image_frame(x: Operand, y: Operand) -> bool {
+    (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT))
+}
+
 /// Runs `instr` over the first `n` samples of `slots`: a tile of rows of `cols` samples at
 /// `at` on the stage's grid.
 pub(super) fn step(
@@ -346,7 +352,7 @@ fn apply<'s>(
                 steps,
             };
             let strength = arg(strength);
-            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            let image_frame = image_frame(x, y);
             let on_grid = image_frame
                 && (view.width, view.height) == (at.width, at.height)
                 && view.channels == 1;
@@ -411,7 +417,7 @@ fn apply<'s>(
                 &*tables.corners[below as usize],
                 &*tables.corners[above as usize],
             );
-            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            let image_frame = image_frame(x, y);
             if let (true, Arg::S(us), Arg::S(vs)) = (image_frame, arg(x), arg(y))
                 && let Some(columns) =
                     grid::Columns::new(&us[..cols], p[0], ox, fade, grid::min_run())
@@ -477,7 +483,7 @@ fn apply<'s>(
             tile,
         } => {
             let [ox, oy] = offset.map(f32::from_bits);
-            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            let image_frame = image_frame(x, y);
             if let (true, Arg::S(us), Arg::S(vs), Arg::C(freq)) =
                 (image_frame, arg(x), arg(y), arg(freq))
             {
@@ -540,7 +546,7 @@ fn apply<'s>(
             tile,
         } => {
             let [ox, oy] = offset.map(f32::from_bits);
-            let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+            let image_frame = image_frame(x, y);
             // With AVX-512 the per-sample kernel, sixteen lanes of hashing at a time, is
             // faster than the grid's block bookkeeping.
             let grid = image_frame && level() != Level::Avx512;
@@ -863,7 +869,7 @@ fn slopes<'s>(
     at: TileAt,
     n: usize,
 ) -> (Vec<f32>, Vec<f32>) {
-    let image_frame = (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT));
+    let image_frame = image_frame(x, y);
     let on_grid = image_frame && (view.width, view.height) == (at.width, at.height);
     gradients(view, on_grid, arg(x), arg(y), cols, at, n)
 }

@@ -14,13 +14,8 @@ const WHOLE: f32 = 8_388_608.0;
 #[inline(always)]
 pub fn floor(c: f32) -> f32 {
     let inside = c.abs() < WHOLE; // false for NaN and the infinities
-    let small = if inside { c } else { 0.0 };
-    // SAFETY: |small| < 2²³, which converts exactly.
-    let t = unsafe { small.to_int_unchecked::<i32>() } as f32;
-    let stepped = if t > small { t - 1.0 } else { t };
-    // ⌊c⌋ has c's sign, which the integer lost only for −0.
-    let signed = f32::from_bits(stepped.to_bits() | (small.to_bits() & 0x8000_0000));
-    if inside { signed } else { c }
+    let floored = floor_within(if inside { c } else { 0.0 });
+    if inside { floored } else { c }
 }
 
 /// ⌊c⌋ for |c| ≤ 2³⁰ (not NaN), bit for bit as [`f32::floor`]: [`floor`] without the
@@ -30,6 +25,7 @@ pub fn floor_within(c: f32) -> f32 {
     // SAFETY: |c| ≤ 2³⁰ converts exactly (from 2²³ on, c is already whole).
     let t = unsafe { c.to_int_unchecked::<i32>() } as f32;
     let stepped = if t > c { t - 1.0 } else { t };
+    // ⌊c⌋ has c's sign, which the integer lost only for −0.
     f32::from_bits(stepped.to_bits() | (c.to_bits() & 0x8000_0000))
 }
 

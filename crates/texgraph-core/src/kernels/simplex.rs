@@ -205,7 +205,13 @@ pub fn blend2(x0: f32, y0: f32, lower: bool, g: [[f32; 2]; 3]) -> f32 {
 /// 2D simplex noise at (x, y), in [−1, 1].
 #[inline(always)]
 pub fn simplex2(x: f32, y: f32, seed: u32) -> f32 {
-    let [i, j, x0, y0] = triangle2(x, y);
+    simplex2_with(x, y, seed, split)
+}
+
+/// [`simplex2`] with `split` as the lattice split (see [`triangle2_with`]).
+#[inline(always)]
+pub fn simplex2_with(x: f32, y: f32, seed: u32, split: impl Fn(f32) -> (f32, f32)) -> f32 {
+    let [i, j, x0, y0] = triangle2_with(x, y, split);
     // The upper or lower triangle of the skewed cell.
     let lower = x0 > y0;
     blend2(x0, y0, lower, corners2(i, j, lower, seed))

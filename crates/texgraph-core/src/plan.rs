@@ -48,7 +48,7 @@ pub struct Plan {
 
 /// Bytes of tile buffers each thread of a per-pixel stage holds.
 fn workspace_bytes(tiles: &TileProgram) -> u64 {
-    u64::from(tiles.slot_count) * (TILE * TILE * 4) as u64
+    u64::from(tiles.slot_count) * (TILE[0] * TILE[1] * 4) as u64
 }
 
 /// The schedule of `program` rendered at `width` × `height` on `threads` threads.

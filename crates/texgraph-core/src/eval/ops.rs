@@ -547,11 +547,9 @@ fn apply<'s>(
         } => {
             let [ox, oy] = offset.map(f32::from_bits);
             let image_frame = image_frame(x, y);
-            // With AVX-512 the per-sample kernel, sixteen lanes of hashing at a time, is
-            // faster than the grid's block bookkeeping.
-            let grid = image_frame && level() != Level::Avx512;
             if let (true, false, false, Arg::S(us), Arg::S(vs), Arg::C(freq)) =
-                (grid, volume, tile, arg(x), arg(y), arg(freq))
+                (image_frame, volume, tile, arg(x), arg(y), arg(freq))
+                && grid::simplex_grid_pays(&us[..cols], freq)
             {
                 grid::simplex_grid(dst[0], &us[..cols], vs, [freq, ox, oy], seed);
                 return;

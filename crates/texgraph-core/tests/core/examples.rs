@@ -163,19 +163,19 @@ fn same_bits_for_any_thread_count_and_tile_size() {
             160,
             RenderOptions {
                 threads: Some(1),
-                tile: 64,
+                tile: [64, 64],
                 cancel: None,
             },
         );
         for options in [
             RenderOptions {
                 threads: Some(4),
-                tile: 64,
+                tile: [128, 32],
                 cancel: None,
             },
             RenderOptions {
                 threads: Some(2),
-                tile: 17,
+                tile: [17, 5],
                 cancel: None,
             },
         ] {

@@ -68,7 +68,7 @@ fn a_flag_raised_after_the_first_band_stops_the_render() {
     let cancel = Arc::new(AtomicBool::new(false));
     let options = RenderOptions {
         threads: Some(1),
-        tile: 16,
+        tile: [16, 16],
         cancel: Some(cancel.clone()),
     };
     let reports = std::sync::Mutex::new(Vec::new());
@@ -103,7 +103,7 @@ fn an_unraised_flag_changes_nothing() {
         96,
         RenderOptions {
             threads: Some(2),
-            tile: 16,
+            tile: [16, 16],
             cancel: Some(Arc::new(AtomicBool::new(false))),
         },
     );

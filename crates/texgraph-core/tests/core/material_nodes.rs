@@ -208,12 +208,12 @@ fn material_nodes_give_the_same_bits_for_any_threads_and_tiles() {
             tile,
             cancel: None,
         };
-        let one = common::render_graph(&g, None, 101, options(1, 64));
-        for (threads, tile) in [(4, 64), (2, 17), (3, 5)] {
+        let one = common::render_graph(&g, None, 101, options(1, [64, 64]));
+        for (threads, tile) in [(4, [128, 32]), (2, [17, 17]), (3, [5, 11])] {
             let other = common::render_graph(&g, None, 101, options(threads, tile));
             assert!(
                 common::same_bits(&one, &other),
-                "tileable {tileable}: differs with {threads} threads and tile {tile}"
+                "tileable {tileable}: differs with {threads} threads and tile {tile:?}"
             );
         }
     }

@@ -402,11 +402,11 @@ fn raster_nodes_give_the_same_bits_for_any_threads_and_tiles() {
             101,
             RenderOptions {
                 threads: Some(1),
-                tile: 64,
+                tile: [64, 64],
                 cancel: None,
             },
         );
-        for (threads, tile) in [(4, 64), (2, 17), (3, 5)] {
+        for (threads, tile) in [(4, [64, 64]), (2, [17, 17]), (3, [5, 9]), (2, [300, 2])] {
             let other = common::render_graph(
                 &g,
                 None,
@@ -419,7 +419,7 @@ fn raster_nodes_give_the_same_bits_for_any_threads_and_tiles() {
             );
             assert!(
                 common::same_bits(&one, &other),
-                "tileable {tileable}: differs with {threads} threads and tile {tile}"
+                "tileable {tileable}: differs with {threads} threads and tile {tile:?}"
             );
         }
     }

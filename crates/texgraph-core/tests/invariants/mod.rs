@@ -83,7 +83,7 @@ pub fn check_graph(graph: &Graph) -> Result<(), String> {
             SIZE,
             RenderOptions {
                 threads: Some(2),
-                tile: 5,
+                tile: [7, 3],
                 ..RenderOptions::default()
             },
             &|_| {},

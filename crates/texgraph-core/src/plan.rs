@@ -20,9 +20,8 @@ pub struct StagePlan {
     pub channels: usize,
     /// What it writes: `plane #i` or `output`.
     pub writes: String,
-    /// The nodes of the planes it reads, each with its apron in texels (`None`: reads
-    /// anywhere).
-    pub reads: Vec<(String, Option<u64>)>,
+    /// The nodes of the planes it reads, each with how far around a texel it reads.
+    pub reads: Vec<(String, PlaneReach)>,
     /// Estimated operations per texel of its grid.
     pub cost: f32,
     /// Bytes held while it runs: live planes, its target, its working memory.
@@ -44,6 +43,17 @@ pub struct Plan {
     pub table_bytes: u64,
     /// Estimated operations for the whole render.
     pub operations: f64,
+}
+
+/// How far around each texel a stage reads a plane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaneReach {
+    /// Within this many texels.
+    Apron(u64),
+    /// Anywhere: at positions computed per texel (re-sampled).
+    Anywhere,
+    /// All of it for every texel: the plane must be complete first.
+    Whole,
 }
 
 /// Bytes of tile buffers each thread of a per-pixel stage holds.
@@ -84,6 +94,8 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
             StageWork::Pixels(tiles) => workspace_bytes(tiles).saturating_mul(threads as u64),
             // Three working planes of the target's size.
             StageWork::Blur { .. } => target.saturating_mul(3),
+            // Each texel's inside-ness (a byte) and column distance (four bytes).
+            StageWork::Distance { .. } => texels as u64 * 5,
         };
         let held: u64 = alive
             .iter()
@@ -96,13 +108,12 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
             .saturating_add(resident);
         peak = peak.max(memory);
         operations += f64::from(stage.cost) * texels;
-        let apron = |plane: u32| -> Option<u64> {
-            match stage.reach {
-                Reach::Anywhere => None,
-                Reach::Near(a) => {
-                    let (w, h) = program.planes[plane as usize].size.at(width, height);
-                    Some(a.texels_at(w.max(h)))
-                }
+        let apron = |plane: u32| match stage.reach {
+            Reach::Anywhere => PlaneReach::Anywhere,
+            Reach::Whole => PlaneReach::Whole,
+            Reach::Near(a) => {
+                let (w, h) = program.planes[plane as usize].size.at(width, height);
+                PlaneReach::Apron(a.texels_at(w.max(h)))
             }
         };
         stages.push(StagePlan {
@@ -113,6 +124,9 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
                     "blur, σ = {:.1} texels",
                     f64::from(*radius) * f64::from(grid.0)
                 ),
+                StageWork::Distance { side, .. } => {
+                    format!("exact distance transform ({side:?}), reads the whole plane")
+                }
             },
             grid,
             channels: stage.channels(&program.planes),
@@ -163,8 +177,13 @@ impl fmt::Display for Plan {
             )?;
             for (plane, apron) in &s.reads {
                 match apron {
-                    Some(a) => writeln!(f, "    reads plane {plane}, apron {a} texels")?,
-                    None => writeln!(f, "    reads plane {plane} anywhere (re-sampled)")?,
+                    PlaneReach::Apron(a) => {
+                        writeln!(f, "    reads plane {plane}, apron {a} texels")?
+                    }
+                    PlaneReach::Anywhere => {
+                        writeln!(f, "    reads plane {plane} anywhere (re-sampled)")?
+                    }
+                    PlaneReach::Whole => writeln!(f, "    reads plane {plane} whole")?,
                 }
             }
             writeln!(f, "    memory while running: {:.1} MiB", mib(s.memory))?;

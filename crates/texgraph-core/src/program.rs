@@ -804,6 +804,9 @@ pub enum Reach {
     Near(Apron),
     /// Anywhere: it reads at positions computed per pixel (a warp of a buffered input).
     Anywhere,
+    /// The whole plane: every texel may depend on every other (a distance transform), so
+    /// the input must be computed whole before any of the result.
+    Whole,
 }
 
 /// The size of a plane.
@@ -876,6 +879,27 @@ pub enum StageWork {
         /// Standard deviation, texture units.
         radius: f32,
     },
+    /// The exact Euclidean distance of each texel to the nearest texel across a threshold
+    /// of a one-channel plane, in texture units: a whole-plane computation.
+    Distance {
+        /// The mask (one channel, same size as the result).
+        input: PlaneId,
+        /// Texels above it are inside.
+        threshold: f32,
+        /// Which texels are measured, and with which sign.
+        side: DistanceSide,
+    },
+}
+
+/// Which texels a distance stage measures, and the sign it gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DistanceSide {
+    /// Outside texels: their distance to the nearest inside texel; inside texels are 0.
+    Outside,
+    /// Inside texels: their distance to the nearest outside texel; outside texels are 0.
+    Inside,
+    /// Both: outside texels' distances positive, inside texels' negative.
+    Signed,
 }
 
 /// One pass over a grid: the output image or a plane.
@@ -901,6 +925,7 @@ impl Stage {
         match &self.work {
             StageWork::Pixels(p) => p.channels.len(),
             StageWork::Blur { input, .. } => planes[*input as usize].channels as usize,
+            StageWork::Distance { .. } => 1,
         }
     }
 }
@@ -929,7 +954,9 @@ impl Program {
     pub fn output_stage(&self) -> &TileProgram {
         match &self.stages.last().expect("a program has a stage").work {
             StageWork::Pixels(p) => p,
-            StageWork::Blur { .. } => unreachable!("the output stage is per-pixel"),
+            StageWork::Blur { .. } | StageWork::Distance { .. } => {
+                unreachable!("the output stage is per-pixel")
+            }
         }
     }
 
@@ -958,7 +985,7 @@ impl Program {
             .iter()
             .map(|s| match &s.work {
                 StageWork::Pixels(p) => p.instrs.len(),
-                StageWork::Blur { .. } => 1,
+                StageWork::Blur { .. } | StageWork::Distance { .. } => 1,
             })
             .sum()
     }

@@ -44,6 +44,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::filter::EMBOSS,
     &nodes::filter::EDGE_DETECT,
     &nodes::filter::SLOPE_BLUR,
+    &nodes::mask::DISTANCE,
     &nodes::material::AMBIENT_OCCLUSION,
     &nodes::material::CURVATURE,
     &nodes::material::NORMAL_BLEND,

@@ -330,6 +330,8 @@ struct Compiler<'g> {
     plane_memo: HashMap<(usize, usize, u32, bool, u8), u32>,
     /// Blurred planes already made: (plane, radius bits) → plane.
     blur_memo: HashMap<(u32, u32), u32>,
+    /// Distance fields already made: (mask plane, threshold bits, side) → plane.
+    distance_memo: HashMap<(u32, u32, crate::program::DistanceSide), u32>,
     /// Cost per pixel of the render of the stages finished so far.
     finished_cost: f64,
     /// Cost so far of the stages suspended while a plane they read is compiled.
@@ -375,6 +377,7 @@ impl<'g> Compiler<'g> {
             planes: Vec::new(),
             plane_memo: HashMap::new(),
             blur_memo: HashMap::new(),
+            distance_memo: HashMap::new(),
             finished_cost: 0.0,
             outer_cost: 0.0,
             node_compiles: 0,

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use super::{Frame, NodeCtx, StageBuilder, Val, area};
 use crate::error::GraphError;
 use crate::eval::Image;
-use crate::program::{Apron, Op, Operand, PlaneInfo, PlaneSize, Reach, Slot, Stage, StageWork};
+use crate::program::{
+    Apron, DistanceSide, Op, Operand, PlaneInfo, PlaneSize, Reach, Slot, Stage, StageWork,
+};
 
 /// How an input is materialized as a plane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +37,9 @@ impl PlaneInput {
 
 /// Estimated cost per pixel of a blur stage (six running-sum passes and two transposes).
 const BLUR_COST: f64 = 24.0;
+/// Estimated cost per pixel of one side of a distance transform (two column sweeps, then
+/// a lower envelope built and read along each row in exact integer arithmetic).
+const DISTANCE_COST: f64 = 40.0;
 
 impl NodeCtx<'_, '_> {
     /// Input `port`, if connected, evaluated over the whole image into a plane (once per
@@ -122,6 +127,53 @@ impl NodeCtx<'_, '_> {
         });
         c.blur_memo.insert(key, blurred);
         Ok(blurred)
+    }
+
+    /// The exact distance field of `mask` (a one-channel plane) across `threshold`, in
+    /// texture units: a whole-plane stage (see [`DistanceSide`] for its values).
+    pub fn distance_field(
+        &mut self,
+        mask: u32,
+        threshold: f32,
+        side: DistanceSide,
+    ) -> Result<u32, GraphError> {
+        let c = &mut *self.compiler;
+        let key = (mask, threshold.to_bits(), side);
+        if let Some(&field) = c.distance_memo.get(&key) {
+            return Ok(field);
+        }
+        let input = c.planes[mask as usize].clone();
+        let shift = match input.size {
+            PlaneSize::Render { shift } => shift,
+            PlaneSize::Fixed { .. } => 0,
+        };
+        let passes = if side == DistanceSide::Signed {
+            2.0
+        } else {
+            1.0
+        };
+        c.charge_pass(DISTANCE_COST * passes, shift, &self.node.id)?;
+        let field = c.planes.len() as u32;
+        c.planes.push(PlaneInfo {
+            node: self.node.id.clone(),
+            channels: 1,
+            image: None,
+            ..input
+        });
+        c.stages.push(Stage {
+            node: self.node.id.clone(),
+            target: Some(field),
+            work: StageWork::Distance {
+                input: mask,
+                threshold,
+                side,
+            },
+            reads: vec![mask],
+            reach: Reach::Whole,
+            cost: (DISTANCE_COST * passes) as f32,
+        });
+        c.distance_memo.insert(key, field);
+        Ok(field)
     }
 
     /// The plane of a loaded image for this node, made by `load` the first time this node

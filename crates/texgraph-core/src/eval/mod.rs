@@ -13,6 +13,7 @@
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub mod blur;
+pub mod distance;
 mod grid;
 mod interleave;
 mod material;
@@ -331,6 +332,25 @@ fn run_stages(
                         stage.node
                     ))
                 })?;
+                report(u64::from(w) * u64::from(h));
+            }
+            StageWork::Distance {
+                input,
+                threshold,
+                side,
+            } => {
+                let source = planes[*input as usize]
+                    .as_deref()
+                    .expect("a plane is computed before the stages that read it");
+                let wrap = program.planes[*input as usize].wrap;
+                distance::distance(source, *threshold, *side, wrap, cancel, &mut plane)
+                    .ok_or_else(|| {
+                        Error::Render(format!(
+                            "not enough memory for the distance transform of the {w}x{h} plane \
+                             of node '{}'",
+                            stage.node
+                        ))
+                    })?;
                 report(u64::from(w) * u64::from(h));
             }
         }

@@ -9,6 +9,7 @@ pub mod coordinates;
 pub mod filter;
 pub mod fractal;
 pub mod input;
+pub mod mask;
 pub mod material;
 pub mod noise;
 pub mod pattern;

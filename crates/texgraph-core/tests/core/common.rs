@@ -74,7 +74,8 @@ pub fn dir_entries(dir: &std::path::Path) -> Vec<String> {
 }
 
 /// Every raster node — a half-size buffer re-sampled by a warp, blur, sharpen, normal,
-/// emboss, edge detect, slope blur, a transform and an image read — in one graph whose
+/// emboss, edge detect, slope blur, a distance field, a transform and an image read — in
+/// one graph whose
 /// output is node `all`.
 pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
     graph(&format!(
@@ -91,7 +92,9 @@ pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
            {{ "id": "sb", "type": "slope_blur", "params": {{ "distance": 0.05, "mode": "max" }}, "inputs": {{ "input": "nm", "slope": "h" }} }},
            {{ "id": "t", "type": "transform", "params": {{ "scale_x": 2, "scale_y": 2 }}, "inputs": {{ "source": "sb" }} }},
            {{ "id": "m1", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "t", "b": "sh", "mask": "ed" }} }},
-           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m1", "b": "img" }} }},
+           {{ "id": "ds", "type": "distance", "params": {{ "distance": 0.08, "mode": "signed" }}, "inputs": {{ "mask": "bl" }} }},
+           {{ "id": "m2", "type": "blend", "params": {{ "mode": "multiply" }}, "inputs": {{ "a": "m1", "b": "ds" }} }},
+           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m2", "b": "img" }} }},
            {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
     ))
 }

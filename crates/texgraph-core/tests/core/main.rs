@@ -21,6 +21,7 @@ mod formulas;
 mod gltf;
 mod kernels;
 mod looping;
+mod masks;
 mod material_nodes;
 mod materials;
 mod migration;

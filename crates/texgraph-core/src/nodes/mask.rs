@@ -1,0 +1,80 @@
+//! Nodes that turn a mask of shapes into material maps: `distance`. Each reads its mask as
+//! a plane and asks the compiler for a whole-plane stage over it (a distance transform);
+//! what they compute per pixel from that is theirs.
+
+use crate::compile::{PlaneInput, Val};
+use crate::program::{DistanceSide, Op, Operand, Unary};
+use crate::registry::{Category, InputPort, NodeDescriptor, PortType, SCALAR_OUT, choice, float};
+
+const MASK: InputPort = InputPort {
+    name: "mask",
+    ty: PortType::Scalar,
+    required: true,
+    doc: "The shapes: values above `threshold` are inside (a color input is read as its \
+          luminance).",
+};
+
+const THRESHOLD: crate::registry::Param = float(
+    "threshold",
+    0.5,
+    0.0,
+    1.0,
+    "Mask values above it are inside a shape.",
+);
+
+/// `distance`: the exact Euclidean distance to the mask's edge.
+pub static DISTANCE: NodeDescriptor = NodeDescriptor {
+    id: "distance",
+    label: "Distance",
+    category: Category::Filter,
+    doc: "The exact Euclidean distance from each pixel to the nearest pixel across the mask's \
+          edge (pixel centre to pixel centre, in texture units: a pixel is 1/width across and \
+          1/height down), at any distance in time linear in the pixels. `outside`: 0 inside the \
+          shapes, rising to 1 at `distance` away from them; `inside`: 0 outside, rising to 1 at \
+          `distance` in from the edge; `signed`: 0.5 at the edge, 1 at `distance` outside, 0 at \
+          `distance` inside. Where the other side is empty (a blank or a full mask) the result is \
+          1 (0.5 + 0.5 signed). Tileable graphs measure across the edges of the image.",
+    inputs: &[MASK],
+    outputs: SCALAR_OUT,
+    params: &[
+        float(
+            "distance",
+            0.1,
+            0.0,
+            1.0,
+            "The distance that maps to 1, in texture units (a fraction of the width).",
+        ),
+        THRESHOLD,
+        choice(
+            "mode",
+            "outside",
+            &["outside", "inside", "signed"],
+            "Which side of the edge is measured.",
+        ),
+    ],
+    compile: |ctx| {
+        // A zero range is a hard step at the edge rather than a division by zero.
+        let range = ctx.uniform("distance")?.max(1e-6);
+        let threshold = ctx.uniform("threshold")?;
+        let side = match ctx.text("mode") {
+            "inside" => DistanceSide::Inside,
+            "signed" => DistanceSide::Signed,
+            _ => DistanceSide::Outside,
+        };
+        let mask = ctx
+            .plane("mask", PlaneInput::HEIGHT)?
+            .expect("mask is required");
+        let field = ctx.distance_field(mask, threshold, side)?;
+        let Val::Scalar(d) = ctx.read(field, false)? else {
+            unreachable!("a distance field has one channel")
+        };
+        let (scale, offset) = match side {
+            DistanceSide::Signed => (0.5 / range, 0.5),
+            DistanceSide::Outside | DistanceSide::Inside => (1.0 / range, 0.0),
+        };
+        let mapped = ctx.emit(Op::MulAdd(d, Operand::Const(scale), Operand::Const(offset)))?;
+        Ok(vec![Val::Scalar(
+            ctx.emit(Op::Unary(Unary::Clamp01, mapped))?,
+        )])
+    },
+};

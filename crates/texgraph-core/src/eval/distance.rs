@@ -28,9 +28,6 @@ use crate::program::DistanceSide;
 /// texel at all: farther than any two texels of an image can be (√2).
 pub const FAR: f32 = 4.0;
 
-/// Vertical distance, in texels, meaning "no site in this column".
-const NONE: u32 = u32::MAX / 2;
-
 /// Writes into `out` (one channel, the size of `mask`) the distance from each texel to the
 /// nearest texel across the threshold, in texture units: see [`DistanceSide`] for which
 /// texels get which. A texel is inside when its value is above `threshold`. `None` when
@@ -45,60 +42,164 @@ pub fn distance(
     out: &mut Image,
 ) -> Option<()> {
     let (w, h) = (mask.width as usize, mask.height as usize);
-    let c = mask.channels;
-    let inside: Vec<bool> = {
-        let mut v = Vec::new();
-        v.try_reserve_exact(w * h).ok()?;
-        v.extend(mask.data.chunks_exact(c).map(|t| t[0] > threshold));
-        v
+    let sides = Sides {
+        mask,
+        threshold,
+        w,
+        wrap,
     };
-    let mut dy = Vec::new();
-    dy.try_reserve_exact(w * h).ok()?;
-    dy.resize(w * h, NONE);
+    // The columns' distances go into `out`, which each row then overwrites with its own.
+    let wrapped = columns(sides, h, &mut out.data);
     let metric = Metric::new(w, h);
-    // Outside texels measure to the inside ones, and inside texels to the outside ones.
-    let passes: &[(bool, f32)] = match side {
-        DistanceSide::Outside => &[(true, 1.0)],
-        DistanceSide::Inside => &[(false, 1.0)],
-        DistanceSide::Signed => &[(true, 1.0), (false, -1.0)],
+    let rows = Rows {
+        sides,
+        side,
+        metric,
+        wrapped: wrapped.as_ref(),
+        cancel,
     };
-    out.data.fill(0.0);
-    for &(sites_inside, sign) in passes {
-        columns(&inside, sites_inside, w, wrap, &mut dy);
-        let along = Along {
-            sites_inside,
-            wrap,
-            metric,
-            sign,
-            cancel,
-        };
-        rows(&inside, &dy, w, along, &mut out.data)?;
+    if metric.fits_64_bits() {
+        rows.run::<i64>(&mut out.data)
+    } else {
+        rows.run::<i128>(&mut out.data)
     }
-    Some(())
 }
 
-/// The integer metric: D = dx²·across + dy²·down, and distance = √D · scale. 128-bit, so
-/// that no size overflows it (a 65536² image's D reaches 2⁶⁴).
+/// Which texels of the mask are inside, and how its rows wrap.
+#[derive(Clone, Copy)]
+struct Sides<'a> {
+    mask: &'a Image,
+    threshold: f32,
+    w: usize,
+    wrap: bool,
+}
+
+impl Sides<'_> {
+    /// Whether each texel of row `y` is inside, into `row`.
+    fn row(&self, y: usize, row: &mut [bool]) {
+        let c = self.mask.channels;
+        let texels = &self.mask.data[y * self.w * c..(y + 1) * self.w * c];
+        for (r, t) in row.iter_mut().zip(texels.chunks_exact(c)) {
+            *r = t[0] > self.threshold;
+        }
+    }
+}
+
+/// Down each column, the distance in texels from each texel to the nearest texel of the
+/// other side in its column (infinite when there is none), into `dy`: a sweep down and a
+/// sweep up, row by row so that the loops run along the rows and vectorize. Whole numbers
+/// up to 2²⁴ are exact in `f32`. Wrapping, what lies beyond the top and bottom edges is
+/// returned for the rows to add ([`Wrapped::apply`]).
+fn columns(sides: Sides<'_>, h: usize, dy: &mut [f32]) -> Option<Wrapped> {
+    let w = sides.w;
+    // Rows since the last inside texel and since the last outside one.
+    let mut since = (vec![f32::INFINITY; w], vec![f32::INFINITY; w]);
+    let mut inside = vec![false; w];
+    let step = |y: usize, since: &mut (Vec<f32>, Vec<f32>), inside: &mut [bool]| {
+        sides.row(y, inside);
+        for ((i, s_in), s_out) in inside.iter().zip(&mut since.0).zip(&mut since.1) {
+            *s_in = if *i { 0.0 } else { *s_in + 1.0 };
+            *s_out = if *i { *s_out + 1.0 } else { 0.0 };
+        }
+    };
+    for (y, d) in dy.chunks_exact_mut(w).enumerate() {
+        step(y, &mut since, &mut inside);
+        for (((d, &i), &s_in), &s_out) in d.iter_mut().zip(&inside).zip(&since.0).zip(&since.1) {
+            *d = if i { s_out } else { s_in };
+        }
+    }
+    let below_last =
+        std::mem::replace(&mut since, (vec![f32::INFINITY; w], vec![f32::INFINITY; w]));
+    for (y, d) in dy.chunks_exact_mut(w).enumerate().rev() {
+        step(y, &mut since, &mut inside);
+        for (((d, &i), &s_in), &s_out) in d.iter_mut().zip(&inside).zip(&since.0).zip(&since.1) {
+            *d = d.min(if i { s_out } else { s_in });
+        }
+    }
+    sides.wrap.then_some(Wrapped {
+        below_last,
+        above_first: since,
+        h,
+    })
+}
+
+/// What a wrapping column's texels see beyond its edges, for each side (inside, outside):
+/// the rows from its last texel of that side to the bottom, and from the top to its first.
+struct Wrapped {
+    below_last: (Vec<f32>, Vec<f32>),
+    above_first: (Vec<f32>, Vec<f32>),
+    h: usize,
+}
+
+impl Wrapped {
+    /// Lowers row `y`'s column distances `dy` (texels' inside-ness `inside`) to those going
+    /// round: up from y past the top to the last texel of the other side, y + 1 + rows
+    /// below it, or down past the bottom to the first, h − y + rows above it.
+    fn apply(&self, y: usize, inside: &[bool], dy: &mut [f32]) {
+        let (up, down) = ((y + 1) as f32, (self.h - y) as f32);
+        let columns = inside
+            .iter()
+            .zip(self.below_last.0.iter().zip(&self.below_last.1))
+            .zip(self.above_first.0.iter().zip(&self.above_first.1));
+        for (d, ((&i, (&last_in, &last_out)), (&first_in, &first_out))) in
+            dy.iter_mut().zip(columns)
+        {
+            let (last, first) = if i {
+                (last_out, first_out)
+            } else {
+                (last_in, first_in)
+            };
+            *d = d.min(up + last).min(down + first);
+        }
+    }
+}
+
+/// The integer metric: D = dx²·across + dy²·down, and distance = √D · scale.
 #[derive(Debug, Clone, Copy)]
 struct Metric {
-    across: i128,
-    down: i128,
+    across: i64,
+    down: i64,
+    /// The largest column a row's envelope takes (wrapping, half a period beyond the row).
+    reach: i64,
+    /// The largest vertical distance, in texels.
+    tallest: i64,
+    /// The image's size in texels.
+    width: usize,
+    height: usize,
     scale: f64,
 }
 
 impl Metric {
     fn new(w: usize, h: usize) -> Self {
         let g = gcd(w, h);
-        let (hg, wg) = ((h / g) as i128, (w / g) as i128);
+        let (hg, wg) = ((h / g) as i64, (w / g) as i64);
         Self {
             across: hg * hg,
             down: wg * wg,
+            reach: (w + w.div_ceil(2)) as i64,
+            tallest: h as i64,
+            width: w,
+            height: h,
             scale: g as f64 / (w as f64 * h as f64),
         }
     }
 
-    fn distance(self, squared: i128) -> f32 {
-        ((squared as f64).sqrt() * self.scale) as f32
+    /// Whether 64 bits hold every product the envelope forms: a breakpoint's numerator
+    /// (up to twice across·reach² plus down·tallest²) times another's denominator (up to
+    /// 4·across·reach). True for every square image up to 65536²; images whose sides share
+    /// no large factor take 128 bits.
+    fn fits_64_bits(self) -> bool {
+        let wide = |v: i64| i128::from(v);
+        let r = wide(self.reach) + 1;
+        let numerator = 2 * wide(self.across) * r * r + wide(self.down) * wide(self.tallest).pow(2);
+        let denominator = 4 * wide(self.across) * r;
+        numerator
+            .checked_mul(denominator)
+            .is_some_and(|p| p < (1i128 << 62))
+    }
+
+    fn distance(self, squared: f64) -> f32 {
+        (squared.sqrt() * self.scale) as f32
     }
 }
 
@@ -109,125 +210,148 @@ fn gcd(mut a: usize, mut b: usize) -> usize {
     a.max(1)
 }
 
-/// Down each column, the distance in texels to the nearest site (a texel whose inside-ness
-/// is `sites_inside`) of that column, or [`NONE`]: a sweep down and a sweep up, row by
-/// row so that the loops run along the rows and vectorize. Wrapping, each sweep goes round
-/// twice, the first lap only carrying the distance from the far end.
-fn columns(inside: &[bool], sites_inside: bool, w: usize, wrap: bool, dy: &mut [u32]) {
-    let mut run = vec![NONE; w];
-    let step = |run: &mut [u32], row: &[bool]| {
-        for (r, &i) in run.iter_mut().zip(row) {
-            *r = if i == sites_inside {
-                0
-            } else {
-                (*r + 1).min(NONE)
-            };
-        }
-    };
-    if wrap {
-        for row in inside.chunks_exact(w) {
-            step(&mut run, row);
-        }
+/// The integers the envelope computes in: 64 bits where they hold every product, else 128.
+trait Exact:
+    Copy
+    + Default
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + Send
+{
+    fn from_i64(v: i64) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+impl Exact for i64 {
+    fn from_i64(v: i64) -> Self {
+        v
     }
-    for (row, d) in inside.chunks_exact(w).zip(dy.chunks_exact_mut(w)) {
-        step(&mut run, row);
-        d.copy_from_slice(&run);
-    }
-    run.fill(NONE);
-    if wrap {
-        for row in inside.chunks_exact(w).rev() {
-            step(&mut run, row);
-        }
-    }
-    for (row, d) in inside.chunks_exact(w).zip(dy.chunks_exact_mut(w)).rev() {
-        step(&mut run, row);
-        for (d, &r) in d.iter_mut().zip(&run) {
-            *d = (*d).min(r);
-        }
+    fn to_f64(self) -> f64 {
+        self as f64
     }
 }
 
-/// How a row pass measures: which texels are sites, whether rows wrap, the metric, the
-/// sign written, and the cancel flag.
-#[derive(Clone, Copy)]
-struct Along<'a> {
-    sites_inside: bool,
-    wrap: bool,
+impl Exact for i128 {
+    fn from_i64(v: i64) -> Self {
+        i128::from(v)
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+/// The row pass: for each row, the lower envelope of its columns' parabolas, read at the
+/// texels measured.
+struct Rows<'a> {
+    sides: Sides<'a>,
+    side: DistanceSide,
     metric: Metric,
-    sign: f32,
+    wrapped: Option<&'a Wrapped>,
     cancel: Option<&'a AtomicBool>,
 }
 
-/// Along each row, the exact distance of every texel that is not a site to the nearest
-/// site, times the sign, into `out`.
-fn rows(inside: &[bool], dy: &[u32], w: usize, along: Along<'_>, out: &mut [f32]) -> Option<()> {
-    let Along {
-        sites_inside,
-        wrap,
-        metric,
-        sign,
-        cancel,
-    } = along;
-    let reach = if wrap { w.div_ceil(2) } else { 0 };
-    out.par_chunks_mut(w)
-        .zip(dy.par_chunks(w))
-        .zip(inside.par_chunks(w))
-        .map_init(Envelope::default, |envelope, ((out, dy), inside)| {
-            if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                return Some(());
-            }
-            envelope.build(dy, reach, metric)?;
-            envelope.read(metric, |x, squared| {
-                if inside[x] != sites_inside {
-                    out[x] = match squared {
-                        Some(d) => sign * metric.distance(d),
-                        None => sign * FAR,
-                    };
-                }
-            });
-            Some(())
-        })
-        .collect::<Option<Vec<()>>>()
-        .map(|_| ())
+impl Rows<'_> {
+    /// Replaces each row of `data` (the columns' distances) with the texels' distances.
+    fn run<T: Exact>(&self, data: &mut [f32]) -> Option<()> {
+        let w = self.sides.w;
+        // Outside texels measure to the inside ones, and inside texels to the outside ones.
+        let passes: &[(bool, f32)] = match self.side {
+            DistanceSide::Outside => &[(true, 1.0)],
+            DistanceSide::Inside => &[(false, 1.0)],
+            DistanceSide::Signed => &[(true, 1.0), (false, -1.0)],
+        };
+        data.par_chunks_mut(w)
+            .enumerate()
+            .map_init(
+                || (Envelope::<T>::default(), Vec::new(), Vec::new()),
+                |(envelope, dy, inside), (y, row)| -> Option<()> {
+                    if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                        return Some(());
+                    }
+                    dy.clear();
+                    dy.try_reserve_exact(w).ok()?;
+                    dy.extend_from_slice(row);
+                    inside.clear();
+                    inside.try_reserve_exact(w).ok()?;
+                    inside.resize(w, false);
+                    self.sides.row(y, inside);
+                    if let Some(wrapped) = self.wrapped {
+                        wrapped.apply(y, inside, dy);
+                    }
+                    row.fill(0.0);
+                    for &(sites_inside, sign) in passes {
+                        envelope.build(dy, inside, sites_inside, self.sides.wrap, self.metric)?;
+                        envelope.read(self.metric, |x, squared| {
+                            if inside[x] != sites_inside {
+                                row[x] = sign
+                                    * squared.map_or(FAR, |d: T| self.metric.distance(d.to_f64()));
+                            }
+                        });
+                    }
+                    Some(())
+                },
+            )
+            .collect::<Option<Vec<()>>>()
+            .map(|_| ())
+    }
 }
 
 /// The lower envelope of the parabolas f(q) + across·(x − q)² of one row.
 #[derive(Default)]
-struct Envelope {
+struct Envelope<T> {
     /// Each parabola of the envelope: its column q and f(q).
-    sites: Vec<(i128, i128)>,
-    /// Where each starts: a fraction (numerator, denominator > 0); the first starts at
-    /// −∞ (unused).
-    starts: Vec<(i128, i128)>,
+    sites: Vec<(T, T)>,
+    /// Where each starts: a fraction (numerator, denominator > 0); the first's is unused
+    /// (it starts at −∞).
+    starts: Vec<(T, T)>,
     /// The row's length.
     len: usize,
 }
 
-impl Envelope {
-    /// Builds the envelope of the row with vertical distances `dy` (texels), taking
-    /// `reach` more columns of the periodic row on each side.
-    fn build(&mut self, dy: &[u32], reach: usize, metric: Metric) -> Option<()> {
+impl<T: Exact> Envelope<T> {
+    /// Builds the envelope of a row: column q is a site of f(q) = 0 where its texel's
+    /// inside-ness is `sites_inside`, else of f(q) = down·dy(q)² (none where dy is
+    /// infinite). Wrapping, the columns beyond each end that may hold a texel's nearest
+    /// site are taken too ([`margins`]).
+    fn build(
+        &mut self,
+        dy: &[f32],
+        inside: &[bool],
+        sites_inside: bool,
+        wrap: bool,
+        metric: Metric,
+    ) -> Option<()> {
         let n = dy.len();
+        let (left, right) = if wrap {
+            margins(dy, inside, sites_inside, metric)
+        } else {
+            (0, 0)
+        };
         self.len = n;
         self.sites.clear();
         self.starts.clear();
-        self.sites.try_reserve(n + 2 * reach).ok()?;
-        self.starts.try_reserve(n + 2 * reach).ok()?;
-        let first = -(reach as i64);
-        let last = (n + reach) as i64;
-        for q in first..last {
-            let d = dy[q.rem_euclid(n as i64) as usize];
-            if d == NONE {
+        self.sites.try_reserve(n + left + right).ok()?;
+        self.starts.try_reserve(n + left + right).ok()?;
+        let (a, down) = (T::from_i64(metric.across), T::from_i64(metric.down));
+        let two = T::from_i64(2);
+        for q in -(left as i64)..(n + right) as i64 {
+            let column = q.rem_euclid(n as i64) as usize;
+            let f = if inside[column] == sites_inside {
+                T::default()
+            } else if dy[column].is_finite() {
+                let d = T::from_i64(dy[column] as i64);
+                d * d * down
+            } else {
                 continue;
-            }
-            let (q, d) = (i128::from(q), i128::from(d));
-            let f = d * d * metric.down;
-            let mut start = (0, 1);
+            };
+            let q = T::from_i64(q);
+            let mut start = (T::default(), T::from_i64(1));
             while let Some(&(v, fv)) = self.sites.last() {
                 // The parabolas of v and q cross at s = (f(q) + a·q² − f(v) − a·v²) /
-                // (2a·(q − v)); q hides v when that is left of where v starts.
-                let a = metric.across;
-                let s = (f + a * q * q - fv - a * v * v, 2 * a * (q - v));
+                // (2a·(q − v)); q hides v when that is not right of where v starts.
+                let s = (f + a * q * q - fv - a * v * v, two * a * (q - v));
                 let v_start = *self.starts.last().expect("one start per site");
                 if self.sites.len() > 1 && !before(v_start, s) {
                     self.sites.pop();
@@ -245,28 +369,52 @@ impl Envelope {
 
     /// Calls `each(x, D)` for x = 0..len with the squared distance D of the envelope there,
     /// `None` when the row has no site.
-    fn read(&self, metric: Metric, mut each: impl FnMut(usize, Option<i128>)) {
+    fn read(&self, metric: Metric, mut each: impl FnMut(usize, Option<T>)) {
         if self.sites.is_empty() {
             for x in 0..self.len {
                 each(x, None);
             }
             return;
         }
+        let a = T::from_i64(metric.across);
         let mut k = 0;
         for x in 0..self.len {
-            let p = x as i128;
-            while k + 1 < self.sites.len() && before(self.starts[k + 1], (p, 1)) {
+            let p = T::from_i64(x as i64);
+            while k + 1 < self.sites.len() && before(self.starts[k + 1], (p, T::from_i64(1))) {
                 k += 1;
             }
             let (q, f) = self.sites[k];
-            each(x, Some(f + metric.across * (p - q) * (p - q)));
+            each(x, Some(f + a * (p - q) * (p - q)));
         }
     }
 }
 
-/// Whether the fraction `a` is less than the fraction `b` (denominators positive). The
-/// products stay below 2¹²⁰ for images up to 65536 texels on a side.
-fn before(a: (i128, i128), b: (i128, i128)) -> bool {
+/// How many columns beyond the left and right ends of a wrapping row can hold the nearest
+/// site of one of its texels. Texel x's own column is a site at down·dy(x)², so no site
+/// farther than dy(x)·w/h texels across is nearer; a site beyond half a period has a nearer
+/// copy on the other side.
+fn margins(dy: &[f32], inside: &[bool], sites_inside: bool, metric: Metric) -> (usize, usize) {
+    let n = dy.len();
+    let half = n.div_ceil(2);
+    let (mut left, mut right) = (0, 0);
+    for (x, (&d, &i)) in dy.iter().zip(inside).enumerate() {
+        let reach = if i == sites_inside {
+            0
+        } else if d.is_finite() {
+            // ⌈dy·w/h⌉ in whole numbers.
+            (d as usize * metric.width).div_ceil(metric.height)
+        } else {
+            half
+        };
+        left = left.max(reach.saturating_sub(x));
+        right = right.max(reach.saturating_sub(n - 1 - x));
+    }
+    (left.min(half), right.min(half))
+}
+
+/// Whether the fraction `a` is less than the fraction `b` (denominators positive; the
+/// products fit, see [`Metric::fits_64_bits`]).
+fn before<T: Exact>(a: (T, T), b: (T, T)) -> bool {
     a.0 * b.1 < b.0 * a.1
 }
 
@@ -276,7 +424,7 @@ mod tests {
 
     /// The brute-force squared distance (in the integer metric) of texel (x, y) to the
     /// nearest texel across the threshold.
-    fn brute(inside: &[bool], w: usize, h: usize, wrap: bool, x: usize, y: usize) -> Option<i128> {
+    fn brute(inside: &[bool], w: usize, h: usize, wrap: bool, x: usize, y: usize) -> Option<i64> {
         let m = Metric::new(w, h);
         let mut best = None;
         for (j, row) in inside.chunks_exact(w).enumerate() {
@@ -284,14 +432,13 @@ mod tests {
                 if s == inside[y * w + x] {
                     continue;
                 }
-                let (mut dx, mut dy) =
-                    ((i as i128 - x as i128).abs(), (j as i128 - y as i128).abs());
+                let (mut dx, mut dy) = ((i as i64 - x as i64).abs(), (j as i64 - y as i64).abs());
                 if wrap {
-                    dx = dx.min(w as i128 - dx);
-                    dy = dy.min(h as i128 - dy);
+                    dx = dx.min(w as i64 - dx);
+                    dy = dy.min(h as i64 - dy);
                 }
                 let d = dx * dx * m.across + dy * dy * m.down;
-                best = Some(best.map_or(d, |b: i128| b.min(d)));
+                best = Some(best.map_or(d, |b: i64| b.min(d)));
             }
         }
         best
@@ -338,7 +485,7 @@ mod tests {
                             for x in 0..w {
                                 let i = inside[y * w + x];
                                 let d = match brute(&inside, w, h, wrap, x, y) {
-                                    Some(d) => m.distance(d),
+                                    Some(d) => m.distance(d as f64),
                                     None => FAR,
                                 };
                                 let expected = match (side, i) {
@@ -357,6 +504,50 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn sixty_four_bits_serve_square_images_and_128_the_rest() {
+        assert!(Metric::new(65536, 65536).fits_64_bits());
+        assert!(Metric::new(4096, 1024).fits_64_bits());
+        assert!(!Metric::new(1000, 1001).fits_64_bits());
+    }
+
+    #[test]
+    fn both_widths_give_the_same_bits() {
+        let (w, h) = (40, 30);
+        for wrap in [false, true] {
+            let image = Image {
+                width: w as u32,
+                height: h as u32,
+                channels: 1,
+                data: mask(w, h, 7, 20),
+            };
+            let sides = Sides {
+                mask: &image,
+                threshold: 0.5,
+                w,
+                wrap,
+            };
+            let mut narrow = vec![0.0; w * h];
+            let wrapped = columns(sides, h, &mut narrow);
+            let rows = Rows {
+                sides,
+                side: DistanceSide::Signed,
+                metric: Metric::new(w, h),
+                wrapped: wrapped.as_ref(),
+                cancel: None,
+            };
+            let mut wide = narrow.clone();
+            rows.run::<i64>(&mut narrow).unwrap();
+            rows.run::<i128>(&mut wide).unwrap();
+            assert!(
+                narrow
+                    .iter()
+                    .zip(&wide)
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            );
         }
     }
 

@@ -134,7 +134,10 @@ fn the_distance_stage_reads_its_mask_whole() {
         .expect("the plan lists the distance stage");
     assert!(described.work.contains("whole plane"), "{}", described.work);
     assert!(
-        matches!(described.reads[..], [(_, texgraph_core::plan::PlaneReach::Whole)]),
+        matches!(
+            described.reads[..],
+            [(_, texgraph_core::plan::PlaneReach::Whole)]
+        ),
         "{:?}",
         described.reads
     );

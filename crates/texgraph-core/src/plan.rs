@@ -94,8 +94,9 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
             StageWork::Pixels(tiles) => workspace_bytes(tiles).saturating_mul(threads as u64),
             // Three working planes of the target's size.
             StageWork::Blur { .. } => target.saturating_mul(3),
-            // Each texel's inside-ness (a byte) and column distance (four bytes).
-            StageWork::Distance { .. } => texels as u64 * 5,
+            // The column distances live in the target; each thread keeps a row's
+            // envelope: up to two columns per texel, each two pairs of 128-bit integers.
+            StageWork::Distance { .. } => u64::from(grid.0).saturating_mul(160 * threads as u64),
         };
         let held: u64 = alive
             .iter()

@@ -13,9 +13,13 @@
 //! dx²·(h/g)² + dy²·(w/g)². The envelope's breakpoints are compared as fractions, so the
 //! result equals a brute-force search bit for bit, on any thread count.
 //!
-//! In tileable graphs the mask repeats: a column's sweeps go round twice, and a row's
-//! envelope takes the columns of half a period on each side as well, which holds the
-//! nearest copy of every site.
+//! In tileable graphs the mask repeats. A column's texels also see past its ends, to its
+//! last texel of each side going up and its first going down; a row's envelope also takes
+//! the columns beyond its ends that can hold a texel's nearest site, at most half a period
+//! each side (which holds the nearest copy of every site).
+//!
+//! The columns' distances are kept in the output plane itself, as whole numbers in `f32`,
+//! and each row replaces its own with the result: the transform needs no plane of its own.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -92,40 +92,23 @@ impl NodeCtx<'_, '_> {
     /// `plane` blurred with a Gaussian-like kernel of standard deviation `radius` texture
     /// units (a fraction of the width across, of the height down).
     pub fn blurred(&mut self, plane: u32, radius: f32) -> Result<u32, GraphError> {
-        let c = &mut *self.compiler;
         let key = (plane, radius.to_bits());
-        if let Some(&blurred) = c.blur_memo.get(&key) {
+        if let Some(&blurred) = self.compiler.blur_memo.get(&key) {
             return Ok(blurred);
         }
-        let input = c.planes[plane as usize].clone();
-        let shift = match input.size {
-            PlaneSize::Render { shift } => shift,
-            PlaneSize::Fixed { .. } => 0,
+        let channels = self.plane_channels(plane);
+        let work = StageWork::Blur {
+            input: plane,
+            radius,
         };
-        c.charge_pass(BLUR_COST, shift, &self.node.id)?;
-        let blurred = c.planes.len() as u32;
-        c.planes.push(PlaneInfo {
-            node: self.node.id.clone(),
-            image: None,
-            ..input
+        // Three boxes of about the standard deviation each, plus a texel of rounding per
+        // box.
+        let reach = Reach::Near(Apron {
+            texels: 3,
+            texture: 3.0 * radius,
         });
-        c.stages.push(Stage {
-            node: self.node.id.clone(),
-            target: Some(blurred),
-            work: StageWork::Blur {
-                input: plane,
-                radius,
-            },
-            reads: vec![plane],
-            // Three boxes of about the standard deviation each, plus a texel of rounding
-            // per box.
-            reach: Reach::Near(Apron {
-                texels: 3,
-                texture: 3.0 * radius,
-            }),
-            cost: BLUR_COST as f32,
-        });
-        c.blur_memo.insert(key, blurred);
+        let blurred = self.plane_stage(plane, channels, work, reach, BLUR_COST)?;
+        self.compiler.blur_memo.insert(key, blurred);
         Ok(blurred)
     }
 
@@ -137,43 +120,58 @@ impl NodeCtx<'_, '_> {
         threshold: f32,
         side: DistanceSide,
     ) -> Result<u32, GraphError> {
-        let c = &mut *self.compiler;
         let key = (mask, threshold.to_bits(), side);
-        if let Some(&field) = c.distance_memo.get(&key) {
+        if let Some(&field) = self.compiler.distance_memo.get(&key) {
             return Ok(field);
         }
-        let input = c.planes[mask as usize].clone();
-        let shift = match input.size {
-            PlaneSize::Render { shift } => shift,
-            PlaneSize::Fixed { .. } => 0,
-        };
         let passes = if side == DistanceSide::Signed {
             2.0
         } else {
             1.0
         };
-        c.charge_pass(DISTANCE_COST * passes, shift, &self.node.id)?;
-        let field = c.planes.len() as u32;
+        let work = StageWork::Distance {
+            input: mask,
+            threshold,
+            side,
+        };
+        let field = self.plane_stage(mask, 1, work, Reach::Whole, DISTANCE_COST * passes)?;
+        self.compiler.distance_memo.insert(key, field);
+        Ok(field)
+    }
+
+    /// A stage of this node computing a new plane of `channels` from plane `input` (the
+    /// same size), charged `cost` per texel: its plane.
+    fn plane_stage(
+        &mut self,
+        input: u32,
+        channels: u32,
+        work: StageWork,
+        reach: Reach,
+        cost: f64,
+    ) -> Result<u32, GraphError> {
+        let c = &mut *self.compiler;
+        let info = c.planes[input as usize].clone();
+        let shift = match info.size {
+            PlaneSize::Render { shift } => shift,
+            PlaneSize::Fixed { .. } => 0,
+        };
+        c.charge_pass(cost, shift, &self.node.id)?;
+        let plane = c.planes.len() as u32;
         c.planes.push(PlaneInfo {
             node: self.node.id.clone(),
-            channels: 1,
+            channels,
             image: None,
-            ..input
+            ..info
         });
         c.stages.push(Stage {
             node: self.node.id.clone(),
-            target: Some(field),
-            work: StageWork::Distance {
-                input: mask,
-                threshold,
-                side,
-            },
-            reads: vec![mask],
-            reach: Reach::Whole,
-            cost: (DISTANCE_COST * passes) as f32,
+            target: Some(plane),
+            work,
+            reads: vec![input],
+            reach,
+            cost: cost as f32,
         });
-        c.distance_memo.insert(key, field);
-        Ok(field)
+        Ok(plane)
     }
 
     /// The plane of a loaded image for this node, made by `load` the first time this node

@@ -163,10 +163,6 @@ impl Wrapped {
 struct Metric {
     across: i64,
     down: i64,
-    /// The largest column a row's envelope takes (wrapping, half a period beyond the row).
-    reach: i64,
-    /// The largest vertical distance, in texels.
-    tallest: i64,
     /// The image's size in texels.
     width: usize,
     height: usize,
@@ -180,8 +176,6 @@ impl Metric {
         Self {
             across: hg * hg,
             down: wg * wg,
-            reach: (w + w.div_ceil(2)) as i64,
-            tallest: h as i64,
             width: w,
             height: h,
             scale: g as f64 / (w as f64 * h as f64),
@@ -189,13 +183,15 @@ impl Metric {
     }
 
     /// Whether 64 bits hold every product the envelope forms: a breakpoint's numerator
-    /// (up to twice across·reach² plus down·tallest²) times another's denominator (up to
-    /// 4·across·reach). True for every square image up to 65536²; images whose sides share
-    /// no large factor take 128 bits.
+    /// (up to twice across·r² plus down·h², r the farthest column a row takes: wrapping,
+    /// half a period beyond it) times another's denominator (up to 4·across·r). True for
+    /// every square image up to 65536²; images whose sides share no large factor take 128
+    /// bits.
     fn fits_64_bits(self) -> bool {
         let wide = |v: i64| i128::from(v);
-        let r = wide(self.reach) + 1;
-        let numerator = 2 * wide(self.across) * r * r + wide(self.down) * wide(self.tallest).pow(2);
+        let r = (self.width + self.width.div_ceil(2)) as i128 + 1;
+        let h = self.height as i128;
+        let numerator = 2 * wide(self.across) * r * r + wide(self.down) * h * h;
         let denominator = 4 * wide(self.across) * r;
         numerator
             .checked_mul(denominator)
@@ -266,39 +262,35 @@ impl Rows<'_> {
             DistanceSide::Inside => &[(false, 1.0)],
             DistanceSide::Signed => &[(true, 1.0), (false, -1.0)],
         };
-        data.par_chunks_mut(w)
-            .enumerate()
-            .map_init(
-                || (Envelope::<T>::default(), Vec::new(), Vec::new()),
-                |(envelope, dy, inside), (y, row)| -> Option<()> {
-                    if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                        return Some(());
-                    }
-                    dy.clear();
-                    dy.try_reserve_exact(w).ok()?;
-                    dy.extend_from_slice(row);
-                    inside.clear();
-                    inside.try_reserve_exact(w).ok()?;
-                    inside.resize(w, false);
-                    self.sides.row(y, inside);
-                    if let Some(wrapped) = self.wrapped {
-                        wrapped.apply(y, inside, dy);
-                    }
-                    row.fill(0.0);
-                    for &(sites_inside, sign) in passes {
-                        envelope.build(dy, inside, sites_inside, self.sides.wrap, self.metric)?;
-                        envelope.read(self.metric, |x, squared| {
-                            if inside[x] != sites_inside {
-                                row[x] = sign
-                                    * squared.map_or(FAR, |d: T| self.metric.distance(d.to_f64()));
-                            }
-                        });
-                    }
-                    Some(())
-                },
-            )
-            .collect::<Option<Vec<()>>>()
-            .map(|_| ())
+        data.par_chunks_mut(w).enumerate().try_for_each_init(
+            || (Envelope::<T>::default(), Vec::new(), Vec::new()),
+            |(envelope, dy, inside), (y, row)| -> Option<()> {
+                if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    return Some(());
+                }
+                dy.clear();
+                dy.try_reserve_exact(w).ok()?;
+                dy.extend_from_slice(row);
+                inside.clear();
+                inside.try_reserve_exact(w).ok()?;
+                inside.resize(w, false);
+                self.sides.row(y, inside);
+                if let Some(wrapped) = self.wrapped {
+                    wrapped.apply(y, inside, dy);
+                }
+                row.fill(0.0);
+                for &(sites_inside, sign) in passes {
+                    envelope.build(dy, inside, sites_inside, self.sides.wrap, self.metric)?;
+                    envelope.read(self.metric, |x, squared| {
+                        if inside[x] != sites_inside {
+                            row[x] =
+                                sign * squared.map_or(FAR, |d: T| self.metric.distance(d.to_f64()));
+                        }
+                    });
+                }
+                Some(())
+            },
+        )
     }
 }
 

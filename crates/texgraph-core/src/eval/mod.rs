@@ -423,9 +423,9 @@ fn advise_huge_pages(buffer: &[f32]) {
 fn advise_huge_pages(_buffer: &[f32]) {}
 
 /// Renders `program` into `data` (rows of `width` texels) in bands of `tile[1]` rows of
-/// tiles `tile[0]` wide, in
-/// parallel. Once `cancel` is raised, bands not yet started are skipped and a band under
-/// way stops at its next tile column. `report` is told how many texels each band added.
+/// tiles `tile[0]` wide, in parallel. Once `cancel` is raised, bands not yet started are
+/// skipped and a band under way stops at its next tile column. `report` is told how many
+/// texels each band added.
 fn fill_bands(
     program: &TileProgram,
     tables: &Tables<'_>,
@@ -463,9 +463,8 @@ fn fill_bands(
 thread_local! {
     /// Each worker thread's tile buffers, kept from band to band: allocated per band they
     /// would be returned to the system and faulted back in, zeroed page by page, every time.
-    static WORKSPACE: std::cell::RefCell<Workspace> = const {
-        std::cell::RefCell::new(Workspace { slots: Vec::new(), uniform_rows: Vec::new() })
-    };
+    static WORKSPACE: std::cell::RefCell<Workspace> =
+        const { std::cell::RefCell::new(Workspace::EMPTY) };
 }
 
 /// Most bytes of tile buffers a thread keeps between bands (more are freed after each).
@@ -479,6 +478,12 @@ struct Workspace {
 }
 
 impl Workspace {
+    /// No buffers yet.
+    const EMPTY: Workspace = Workspace {
+        slots: Vec::new(),
+        uniform_rows: Vec::new(),
+    };
+
     /// Runs `work` with this thread's workspace made ready for `program` with tiles of
     /// `tile` columns and rows.
     fn with(program: &TileProgram, tile: [usize; 2], work: impl FnOnce(&mut Workspace)) {
@@ -489,10 +494,7 @@ impl Workspace {
             let ws = match borrowed.as_deref_mut() {
                 Ok(ws) => ws,
                 Err(_) => {
-                    own = Workspace {
-                        slots: Vec::new(),
-                        uniform_rows: Vec::new(),
-                    };
+                    own = Workspace::EMPTY;
                     &mut own
                 }
             };

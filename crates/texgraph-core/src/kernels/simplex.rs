@@ -149,13 +149,7 @@ const G2: f32 = 0.211_324_87; // (3 − √3)/6
 
 /// Where a 2D sample falls on the skewed lattice: its cell's floors (i, j) and its offset
 /// (x0, y0) from the cell's first corner. It lies in the cell's lower triangle when
-/// x0 > y0.
-#[inline(always)]
-pub fn triangle2(x: f32, y: f32) -> [f32; 4] {
-    triangle2_with(x, y, split)
-}
-
-/// [`triangle2`] with `split` as the lattice split ([`split`] or the same bits through
+/// x0 > y0. `split` is the lattice split ([`split`], or the same bits through
 /// [`split_vectorized`](super::noise::split_vectorized)).
 #[inline(always)]
 pub fn triangle2_with(x: f32, y: f32, split: impl Fn(f32) -> (f32, f32)) -> [f32; 4] {
@@ -168,7 +162,7 @@ pub fn triangle2_with(x: f32, y: f32, split: impl Fn(f32) -> (f32, f32)) -> [f32
     [i, j, x - (i - t), y - (j - t)]
 }
 
-/// The x0 [`triangle2`] gives a sample at x in cell (i, j): the same operations, for a
+/// The x0 [`triangle2_with`] gives a sample at x in cell (i, j): the same operations, for a
 /// caller that knows the cell already.
 #[inline(always)]
 pub fn offset_x(x: f32, i: f32, j: f32) -> f32 {

@@ -97,6 +97,9 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
             // The column distances live in the target; each thread keeps a row's
             // envelope: up to two columns per texel, each two pairs of 128-bit integers.
             StageWork::Distance { .. } => u64::from(grid.0).saturating_mul(160 * threads as u64),
+            // At most one run per two texels, each with its bounds, parent and shape, and
+            // a shape per run.
+            StageWork::FloodFill { .. } => (texels as u64).saturating_mul(16),
         };
         let held: u64 = alive
             .iter()
@@ -127,6 +130,9 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
                 ),
                 StageWork::Distance { side, .. } => {
                     format!("exact distance transform ({side:?}), reads the whole plane")
+                }
+                StageWork::FloodFill { .. } => {
+                    "flood fill: labels the shapes, reads the whole plane".to_owned()
                 }
             },
             grid,

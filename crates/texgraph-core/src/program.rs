@@ -535,6 +535,63 @@ pub enum Op {
     },
     /// Rec.709 luminance of (r, g, b).
     Luminance(Operand, Operand, Operand),
+    /// A flood-fill plane's shape under (x, y) (the nearest texel), read as `read` says.
+    Fill {
+        /// The flood-fill plane.
+        plane: PlaneId,
+        /// Sample u.
+        x: Operand,
+        /// Sample v.
+        y: Operand,
+        /// What is read.
+        read: FillRead,
+    },
+}
+
+/// What a flood-fill companion reads of the shape under a sample: each is 0 on the
+/// background.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FillRead {
+    /// A random number in [0, 1) per shape, from its anchor and the seed.
+    Random {
+        /// Hash seed.
+        seed: u32,
+    },
+    /// 1 inside a shape.
+    Inside,
+    /// A linear ramp across the shape's bounding box, 0 on one side and 1 on the other,
+    /// rising towards `angle` (f32 bits, degrees counterclockwise from the right) turned
+    /// by `variation` (f32 bits) times a random angle in ±180°.
+    Gradient {
+        /// Direction, f32 bits.
+        angle: u32,
+        /// Share of a random turn, f32 bits.
+        variation: u32,
+        /// Hash seed of the random turn.
+        seed: u32,
+    },
+    /// The bounding box's centre, across (u) or down (v).
+    Centre {
+        /// Down instead of across.
+        down: bool,
+    },
+    /// A measure of the bounding box.
+    Size(BoxMeasure),
+    /// The shape's place in scan order: (number + 1) / shapes.
+    Index,
+}
+
+/// What `fill_to_bbox_size` measures of a bounding box, in texture units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoxMeasure {
+    /// The larger of width and height.
+    Max,
+    /// Width.
+    Width,
+    /// Height.
+    Height,
+    /// Width times height.
+    Area,
 }
 
 impl Op {
@@ -560,7 +617,8 @@ impl Op {
             | Op::Emboss { plane, .. }
             | Op::Edges { plane, .. }
             | Op::Occlusion { plane, .. }
-            | Op::Curvature { plane, .. } => vec![plane],
+            | Op::Curvature { plane, .. }
+            | Op::Fill { plane, .. } => vec![plane],
             Op::SlopeBlur { input, slope, .. } => vec![input, slope],
             _ => Vec::new(),
         }
@@ -571,6 +629,9 @@ impl Op {
     pub fn reach(&self) -> Option<Apron> {
         match *self {
             Op::Fetch { .. } => Some(Apron::default()),
+            Op::Fill { x, y, .. } if (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT)) => {
+                Some(Apron::default())
+            }
             Op::Sample { x, y, .. } if (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT)) => {
                 Some(Apron {
                     texels: 1,
@@ -662,6 +723,11 @@ impl Op {
                 directions, steps, ..
             } => 8.0 + directions as f32 * (6.0 + steps as f32 * 6.0),
             Op::Curvature { .. } => 80.0,
+            Op::Fill { read, .. } => match read {
+                FillRead::Gradient { .. } => 30.0,
+                FillRead::Random { .. } => 12.0,
+                _ => 6.0,
+            },
             Op::NormalBlend { .. } => 40.0,
             _ => 1.0,
         }
@@ -736,6 +802,7 @@ impl Op {
             Op::Occlusion { x, y, strength, .. } | Op::Curvature { x, y, strength, .. } => {
                 vec![x, y, strength]
             }
+            Op::Fill { x, y, .. } => vec![x, y],
             Op::NormalBlend {
                 base,
                 detail,
@@ -889,6 +956,14 @@ pub enum StageWork {
         /// Which texels are measured, and with which sign.
         side: DistanceSide,
     },
+    /// The connected shapes of a one-channel plane labelled, each texel given its shape's
+    /// data (see [`crate::eval::flood::Shape`]): a whole-plane computation.
+    FloodFill {
+        /// The mask (one channel, same size as the result).
+        input: PlaneId,
+        /// Texels above it are inside.
+        threshold: f32,
+    },
 }
 
 /// Which texels a distance stage measures, and the sign it gives them.
@@ -926,6 +1001,7 @@ impl Stage {
             StageWork::Pixels(p) => p.channels.len(),
             StageWork::Blur { input, .. } => planes[*input as usize].channels as usize,
             StageWork::Distance { .. } => 1,
+            StageWork::FloodFill { .. } => crate::eval::flood::CHANNELS,
         }
     }
 }
@@ -954,7 +1030,7 @@ impl Program {
     pub fn output_stage(&self) -> &TileProgram {
         match &self.stages.last().expect("a program has a stage").work {
             StageWork::Pixels(p) => p,
-            StageWork::Blur { .. } | StageWork::Distance { .. } => {
+            StageWork::Blur { .. } | StageWork::Distance { .. } | StageWork::FloodFill { .. } => {
                 unreachable!("the output stage is per-pixel")
             }
         }
@@ -985,7 +1061,9 @@ impl Program {
             .iter()
             .map(|s| match &s.work {
                 StageWork::Pixels(p) => p.instrs.len(),
-                StageWork::Blur { .. } | StageWork::Distance { .. } => 1,
+                StageWork::Blur { .. }
+                | StageWork::Distance { .. }
+                | StageWork::FloodFill { .. } => 1,
             })
             .sum()
     }

@@ -45,6 +45,13 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::filter::EDGE_DETECT,
     &nodes::filter::SLOPE_BLUR,
     &nodes::mask::DISTANCE,
+    &nodes::flood::FLOOD_FILL,
+    &nodes::flood::FILL_TO_RANDOM,
+    &nodes::flood::FILL_TO_COLOR,
+    &nodes::flood::FILL_TO_GRADIENT,
+    &nodes::flood::FILL_TO_BBOX_SIZE,
+    &nodes::flood::FILL_TO_POSITION,
+    &nodes::flood::FILL_TO_INDEX,
     &nodes::material::AMBIENT_OCCLUSION,
     &nodes::material::CURVATURE,
     &nodes::material::NORMAL_BLEND,
@@ -133,6 +140,9 @@ pub enum Category {
     /// Neighbourhood filters and buffers: nodes whose input is computed over the whole
     /// image first.
     Filter,
+    /// Masks of shapes made into material maps: distances, bevels, flood fills, value
+    /// ranges.
+    Mask,
     /// Material maps from heights and normal maps: occlusion, curvature, layer blends.
     Material,
     /// Constants, images and graph values.
@@ -153,6 +163,7 @@ impl Category {
             Category::Color => "Color",
             Category::Combine => "Combine",
             Category::Filter => "Filter",
+            Category::Mask => "Mask",
             Category::Material => "Material",
             Category::Input => "Input",
             Category::Output => "Output",

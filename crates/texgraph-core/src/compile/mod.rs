@@ -328,10 +328,10 @@ struct Compiler<'g> {
     planes: Vec<PlaneInfo>,
     /// Planes already made: (node, output slot, size shift, as scalar, pass) → plane.
     plane_memo: HashMap<(usize, usize, u32, bool, u8), u32>,
-    /// Blurred planes already made: (plane, radius bits) → plane.
-    blur_memo: HashMap<(u32, u32), u32>,
-    /// Distance fields already made: (mask plane, threshold bits, side) → plane.
-    distance_memo: HashMap<(u32, u32, crate::program::DistanceSide), u32>,
+    /// Planes already derived from others by whole-plane stages.
+    derived_memo: HashMap<planes::Derived, u32>,
+    /// The shapes plane of each `flood_fill` node compiled: node index → plane.
+    fill_planes: HashMap<usize, u32>,
     /// Cost per pixel of the render of the stages finished so far.
     finished_cost: f64,
     /// Cost so far of the stages suspended while a plane they read is compiled.
@@ -376,8 +376,8 @@ impl<'g> Compiler<'g> {
             stages: Vec::new(),
             planes: Vec::new(),
             plane_memo: HashMap::new(),
-            blur_memo: HashMap::new(),
-            distance_memo: HashMap::new(),
+            derived_memo: HashMap::new(),
+            fill_planes: HashMap::new(),
             finished_cost: 0.0,
             outer_cost: 0.0,
             node_compiles: 0,

@@ -37,9 +37,38 @@ impl PlaneInput {
 
 /// Estimated cost per pixel of a blur stage (six running-sum passes and two transposes).
 const BLUR_COST: f64 = 24.0;
+/// A plane derived from another by a whole-plane stage, as a memo key (values by their
+/// bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Derived {
+    Blur(u32, u32),
+    Distance(u32, u32, DistanceSide),
+    FloodFill(u32, u32),
+}
+
+impl Derived {
+    fn of(work: &StageWork) -> Self {
+        match *work {
+            StageWork::Blur { input, radius } => Derived::Blur(input, radius.to_bits()),
+            StageWork::Distance {
+                input,
+                threshold,
+                side,
+            } => Derived::Distance(input, threshold.to_bits(), side),
+            StageWork::FloodFill { input, threshold } => {
+                Derived::FloodFill(input, threshold.to_bits())
+            }
+            StageWork::Pixels(_) => unreachable!("per-pixel stages are not derived planes"),
+        }
+    }
+}
+
 /// Estimated cost per pixel of one side of a distance transform (two column sweeps, then
 /// a lower envelope built and read along each row in exact integer arithmetic).
 const DISTANCE_COST: f64 = 40.0;
+/// Estimated cost per pixel of a flood fill (runs found, joined, and each texel written
+/// its shape's seven values).
+const FLOOD_FILL_COST: f64 = 20.0;
 
 impl NodeCtx<'_, '_> {
     /// Input `port`, if connected, evaluated over the whole image into a plane (once per
@@ -92,24 +121,22 @@ impl NodeCtx<'_, '_> {
     /// `plane` blurred with a Gaussian-like kernel of standard deviation `radius` texture
     /// units (a fraction of the width across, of the height down).
     pub fn blurred(&mut self, plane: u32, radius: f32) -> Result<u32, GraphError> {
-        let key = (plane, radius.to_bits());
-        if let Some(&blurred) = self.compiler.blur_memo.get(&key) {
-            return Ok(blurred);
-        }
         let channels = self.plane_channels(plane);
-        let work = StageWork::Blur {
-            input: plane,
-            radius,
-        };
         // Three boxes of about the standard deviation each, plus a texel of rounding per
         // box.
         let reach = Reach::Near(Apron {
             texels: 3,
             texture: 3.0 * radius,
         });
-        let blurred = self.plane_stage(plane, channels, work, reach, BLUR_COST)?;
-        self.compiler.blur_memo.insert(key, blurred);
-        Ok(blurred)
+        self.derived(
+            StageWork::Blur {
+                input: plane,
+                radius,
+            },
+            channels,
+            reach,
+            BLUR_COST,
+        )
     }
 
     /// The exact distance field of `mask` (a one-channel plane) across `threshold`, in
@@ -120,10 +147,6 @@ impl NodeCtx<'_, '_> {
         threshold: f32,
         side: DistanceSide,
     ) -> Result<u32, GraphError> {
-        let key = (mask, threshold.to_bits(), side);
-        if let Some(&field) = self.compiler.distance_memo.get(&key) {
-            return Ok(field);
-        }
         let passes = if side == DistanceSide::Signed {
             2.0
         } else {
@@ -134,21 +157,65 @@ impl NodeCtx<'_, '_> {
             threshold,
             side,
         };
-        let field = self.plane_stage(mask, 1, work, Reach::Whole, DISTANCE_COST * passes)?;
-        self.compiler.distance_memo.insert(key, field);
-        Ok(field)
+        self.derived(work, 1, Reach::Whole, DISTANCE_COST * passes)
     }
 
-    /// A stage of this node computing a new plane of `channels` from plane `input` (the
-    /// same size), charged `cost` per texel: its plane.
-    fn plane_stage(
+    /// The shapes of `mask` (a one-channel plane) above `threshold`, labelled: a
+    /// whole-plane stage whose plane holds each texel's [`Shape`](crate::eval::flood::Shape).
+    /// Read it with [`Op::Fill`], never as an image.
+    pub fn shapes(&mut self, mask: u32, threshold: f32) -> Result<u32, GraphError> {
+        let work = StageWork::FloodFill {
+            input: mask,
+            threshold,
+        };
+        let channels = crate::eval::flood::CHANNELS as u32;
+        self.derived(work, channels, Reach::Whole, FLOOD_FILL_COST)
+    }
+
+    /// Records `plane` as this node's shapes, for the companions connected to it.
+    pub fn record_shapes(&mut self, plane: u32) {
+        let index = self.compiler.index[self.node.id.as_str()];
+        self.compiler.fill_planes.insert(index, plane);
+    }
+
+    /// The shapes plane of the `flood_fill` node connected to `port`; anything else
+    /// connected there is taken as a mask and flood-filled at threshold 0.5.
+    pub fn shapes_input(&mut self, port: &str) -> Result<u32, GraphError> {
+        let reference = self
+            .node
+            .inputs
+            .get(port)
+            .expect("validated required input");
+        let (index, _) = self.compiler.resolve(reference);
+        if self.compiler.graph.nodes[index].kind == "flood_fill" {
+            self.compiler.node(index, self.frame)?;
+            return Ok(self.compiler.fill_planes[&index]);
+        }
+        let mask = self
+            .plane(port, PlaneInput::HEIGHT)?
+            .expect("validated required input");
+        self.shapes(mask, 0.5)
+    }
+
+    /// The plane `work` computes from another of the same size, made once per graph: a
+    /// stage of this node of `channels`, charged `cost` per texel.
+    fn derived(
         &mut self,
-        input: u32,
-        channels: u32,
         work: StageWork,
+        channels: u32,
         reach: Reach,
         cost: f64,
     ) -> Result<u32, GraphError> {
+        let key = Derived::of(&work);
+        if let Some(&plane) = self.compiler.derived_memo.get(&key) {
+            return Ok(plane);
+        }
+        let input = match work {
+            StageWork::Blur { input, .. }
+            | StageWork::Distance { input, .. }
+            | StageWork::FloodFill { input, .. } => input,
+            StageWork::Pixels(_) => unreachable!("per-pixel stages are not derived planes"),
+        };
         let c = &mut *self.compiler;
         let info = c.planes[input as usize].clone();
         let shift = match info.size {
@@ -171,6 +238,7 @@ impl NodeCtx<'_, '_> {
             reach,
             cost: cost as f32,
         });
+        c.derived_memo.insert(key, plane);
         Ok(plane)
     }
 

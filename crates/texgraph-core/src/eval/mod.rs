@@ -14,6 +14,7 @@
 mod avx512;
 pub mod blur;
 pub mod distance;
+pub mod flood;
 mod grid;
 mod interleave;
 mod material;
@@ -351,6 +352,22 @@ fn run_stages(
                             stage.node
                         ))
                     })?;
+                report(u64::from(w) * u64::from(h));
+            }
+            StageWork::FloodFill { input, threshold } => {
+                let source = planes[*input as usize]
+                    .as_deref()
+                    .expect("a plane is computed before the stages that read it");
+                let wrap = program.planes[*input as usize].wrap;
+                flood::flood_fill(source, *threshold, wrap, cancel, &mut plane).ok_or_else(
+                    || {
+                        Error::Render(format!(
+                            "not enough memory to label the shapes of the {w}x{h} plane of \
+                             node '{}'",
+                            stage.node
+                        ))
+                    },
+                )?;
                 report(u64::from(w) * u64::from(h));
             }
         }

@@ -611,6 +611,14 @@ fn apply<'s>(
             ternary_k(dst[0], Ternary::Ridge, arg(noise), arg(offset), arg(weight));
         }
         Op::Luminance(r, g, b) => ternary_k(dst[0], Ternary::Luminance, arg(r), arg(g), arg(b)),
+        Op::Fill { plane, x, y, read } => {
+            let view = tables.plane(plane);
+            let (x, y) = (arg(x), arg(y));
+            for (i, o) in dst[0].iter_mut().enumerate() {
+                let (u, v) = (x.at(i), y.at(i));
+                *o = super::flood::shape_at(view, u, v).read(read, u, v, view.wrap);
+            }
+        }
         Op::RingDistance {
             x,
             y,

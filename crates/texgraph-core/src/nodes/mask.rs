@@ -26,7 +26,7 @@ const THRESHOLD: crate::registry::Param = float(
 pub static DISTANCE: NodeDescriptor = NodeDescriptor {
     id: "distance",
     label: "Distance",
-    category: Category::Filter,
+    category: Category::Mask,
     doc: "The exact Euclidean distance from each pixel to the nearest pixel across the mask's \
           edge (pixel centre to pixel centre, in texture units: a pixel is 1/width across and \
           1/height down), at any distance in time linear in the pixels. `outside`: 0 inside the \

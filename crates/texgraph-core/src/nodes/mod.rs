@@ -7,6 +7,7 @@ pub mod color;
 pub mod combine;
 pub mod coordinates;
 pub mod filter;
+pub mod flood;
 pub mod fractal;
 pub mod input;
 pub mod mask;

@@ -94,7 +94,11 @@ pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
            {{ "id": "m1", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "t", "b": "sh", "mask": "ed" }} }},
            {{ "id": "ds", "type": "distance", "params": {{ "distance": 0.08, "mode": "signed" }}, "inputs": {{ "mask": "bl" }} }},
            {{ "id": "m2", "type": "blend", "params": {{ "mode": "multiply" }}, "inputs": {{ "a": "m1", "b": "ds" }} }},
-           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m2", "b": "img" }} }},
+           {{ "id": "ff", "type": "flood_fill", "params": {{ "threshold": 0.45 }}, "inputs": {{ "mask": "bl" }} }},
+           {{ "id": "fg", "type": "fill_to_gradient", "params": {{ "seed": 5 }}, "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "fc", "type": "fill_to_color", "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "m3", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "m2", "b": "fc", "mask": "fg" }} }},
+           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m3", "b": "img" }} }},
            {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
     ))
 }

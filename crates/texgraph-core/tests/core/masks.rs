@@ -1,5 +1,6 @@
-//! The mask nodes (`distance`) against independent code: a brute-force search over the
-//! rendered mask, seams in tileable graphs, resolution independence, and the plan.
+//! The mask nodes against independent code: distances against a brute-force search over
+//! the rendered mask, flood fills against a breadth-first labelling, shapes across the
+//! edges of tileable graphs, resolution independence, and the plan.
 
 use texgraph_core::program::{Reach, StageWork};
 use texgraph_core::{Image, RenderOptions, compile, compile_node, render};
@@ -142,4 +143,162 @@ fn the_distance_stage_reads_its_mask_whole() {
         described.reads
     );
     assert!(plan.to_string().contains("whole"), "{plan}");
+}
+
+/// A graph of blobs `m` (thresholded noise), their flood fill `ff` and its companions.
+fn fill_graph(tileable: bool, mask: &str) -> texgraph_core::Graph {
+    common::graph(&format!(
+        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": {tileable} }}, "nodes": [
+           {{ "id": "n", "type": "fbm", "params": {{ "frequency": 5, "octaves": 3, "seed": 3 }} }},
+           {{ "id": "b", "type": "bricks" }},
+           {{ "id": "m", "type": "threshold", "params": {{ "level": 0.55 }}, "inputs": {{ "input": "{mask}" }} }},
+           {{ "id": "ff", "type": "flood_fill", "inputs": {{ "mask": "m" }} }},
+           {{ "id": "random", "type": "fill_to_random", "params": {{ "seed": 7 }}, "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "index", "type": "fill_to_index", "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "gradient", "type": "fill_to_gradient", "params": {{ "variation": 0 }}, "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "size", "type": "fill_to_bbox_size", "params": {{ "measure": "width" }}, "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "out", "type": "output", "inputs": {{ "color": "random" }} }} ] }}"#
+    ))
+}
+
+/// Each texel's component in a plain breadth-first labelling (8-connected, wrapping when
+/// `wrap`), or `None` outside.
+fn breadth_first(inside: &[bool], w: usize, h: usize, wrap: bool) -> Vec<Option<usize>> {
+    let mut label = vec![None; w * h];
+    let mut next = 0;
+    for start in 0..w * h {
+        if label[start].is_some() || !inside[start] {
+            continue;
+        }
+        label[start] = Some(next);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(at) = queue.pop_front() {
+            let (x, y) = ((at % w) as i64, (at / w) as i64);
+            for dy in -1..=1i64 {
+                for dx in -1..=1i64 {
+                    let (mut nx, mut ny) = (x + dx, y + dy);
+                    if wrap {
+                        (nx, ny) = (nx.rem_euclid(w as i64), ny.rem_euclid(h as i64));
+                    } else if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                        continue;
+                    }
+                    let n = ny as usize * w + nx as usize;
+                    if inside[n] && label[n].is_none() {
+                        label[n] = Some(next);
+                        queue.push_back(n);
+                    }
+                }
+            }
+        }
+        next += 1;
+    }
+    label
+}
+
+#[test]
+fn flood_fill_finds_the_breadth_first_shapes() {
+    let (w, h) = (96usize, 64usize);
+    for tileable in [false, true] {
+        let graph = fill_graph(tileable, "n");
+        let mask = render_node(&graph, "m", w as u32, h as u32);
+        let inside: Vec<bool> = mask
+            .data
+            .chunks(mask.channels)
+            .map(|t| t[0] > 0.5)
+            .collect();
+        let bfs = breadth_first(&inside, w, h, tileable);
+        let shapes = bfs.iter().flatten().max().map_or(0, |m| m + 1);
+        assert!(shapes >= 5, "the mask has {shapes} shapes");
+        let index = render_node(&graph, "index", w as u32, h as u32);
+        let random = render_node(&graph, "random", w as u32, h as u32);
+        // Same partition, numbered in the scan order of each shape's first texel.
+        let mut random_of = vec![None; shapes];
+        for (t, shape) in bfs.iter().enumerate() {
+            let (i, r) = (index.data[t], random.data[t]);
+            match *shape {
+                None => assert_eq!((i, r), (0.0, 0.0), "background at texel {t}"),
+                Some(s) => {
+                    assert_eq!(i, ((s + 1) as f64 / shapes as f64) as f32, "texel {t}");
+                    // Constant within a shape.
+                    assert_eq!(*random_of[s].get_or_insert(r), r, "texel {t}");
+                }
+            }
+        }
+        // Different between shapes.
+        let mut randoms: Vec<u32> = random_of.iter().map(|r| r.unwrap().to_bits()).collect();
+        randoms.sort_unstable();
+        randoms.dedup();
+        assert_eq!(randoms.len(), shapes, "tileable {tileable}");
+    }
+}
+
+#[test]
+fn a_brick_cut_by_the_border_is_one_shape_when_tileable() {
+    let (w, h) = (128usize, 128usize);
+    let graph = fill_graph(true, "b");
+    let mask = render_node(&graph, "m", w as u32, h as u32);
+    let random = render_node(&graph, "random", w as u32, h as u32);
+    let size = render_node(&graph, "size", w as u32, h as u32);
+    let gradient = render_node(&graph, "gradient", w as u32, h as u32);
+    let mut cut = 0;
+    for y in 0..h {
+        let (left, right) = (y * w, y * w + w - 1);
+        if mask.data[left] > 0.5 && mask.data[right] > 0.5 {
+            cut += 1;
+            assert_eq!(random.data[left], random.data[right], "row {y}");
+            assert_eq!(size.data[left], size.data[right], "row {y}");
+            // The gradient runs on across the border: one texel's step, as inside.
+            let step = gradient.data[left] - gradient.data[right];
+            let inner = gradient.data[left + 1] - gradient.data[left];
+            assert!(
+                (step - inner).abs() < 1e-4,
+                "row {y}: {step} against {inner}"
+            );
+        }
+    }
+    assert!(
+        cut > 10,
+        "bricks cross the left and right edges in {cut} rows"
+    );
+    // Every brick is whole: the same width as the others.
+    let widths: std::collections::BTreeSet<u32> = size
+        .data
+        .iter()
+        .filter(|&&s| s > 0.0)
+        .map(|s| s.to_bits())
+        .collect();
+    assert_eq!(widths.len(), 1, "{widths:?}");
+}
+
+#[test]
+fn a_fill_companion_fills_a_mask_connected_to_it() {
+    let mut graph = fill_graph(false, "n");
+    let direct = render_node(&graph, "random", 64, 48);
+    graph
+        .nodes
+        .iter_mut()
+        .find(|n| n.id == "random")
+        .unwrap()
+        .inputs
+        .insert("flood_fill".into(), "m".into());
+    let through_mask = render_node(&graph, "random", 64, 48);
+    assert!(common::same_bits(&direct, &through_mask));
+    assert!(direct.data.iter().any(|&r| r > 0.0));
+}
+
+#[test]
+fn the_flood_fill_stage_reads_its_mask_whole() {
+    let program = compile(&fill_graph(true, "n"), None).unwrap();
+    let stages: Vec<_> = program
+        .stages
+        .iter()
+        .filter(|s| matches!(s.work, StageWork::FloodFill { .. }))
+        .collect();
+    assert_eq!(stages.len(), 1, "one labelling however many companions");
+    assert_eq!(stages[0].reach, Reach::Whole);
+    let plan = texgraph_core::plan::plan(&program, 256, 256, 2).to_string();
+    assert!(
+        plan.contains("flood fill") && plan.contains("whole"),
+        "{plan}"
+    );
 }

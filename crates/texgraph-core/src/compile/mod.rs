@@ -330,8 +330,6 @@ struct Compiler<'g> {
     plane_memo: HashMap<(usize, usize, u32, bool, u8), u32>,
     /// Planes already derived from others by whole-plane stages.
     derived_memo: HashMap<planes::Derived, u32>,
-    /// The shapes plane of each `flood_fill` node compiled: node index → plane.
-    fill_planes: HashMap<usize, u32>,
     /// Cost per pixel of the render of the stages finished so far.
     finished_cost: f64,
     /// Cost so far of the stages suspended while a plane they read is compiled.
@@ -377,7 +375,6 @@ impl<'g> Compiler<'g> {
             planes: Vec::new(),
             plane_memo: HashMap::new(),
             derived_memo: HashMap::new(),
-            fill_planes: HashMap::new(),
             finished_cost: 0.0,
             outer_cost: 0.0,
             node_compiles: 0,

@@ -172,14 +172,9 @@ impl NodeCtx<'_, '_> {
         self.derived(work, channels, Reach::Whole, FLOOD_FILL_COST)
     }
 
-    /// Records `plane` as this node's shapes, for the companions connected to it.
-    pub fn record_shapes(&mut self, plane: u32) {
-        let index = self.compiler.index[self.node.id.as_str()];
-        self.compiler.fill_planes.insert(index, plane);
-    }
-
-    /// The shapes plane of the `flood_fill` node connected to `port`; anything else
-    /// connected there is taken as a mask and flood-filled at threshold 0.5.
+    /// The shapes plane of the `flood_fill` node connected to `port` (its labelling
+    /// alone, not its own output); anything else connected there is taken as a mask and
+    /// flood-filled at threshold 0.5.
     pub fn shapes_input(&mut self, port: &str) -> Result<u32, GraphError> {
         let reference = self
             .node
@@ -187,9 +182,15 @@ impl NodeCtx<'_, '_> {
             .get(port)
             .expect("validated required input");
         let (index, _) = self.compiler.resolve(reference);
-        if self.compiler.graph.nodes[index].kind == "flood_fill" {
-            self.compiler.node(index, self.frame)?;
-            return Ok(self.compiler.fill_planes[&index]);
+        let node = &self.compiler.graph.nodes[index];
+        if node.kind == "flood_fill" {
+            let mut ctx = NodeCtx {
+                desc: crate::registry::lookup(&node.kind).expect("validated"),
+                node,
+                compiler: &mut *self.compiler,
+                frame: self.frame,
+            };
+            return crate::nodes::flood::shapes_of(&mut ctx);
         }
         let mask = self
             .plane(port, PlaneInput::HEIGHT)?

@@ -12,6 +12,10 @@
 //! arc of columns (rows) holding all of its texels, found as the complement of the largest
 //! gap between them, and a shape that leaves no gap spans the whole image from its first
 //! column (row).
+//!
+//! The plane holds its seven channels one after another (each a whole image), not
+//! interleaved: a companion reads only the channels it needs, so its pass over the image
+//! moves four or eight bytes a texel instead of twenty-eight.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -41,8 +45,9 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The texel's samples of a flood-fill plane.
-    pub fn from_samples(s: &[f32]) -> Self {
+    /// Texel `t` of a flood-fill plane's `data`, whose channels are `texels` samples each.
+    pub fn at(data: &[f32], texels: usize, t: usize) -> Self {
+        let s: [f32; CHANNELS] = std::array::from_fn(|ch| data[ch * texels + t]);
         Self {
             centre: [s[0], s[1]],
             size: [s[2], s[3]],
@@ -56,50 +61,6 @@ impl Shape {
         self.size[0] <= 0.0
     }
 
-    /// What `read` gives at (u, v) in this shape (`wrap`: the image repeats).
-    pub fn read(&self, read: FillRead, u: f32, v: f32, wrap: bool) -> f32 {
-        if self.is_background() {
-            return 0.0;
-        }
-        let [w, h] = self.size;
-        match read {
-            FillRead::Inside => 1.0,
-            FillRead::Index => self.index,
-            FillRead::Centre { down } => self.centre[down as usize],
-            FillRead::Size(measure) => match measure {
-                BoxMeasure::Max => w.max(h),
-                BoxMeasure::Width => w,
-                BoxMeasure::Height => h,
-                BoxMeasure::Area => w * h,
-            },
-            FillRead::Random { seed } => self.random(seed),
-            FillRead::Gradient {
-                angle,
-                variation,
-                seed,
-            } => {
-                let turn = f32::from_bits(variation) * (self.random(seed) - 0.5) * 360.0;
-                let (sin, cos) = (f32::from_bits(angle) + turn).to_radians().sin_cos();
-                // From the box's centre, the nearer copy when the image repeats.
-                let offset = |p: f32, c: f32| {
-                    let d = p - c;
-                    if wrap { d - d.round() } else { d }
-                };
-                let (dx, dy) = (offset(u, self.centre[0]), offset(v, self.centre[1]));
-                // Up the image is −v: the ramp rises towards (cos, −sin), across the box's
-                // extent in that direction.
-                let along = dx * cos - dy * sin;
-                let extent = w * cos.abs() + h * sin.abs();
-                (0.5 + along / extent).clamp(0.0, 1.0)
-            }
-        }
-    }
-
-    /// The shape's random number for `seed`, in [0, 1).
-    fn random(&self, seed: u32) -> f32 {
-        hash01(self.anchor[0] as i32, self.anchor[1] as i32, seed)
-    }
-
     fn samples(&self) -> [f32; CHANNELS] {
         let [cx, cy] = self.centre;
         let [w, h] = self.size;
@@ -108,17 +69,157 @@ impl Shape {
     }
 }
 
-/// The shape of the texel of `view` (a flood-fill plane) under (u, v).
-#[inline]
-pub fn shape_at(view: &PlaneView<'_>, u: f32, v: f32) -> Shape {
-    let x = view.index((u * view.width as f32).floor() as i64, view.width);
-    let y = view.index((v * view.height as f32).floor() as i64, view.height);
-    let at = (y * view.width + x) * CHANNELS;
-    Shape::from_samples(&view.data[at..at + CHANNELS])
+/// What `read` gives at (u, v) for the texel whose channel `ch` is `get(ch)` (`wrap`: the
+/// image repeats). Only the channels `read` needs are fetched; background texels hold
+/// zeros, so every read is 0 there.
+#[inline(always)]
+pub fn read(read: FillRead, get: impl Fn(usize) -> f32, u: f32, v: f32, wrap: bool) -> f32 {
+    match read {
+        FillRead::Index => get(6),
+        FillRead::Centre { down } => get(down as usize),
+        FillRead::Size(measure) => {
+            let (w, h) = (get(2), get(3));
+            match measure {
+                BoxMeasure::Max => w.max(h),
+                BoxMeasure::Width => w,
+                BoxMeasure::Height => h,
+                BoxMeasure::Area => w * h,
+            }
+        }
+        FillRead::Inside => f32::from(u8::from(get(2) > 0.0)),
+        FillRead::Random { .. } | FillRead::Gradient { .. } => {
+            if get(2) > 0.0 {
+                Ramp::of(read, get).at(u, v, wrap)
+            } else {
+                0.0
+            }
+        }
+    }
 }
 
-/// Writes into `out` (of [`CHANNELS`] channels, the size of `mask`) each texel's shape
-/// data: a texel is inside when its value is above `threshold`. `None` when memory for the
+/// What `read` gives along a run of `out.len()` texels of `view` (a flood-fill plane) from
+/// texel `start`, the i-th at (u(i), v(i)): slices of the channels read, so the common
+/// reads are copies and simple loops.
+#[inline(always)]
+pub fn read_run(
+    view: &PlaneView<'_>,
+    read_what: FillRead,
+    start: usize,
+    u: impl Fn(usize) -> f32,
+    v: impl Fn(usize) -> f32,
+    out: &mut [f32],
+) {
+    let n = out.len();
+    let texels = view.width * view.height;
+    let channel = |ch: usize| &view.data[ch * texels + start..ch * texels + start + n];
+    match read_what {
+        FillRead::Index => out.copy_from_slice(channel(6)),
+        FillRead::Centre { down } => out.copy_from_slice(channel(down as usize)),
+        FillRead::Size(measure) => {
+            let (w, h) = (channel(2), channel(3));
+            for ((o, &w), &h) in out.iter_mut().zip(w).zip(h) {
+                *o = match measure {
+                    BoxMeasure::Max => w.max(h),
+                    BoxMeasure::Width => w,
+                    BoxMeasure::Height => h,
+                    BoxMeasure::Area => w * h,
+                };
+            }
+        }
+        FillRead::Inside => {
+            for (o, &w) in out.iter_mut().zip(channel(2)) {
+                *o = f32::from(u8::from(w > 0.0));
+            }
+        }
+        FillRead::Random { .. } | FillRead::Gradient { .. } => {
+            // Neighbours mostly share a shape: its constants are worked out once per run
+            // of texels with the same anchor.
+            let c: [&[f32]; 6] = std::array::from_fn(channel);
+            let mut last: Option<([u32; 2], Ramp)> = None;
+            for (i, o) in out.iter_mut().enumerate() {
+                if c[2][i] <= 0.0 {
+                    *o = 0.0;
+                    continue;
+                }
+                let anchor = [c[4][i].to_bits(), c[5][i].to_bits()];
+                let ramp = match last {
+                    Some((a, ramp)) if a == anchor => ramp,
+                    _ => {
+                        let ramp = Ramp::of(read_what, |ch| c[ch][i]);
+                        last = Some((anchor, ramp));
+                        ramp
+                    }
+                };
+                *o = ramp.at(u(i), v(i), view.wrap);
+            }
+        }
+    }
+}
+
+/// A shape's constants for a random or gradient read.
+#[derive(Clone, Copy)]
+enum Ramp {
+    /// The random number.
+    Constant(f32),
+    /// A gradient: the box's centre, and the direction scaled by 1 / extent.
+    Linear { centre: [f32; 2], step: [f32; 2] },
+}
+
+impl Ramp {
+    #[inline(always)]
+    fn of(read: FillRead, get: impl Fn(usize) -> f32) -> Self {
+        let random = |seed: u32| hash01(get(4) as i32, get(5) as i32, seed);
+        match read {
+            FillRead::Gradient {
+                angle,
+                variation,
+                seed,
+            } => {
+                let (w, h) = (get(2), get(3));
+                let turn = f32::from_bits(variation) * (random(seed) - 0.5) * 360.0;
+                let (sin, cos) = (f32::from_bits(angle) + turn).to_radians().sin_cos();
+                // Up the image is −v: the ramp rises towards (cos, −sin), across the box's
+                // extent in that direction.
+                let extent = w * cos.abs() + h * sin.abs();
+                Ramp::Linear {
+                    centre: [get(0), get(1)],
+                    step: [cos / extent, -sin / extent],
+                }
+            }
+            FillRead::Random { seed } => Ramp::Constant(random(seed)),
+            _ => unreachable!("only randoms and gradients have ramps"),
+        }
+    }
+
+    #[inline(always)]
+    fn at(self, u: f32, v: f32, wrap: bool) -> f32 {
+        match self {
+            Ramp::Constant(value) => value,
+            Ramp::Linear { centre, step } => {
+                // From the box's centre, the nearer copy when the image repeats.
+                let offset = |p: f32, c: f32| {
+                    let d = p - c;
+                    if wrap { d - d.round() } else { d }
+                };
+                let (dx, dy) = (offset(u, centre[0]), offset(v, centre[1]));
+                (0.5 + dx * step[0] + dy * step[1]).clamp(0.0, 1.0)
+            }
+        }
+    }
+}
+
+/// What `read` gives at (u, v) of `view`, a flood-fill plane: its texel under (u, v).
+#[inline(always)]
+pub fn read_at(view: &PlaneView<'_>, read_what: FillRead, u: f32, v: f32) -> f32 {
+    let x = view.index((u * view.width as f32).floor() as i64, view.width);
+    let y = view.index((v * view.height as f32).floor() as i64, view.height);
+    let texels = view.width * view.height;
+    let t = y * view.width + x;
+    read(read_what, |ch| view.data[ch * texels + t], u, v, view.wrap)
+}
+
+/// Writes into `out` (of [`CHANNELS`] channels one after another, the size of `mask`)
+/// each texel's shape data: a texel is inside when its value is above `threshold`. `None` when memory for the
 /// labels cannot be had. Once `cancel` is raised the work stops early (the caller
 /// discards the plane).
 pub fn flood_fill(
@@ -140,24 +241,19 @@ pub fn flood_fill(
         return Some(());
     }
     let records: Vec<[f32; CHANNELS]> = shapes.iter().map(Shape::samples).collect();
-    out.data
-        .par_chunks_mut(w * CHANNELS)
-        .enumerate()
-        .for_each(|(y, row)| {
+    for (ch, plane) in out.data.chunks_exact_mut(w * h).enumerate() {
+        plane.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
             if cancelled() {
                 return;
             }
             row.fill(0.0);
             for r in runs.row(y) {
-                let record = &records[labels.shape_of_run[r] as usize];
+                let value = records[labels.shape_of_run[r] as usize][ch];
                 let Run { x0, x1 } = runs.runs[r];
-                for texel in
-                    row[x0 as usize * CHANNELS..x1 as usize * CHANNELS].chunks_exact_mut(CHANNELS)
-                {
-                    texel.copy_from_slice(record);
-                }
+                row[x0 as usize..x1 as usize].fill(value);
             }
         });
+    }
     Some(())
 }
 
@@ -499,9 +595,9 @@ mod tests {
             data: vec![f32::NAN; mask.data.len() * CHANNELS],
         };
         flood_fill(mask, 0.5, wrap, None, &mut out).unwrap();
-        out.data
-            .chunks_exact(CHANNELS)
-            .map(Shape::from_samples)
+        let texels = mask.data.len();
+        (0..texels)
+            .map(|t| Shape::at(&out.data, texels, t))
             .collect()
     }
 

@@ -23,6 +23,7 @@ use crate::program::{
     U_SLOT, Unary, V_SLOT,
 };
 
+use super::flood;
 use super::grid;
 use super::material::{self, Horizon, Place};
 use super::planes::{self, PlaneView, TileAt};
@@ -613,10 +614,19 @@ fn apply<'s>(
         Op::Luminance(r, g, b) => ternary_k(dst[0], Ternary::Luminance, arg(r), arg(g), arg(b)),
         Op::Fill { plane, x, y, read } => {
             let view = tables.plane(plane);
+            let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
             let (x, y) = (arg(x), arg(y));
+            if on_grid {
+                // The tile's own texels, row by row.
+                for (r, row) in dst[0].chunks_mut(cols).enumerate() {
+                    let start = (at.row0 + r) * view.width + at.col0;
+                    let (u, v) = (|c| x.at(r * cols + c), |c| y.at(r * cols + c));
+                    flood::read_run(view, read, start, u, v, row);
+                }
+                return;
+            }
             for (i, o) in dst[0].iter_mut().enumerate() {
-                let (u, v) = (x.at(i), y.at(i));
-                *o = super::flood::shape_at(view, u, v).read(read, u, v, view.wrap);
+                *o = flood::read_at(view, read, x.at(i), y.at(i));
             }
         }
         Op::RingDistance {

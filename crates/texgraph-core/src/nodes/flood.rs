@@ -63,12 +63,7 @@ pub static FLOOD_FILL: NodeDescriptor = NodeDescriptor {
         "Mask values above it are inside a shape.",
     )],
     compile: |ctx| {
-        let threshold = ctx.uniform("threshold")?;
-        let mask = ctx
-            .plane("mask", PlaneInput::HEIGHT)?
-            .expect("mask is required");
-        let shapes = ctx.shapes(mask, threshold)?;
-        ctx.record_shapes(shapes);
+        let shapes = shapes_of(ctx)?;
         let read = |ctx: &mut NodeCtx<'_, '_>, read| fill(ctx, shapes, read);
         Ok(vec![Val::Color([
             read(ctx, FillRead::Centre { down: false })?,
@@ -264,6 +259,15 @@ pub static FILL_TO_INDEX: NodeDescriptor = NodeDescriptor {
         Ok(vec![Val::Scalar(fill(ctx, shapes, FillRead::Index)?)])
     },
 };
+
+/// The shapes plane of a `flood_fill` node: what its companions read.
+pub fn shapes_of(ctx: &mut NodeCtx<'_, '_>) -> Result<u32, GraphError> {
+    let threshold = ctx.uniform("threshold")?;
+    let mask = ctx
+        .plane("mask", PlaneInput::HEIGHT)?
+        .expect("mask is required");
+    ctx.shapes(mask, threshold)
+}
 
 /// `read` of the shape under this node's sample position.
 fn fill(ctx: &mut NodeCtx<'_, '_>, plane: u32, read: FillRead) -> Result<Operand, GraphError> {

@@ -9,6 +9,7 @@ pub mod coordinates;
 pub mod filter;
 pub mod flood;
 pub mod fractal;
+pub mod histogram;
 pub mod input;
 pub mod mask;
 pub mod material;

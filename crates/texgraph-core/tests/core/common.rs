@@ -98,7 +98,10 @@ pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
            {{ "id": "fg", "type": "fill_to_gradient", "params": {{ "seed": 5 }}, "inputs": {{ "flood_fill": "ff" }} }},
            {{ "id": "fc", "type": "fill_to_color", "inputs": {{ "flood_fill": "ff" }} }},
            {{ "id": "m3", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "m2", "b": "fc", "mask": "fg" }} }},
-           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m3", "b": "img" }} }},
+           {{ "id": "bv", "type": "bevel", "params": {{ "distance": 0.05, "profile": "round", "corner": "rounded" }}, "inputs": {{ "mask": "bl" }} }},
+           {{ "id": "hs", "type": "histogram_scan", "params": {{ "position": 0.4 }}, "inputs": {{ "input": "bv" }} }},
+           {{ "id": "m4", "type": "blend", "params": {{ "mode": "screen" }}, "inputs": {{ "a": "m3", "b": "hs" }} }},
+           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m4", "b": "img" }} }},
            {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
     ))
 }

@@ -510,3 +510,56 @@ fn curves_match_a_hermite_spline_written_out() {
         assert!((got - want).abs() < 2e-6, "at {x}: {got} against {want}");
     }
 }
+
+/// The histogram nodes on noise values, against their documented formulas.
+#[test]
+fn histogram_nodes_follow_their_formulas() {
+    let x = render("", "n");
+    let check = |node: &str, params: &str, formula: &dyn Fn(f64) -> f64| {
+        let out = render(
+            &format!(
+                r#"{{ "id": "h", "type": "{node}", "params": {params}, "inputs": {{ "input": "n" }} }},"#
+            ),
+            "h",
+        );
+        for (i, (&a, &b)) in x.data.iter().zip(&out.data).enumerate() {
+            let expected = formula(f64::from(a));
+            assert!(
+                (f64::from(b) - expected).abs() < 1e-5,
+                "{node} {params} texel {i}: {b} for x = {a}, expected {expected}"
+            );
+        }
+    };
+    for (position, contrast) in [(0.5, 0.5), (0.2, 0.9), (0.8, 0.0), (0.35, 1.0)] {
+        let (m, r) = (1.0 - position, (1.0 - contrast) / 2.0);
+        check(
+            "histogram_scan",
+            &format!(r#"{{ "position": {position}, "contrast": {contrast} }}"#),
+            &|x| {
+                if r == 0.0 {
+                    // A step at m.
+                    if x > m { 1.0 } else { 0.0 }
+                } else {
+                    ((x - (m - r)) / (2.0 * r)).clamp(0.0, 1.0)
+                }
+            },
+        );
+    }
+    for (range, position) in [(0.5, 0.5), (0.2, 0.9), (1.0, 0.3), (0.0, 0.7)] {
+        check(
+            "histogram_range",
+            &format!(r#"{{ "range": {range}, "position": {position} }}"#),
+            &|x| position * (1.0 - range) + range * x,
+        );
+    }
+    for position in [0.0, 0.25, 0.5, 0.9] {
+        check(
+            "histogram_shift",
+            &format!(r#"{{ "position": {position} }}"#),
+            &|x| {
+                let s = x + position;
+                if s > 1.0 { s - 1.0 } else { s }
+            },
+        );
+    }
+}

@@ -302,3 +302,79 @@ fn the_flood_fill_stage_reads_its_mask_whole() {
         "{plan}"
     );
 }
+
+#[test]
+fn bevel_profiles_follow_the_distance_inside() {
+    let graph = common::graph(
+        r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": true }, "nodes": [
+           { "id": "n", "type": "fbm", "params": { "frequency": 3, "octaves": 3 } },
+           { "id": "m", "type": "threshold", "params": { "level": 0.45 }, "inputs": { "input": "n" } },
+           { "id": "d", "type": "distance", "params": { "distance": 0.06, "mode": "inside" }, "inputs": { "mask": "m" } },
+           { "id": "linear", "type": "bevel", "params": { "distance": 0.06 }, "inputs": { "mask": "m" } },
+           { "id": "round", "type": "bevel", "params": { "distance": 0.06, "profile": "round" }, "inputs": { "mask": "m" } },
+           { "id": "smooth", "type": "bevel", "params": { "distance": 0.06, "profile": "smooth" }, "inputs": { "mask": "m" } },
+           { "id": "rounded", "type": "bevel", "params": { "distance": 0.06, "corner": "rounded" }, "inputs": { "mask": "m" } },
+           { "id": "out", "type": "output", "inputs": { "color": "linear" } } ] }"#,
+    );
+    let (w, h) = (96, 80);
+    let t = render_node(&graph, "d", w, h);
+    let linear = render_node(&graph, "linear", w, h);
+    assert!(
+        common::same_bits(&t, &linear),
+        "linear sharp is the inside distance"
+    );
+    let round = render_node(&graph, "round", w, h);
+    let smooth = render_node(&graph, "smooth", w, h);
+    let rounded = render_node(&graph, "rounded", w, h);
+    let mut lowered = 0;
+    for i in 0..t.data.len() {
+        let x = f64::from(t.data[i]);
+        let expect_round = (1.0 - (1.0 - x) * (1.0 - x)).sqrt();
+        let expect_smooth = x * x * (3.0 - 2.0 * x);
+        assert!(
+            (f64::from(round.data[i]) - expect_round).abs() < 1e-5,
+            "texel {i}"
+        );
+        assert!(
+            (f64::from(smooth.data[i]) - expect_smooth).abs() < 1e-5,
+            "texel {i}"
+        );
+        // Rounding only ever lowers the slope, and never the outside.
+        assert!(rounded.data[i] <= linear.data[i], "texel {i}");
+        assert_eq!(rounded.data[i] == 0.0, linear.data[i] == 0.0, "texel {i}");
+        lowered += usize::from(rounded.data[i] < linear.data[i]);
+    }
+    assert!(lowered > 0, "rounded corners differ somewhere");
+}
+
+#[test]
+fn a_rounded_bevel_rounds_a_thin_shapes_crest_and_keeps_its_ridge() {
+    // A stripe 0.06 wide beveled over 0.1: too thin to reach the top, its crest a crease
+    // the rounding softens.
+    let graph = common::graph(
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+           { "id": "uv", "type": "coords" },
+           { "id": "band", "type": "math", "params": { "op": "step", "b": 0.47 }, "inputs": { "a": "uv.u" } },
+           { "id": "cut", "type": "math", "params": { "op": "step", "a": 0.53 }, "inputs": { "b": "uv.u" } },
+           { "id": "m", "type": "math", "params": { "op": "multiply" }, "inputs": { "a": "band", "b": "cut" } },
+           { "id": "sharp", "type": "bevel", "params": { "distance": 0.1 }, "inputs": { "mask": "m" } },
+           { "id": "rounded", "type": "bevel", "params": { "distance": 0.1, "corner": "rounded" }, "inputs": { "mask": "m" } },
+           { "id": "out", "type": "output", "inputs": { "color": "rounded" } } ] }"#,
+    );
+    let sharp = render_node(&graph, "sharp", 200, 100);
+    let rounded = render_node(&graph, "rounded", 200, 100);
+    let peak = |image: &Image| image.data.iter().copied().fold(0.0f32, f32::max);
+    assert!(peak(&sharp) > 0.25, "sharp peak {}", peak(&sharp));
+    assert!(
+        peak(&rounded) > 0.4 * peak(&sharp) && peak(&rounded) < peak(&sharp),
+        "rounded peak {} against {}",
+        peak(&rounded),
+        peak(&sharp)
+    );
+    // Still one ridge: rising to the middle of the stripe and falling after.
+    let row = &rounded.data[50 * 200..51 * 200];
+    let top = (0..200).max_by(|&a, &b| row[a].total_cmp(&row[b])).unwrap();
+    assert!((93..=106).contains(&top), "ridge at column {top}");
+    assert!(row[..top].windows(2).all(|p| p[0] <= p[1]));
+    assert!(row[top..].windows(2).all(|p| p[0] >= p[1]));
+}

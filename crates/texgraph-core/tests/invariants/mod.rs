@@ -150,7 +150,16 @@ pub fn param_value(kind: &ParamKind, pick: u32) -> Option<Value> {
 pub fn graph_of(recipes: &[Recipe]) -> Value {
     let mut nodes = Vec::new();
     for (i, (kind, params, inputs)) in recipes.iter().enumerate() {
-        let desc = NODES[*kind as usize % NODES.len()];
+        // The first node has nothing to connect to: a source, so the graph can be valid.
+        let sources: Vec<_> = NODES
+            .iter()
+            .filter(|d| d.inputs.iter().all(|p| !p.required))
+            .collect();
+        let desc = if i == 0 {
+            sources[*kind as usize % sources.len()]
+        } else {
+            NODES[*kind as usize % NODES.len()]
+        };
         let mut node_params = serde_json::Map::new();
         for (j, param) in desc.params.iter().enumerate() {
             let pick = params[j % params.len()].wrapping_mul(j as u32 + 1);

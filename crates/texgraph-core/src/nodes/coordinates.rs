@@ -202,3 +202,62 @@ fn resample(ctx: &mut NodeCtx<'_, '_>, at: Frame) -> Result<Vec<Val>, GraphError
         ctx.input_at("source", at)?.expect("source is required"),
     ])
 }
+
+/// `directional_warp`: moves the input along one direction by a map.
+pub static DIRECTIONAL_WARP: NodeDescriptor = NodeDescriptor {
+    id: "directional_warp",
+    label: "Directional Warp",
+    category: Category::Coordinates,
+    doc: "Moves the input along one direction by an amount a map sets: out(p) = input(p + \
+          intensity·m(p)·(cos a, −sin a)), m the intensity map, a the `angle` (degrees \
+          counterclockwise from the right; up the image is −v), `intensity` in texture units. \
+          Tileable graphs stay tileable when the input does.",
+    inputs: &[
+        InputPort {
+            name: "input",
+            ty: PortType::Any,
+            required: true,
+            doc: "The values moved.",
+        },
+        InputPort {
+            name: "intensity_map",
+            ty: PortType::Scalar,
+            required: true,
+            doc: "How far each pixel reads, as a share of `intensity` (0 none).",
+        },
+    ],
+    outputs: FOLLOWS_SOURCE,
+    params: &[
+        float(
+            "angle",
+            0.0,
+            -360.0,
+            360.0,
+            "Direction the input is read from, degrees counterclockwise from the right.",
+        ),
+        float(
+            "intensity",
+            0.05,
+            -1.0,
+            1.0,
+            "How far a map value of 1 reads, texture units.",
+        ),
+    ],
+    compile: |ctx| {
+        let angle = ctx.uniform("angle")?.to_radians();
+        let intensity = ctx.float("intensity")?;
+        let frame = ctx.frame();
+        let map = ctx
+            .input("intensity_map")?
+            .expect("intensity_map is required");
+        let map = ctx.scalar(map)?;
+        let amount = ctx.emit(Op::Binary(Binary::Multiply, map, intensity))?;
+        let (dx, dy) = (angle.cos(), -angle.sin());
+        let at = Frame {
+            x: ctx.emit(Op::MulAdd(amount, Operand::Const(dx), frame.x))?,
+            y: ctx.emit(Op::MulAdd(amount, Operand::Const(dy), frame.y))?,
+            ..frame
+        };
+        Ok(vec![ctx.input_at("input", at)?.expect("input is required")])
+    },
+};

@@ -16,3 +16,5 @@ pub mod material;
 pub mod noise;
 pub mod pattern;
 pub mod scatter;
+pub mod smear;
+pub mod tiling;

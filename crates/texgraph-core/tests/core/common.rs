@@ -101,7 +101,10 @@ pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
            {{ "id": "bv", "type": "bevel", "params": {{ "distance": 0.05, "profile": "round", "corner": "rounded" }}, "inputs": {{ "mask": "bl" }} }},
            {{ "id": "hs", "type": "histogram_scan", "params": {{ "position": 0.4 }}, "inputs": {{ "input": "bv" }} }},
            {{ "id": "m4", "type": "blend", "params": {{ "mode": "screen" }}, "inputs": {{ "a": "m3", "b": "hs" }} }},
-           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m4", "b": "img" }} }},
+           {{ "id": "db", "type": "directional_blur", "params": {{ "angle": 30, "distance": 0.07, "samples": 6 }}, "inputs": {{ "input": "m4" }} }},
+           {{ "id": "nb", "type": "non_uniform_blur", "params": {{ "radius": 0.04 }}, "inputs": {{ "input": "db", "radius_map": "h" }} }},
+           {{ "id": "dw", "type": "directional_warp", "params": {{ "angle": 200, "intensity": 0.08 }}, "inputs": {{ "input": "nb", "intensity_map": "em" }} }},
+           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "dw", "b": "img" }} }},
            {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
     ))
 }

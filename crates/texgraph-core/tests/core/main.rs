@@ -32,5 +32,6 @@ mod raster;
 mod registry;
 mod scatter;
 mod simplex;
+mod smears;
 mod subgraphs;
 mod validation;

@@ -128,8 +128,9 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
                     "blur, σ = {:.1} texels",
                     f64::from(*radius) * f64::from(grid.0)
                 ),
-                StageWork::Distance { side, .. } => {
-                    format!("exact distance transform ({side:?}), reads the whole plane")
+                StageWork::Distance { side, to_edge, .. } => {
+                    let to = if *to_edge { ", to the edge" } else { "" };
+                    format!("exact distance transform ({side:?}{to}), reads the whole plane")
                 }
                 StageWork::FloodFill { .. } => {
                     "flood fill: labels the shapes, reads the whole plane".to_owned()

@@ -955,6 +955,9 @@ pub enum StageWork {
         threshold: f32,
         /// Which texels are measured, and with which sign.
         side: DistanceSide,
+        /// Measure to the edge between the two sides (half a texel of the larger side
+        /// less, never below 0) instead of to the nearest texel's centre.
+        to_edge: bool,
     },
     /// The connected shapes of a one-channel plane labelled, each texel given its shape's
     /// data (see [`crate::eval::flood::Shape`]): a whole-plane computation.

@@ -42,7 +42,7 @@ const BLUR_COST: f64 = 24.0;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum Derived {
     Blur(u32, u32),
-    Distance(u32, u32, DistanceSide),
+    Distance(u32, u32, DistanceSide, bool),
     FloodFill(u32, u32),
 }
 
@@ -54,7 +54,8 @@ impl Derived {
                 input,
                 threshold,
                 side,
-            } => Derived::Distance(input, threshold.to_bits(), side),
+                to_edge,
+            } => Derived::Distance(input, threshold.to_bits(), side, to_edge),
             StageWork::FloodFill { input, threshold } => {
                 Derived::FloodFill(input, threshold.to_bits())
             }
@@ -140,12 +141,14 @@ impl NodeCtx<'_, '_> {
     }
 
     /// The exact distance field of `mask` (a one-channel plane) across `threshold`, in
-    /// texture units: a whole-plane stage (see [`DistanceSide`] for its values).
+    /// texture units: a whole-plane stage (see [`DistanceSide`] for its values), measured
+    /// between texel centres or, `to_edge`, to the edge between the sides.
     pub fn distance_field(
         &mut self,
         mask: u32,
         threshold: f32,
         side: DistanceSide,
+        to_edge: bool,
     ) -> Result<u32, GraphError> {
         let passes = if side == DistanceSide::Signed {
             2.0
@@ -156,6 +159,7 @@ impl NodeCtx<'_, '_> {
             input: mask,
             threshold,
             side,
+            to_edge,
         };
         self.derived(work, 1, Reach::Whole, DISTANCE_COST * passes)
     }

@@ -69,6 +69,19 @@ pub fn distance(
     }
 }
 
+/// Moves the distances of `out` (a distance plane) from the nearest texel's centre to the
+/// edge between the two sides, which lies half a texel nearer: half a texel of the
+/// image's larger side less, never below 0 (the distances of texels with no other side
+/// stay as they are).
+pub fn to_edge(out: &mut Image) {
+    let half = 0.5 / out.width.max(out.height).max(1) as f32;
+    for v in &mut out.data {
+        if *v != 0.0 && v.abs() < FAR {
+            *v = v.signum() * (v.abs() - half).max(0.0);
+        }
+    }
+}
+
 /// Which texels of the mask are inside, and how its rows wrap.
 #[derive(Clone, Copy)]
 struct Sides<'a> {

@@ -339,6 +339,7 @@ fn run_stages(
                 input,
                 threshold,
                 side,
+                to_edge,
             } => {
                 let source = planes[*input as usize]
                     .as_deref()
@@ -352,6 +353,9 @@ fn run_stages(
                             stage.node
                         ))
                     })?;
+                if *to_edge {
+                    distance::to_edge(&mut plane);
+                }
                 report(u64::from(w) * u64::from(h));
             }
             StageWork::FloodFill { input, threshold } => {

@@ -64,7 +64,7 @@ pub static DISTANCE: NodeDescriptor = NodeDescriptor {
         let mask = ctx
             .plane("mask", PlaneInput::HEIGHT)?
             .expect("mask is required");
-        let field = ctx.distance_field(mask, threshold, side)?;
+        let field = ctx.distance_field(mask, threshold, side, false)?;
         let Val::Scalar(d) = ctx.read(field, false)? else {
             unreachable!("a distance field has one channel")
         };
@@ -86,7 +86,8 @@ pub static BEVEL: NodeDescriptor = NodeDescriptor {
     category: Category::Mask,
     doc: "A height that rises from 0 at each shape's edge (mask above 0.5) to 1 at `distance` \
           inside it, flat beyond: the beveled-stone look. With d the exact distance to the \
-          edge (as `distance` inside) and t = clamp(d / distance, 0, 1), the profile is t \
+          edge (as `distance` inside, less half a texel: the edge lies between the last texel \
+          inside and the first outside) and t = clamp(d / distance, 0, 1), the profile is t \
           (`linear`), √(1 − (1 − t)²) (`round`: a quarter circle, steep at the edge) or \
           3t² − 2t³ (`smooth`). `sharp` keeps the creases where two slopes meet (a corner's \
           mitre, a thin shape's crest); `rounded` takes d as min(d, d blurred by a quarter of \
@@ -120,7 +121,7 @@ pub static BEVEL: NodeDescriptor = NodeDescriptor {
         let mask = ctx
             .plane("mask", PlaneInput::HEIGHT)?
             .expect("mask is required");
-        let field = ctx.distance_field(mask, 0.5, DistanceSide::Inside)?;
+        let field = ctx.distance_field(mask, 0.5, DistanceSide::Inside, true)?;
         let Val::Scalar(mut d) = ctx.read(field, false)? else {
             unreachable!("a distance field has one channel")
         };

@@ -309,7 +309,7 @@ fn bevel_profiles_follow_the_distance_inside() {
         r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": true }, "nodes": [
            { "id": "n", "type": "fbm", "params": { "frequency": 3, "octaves": 3 } },
            { "id": "m", "type": "threshold", "params": { "level": 0.45 }, "inputs": { "input": "n" } },
-           { "id": "d", "type": "distance", "params": { "distance": 0.06, "mode": "inside" }, "inputs": { "mask": "m" } },
+           { "id": "d", "type": "distance", "params": { "distance": 1, "mode": "inside" }, "inputs": { "mask": "m" } },
            { "id": "linear", "type": "bevel", "params": { "distance": 0.06 }, "inputs": { "mask": "m" } },
            { "id": "round", "type": "bevel", "params": { "distance": 0.06, "profile": "round" }, "inputs": { "mask": "m" } },
            { "id": "smooth", "type": "bevel", "params": { "distance": 0.06, "profile": "smooth" }, "inputs": { "mask": "m" } },
@@ -317,12 +317,25 @@ fn bevel_profiles_follow_the_distance_inside() {
            { "id": "out", "type": "output", "inputs": { "color": "linear" } } ] }"#,
     );
     let (w, h) = (96, 80);
-    let t = render_node(&graph, "d", w, h);
+    // The distance to the edge, half a texel (of the larger side) less than to the
+    // nearest outside texel's centre, over the bevel's width.
+    let d = render_node(&graph, "d", w, h);
     let linear = render_node(&graph, "linear", w, h);
-    assert!(
-        common::same_bits(&t, &linear),
-        "linear sharp is the inside distance"
-    );
+    let half = 0.5 / f64::from(w.max(h));
+    for (i, (&d, &l)) in d.data.iter().zip(&linear.data).enumerate() {
+        let d = f64::from(d);
+        let expected = if d > 0.0 {
+            ((d - half) / 0.06).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        assert!(
+            (f64::from(l) - expected).abs() < 1e-5,
+            "texel {i}: {l} against {expected}"
+        );
+        assert!(l > 0.0 || d == 0.0, "texel {i}: inside texels rise");
+    }
+    let t = linear.clone();
     let round = render_node(&graph, "round", w, h);
     let smooth = render_node(&graph, "smooth", w, h);
     let rounded = render_node(&graph, "rounded", w, h);

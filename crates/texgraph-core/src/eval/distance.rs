@@ -96,8 +96,15 @@ impl Sides<'_> {
     fn row(&self, y: usize, row: &mut [bool]) {
         let c = self.mask.channels;
         let texels = &self.mask.data[y * self.w * c..(y + 1) * self.w * c];
-        for (r, t) in row.iter_mut().zip(texels.chunks_exact(c)) {
-            *r = t[0] > self.threshold;
+        if c == 1 {
+            // One channel (what the compiler makes of a mask): a loop that vectorizes.
+            for (r, &t) in row.iter_mut().zip(texels) {
+                *r = t > self.threshold;
+            }
+        } else {
+            for (r, t) in row.iter_mut().zip(texels.chunks_exact(c)) {
+                *r = t[0] > self.threshold;
+            }
         }
     }
 }
@@ -346,7 +353,15 @@ impl<T: Exact> Envelope<T> {
         let (a, down) = (T::from_i64(metric.across), T::from_i64(metric.down));
         let two = T::from_i64(2);
         for q in -(left as i64)..(n + right) as i64 {
-            let column = q.rem_euclid(n as i64) as usize;
+            // The margins are at most half a period, so one period added or taken away
+            // wraps (no division per column).
+            let column = if q < 0 {
+                (q + n as i64) as usize
+            } else if q >= n as i64 {
+                (q - n as i64) as usize
+            } else {
+                q as usize
+            };
             let f = if inside[column] == sites_inside {
                 T::default()
             } else if dy[column].is_finite() {
@@ -407,13 +422,20 @@ fn margins(dy: &[f32], inside: &[bool], sites_inside: bool, metric: Metric) -> (
     let half = n.div_ceil(2);
     let (mut left, mut right) = (0, 0);
     for (x, (&d, &i)) in dy.iter().zip(inside).enumerate() {
-        let reach = if i == sites_inside {
-            0
-        } else if d.is_finite() {
-            // ⌈dy·w/h⌉ in whole numbers.
-            (d as usize * metric.width).div_ceil(metric.height)
-        } else {
+        if i == sites_inside {
+            continue;
+        }
+        // Only a reach past what is already taken counts: ⌈dy·w/h⌉ > the margin plus the
+        // columns to the edge, tried by a product before a division.
+        let (to_left, to_right) = (left + x, right + n - 1 - x);
+        let reach = if !d.is_finite() {
             half
+        } else {
+            let across = d as usize * metric.width;
+            if across <= to_left.min(to_right) * metric.height {
+                continue;
+            }
+            across.div_ceil(metric.height)
         };
         left = left.max(reach.saturating_sub(x));
         right = right.max(reach.saturating_sub(n - 1 - x));

@@ -386,6 +386,12 @@ pub const fn float(
     }
 }
 
+/// The `angle` param of a node that works along a direction: degrees counterclockwise
+/// from the right, 0 by default, ±360.
+pub const fn angle(doc: &'static str) -> Param {
+    float("angle", 0.0, -360.0, 360.0, doc)
+}
+
 /// Shorthand for a choice param in node family files.
 pub const fn choice(
     name: &'static str,

@@ -5,7 +5,7 @@ use crate::compile::{Frame, NodeCtx, Val};
 use crate::error::GraphError;
 use crate::program::{Binary, Op, Operand, Unary};
 use crate::registry::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, float,
+    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, angle, float,
 };
 
 /// `coords`: the sample position.
@@ -228,13 +228,7 @@ pub static DIRECTIONAL_WARP: NodeDescriptor = NodeDescriptor {
     ],
     outputs: FOLLOWS_SOURCE,
     params: &[
-        float(
-            "angle",
-            0.0,
-            -360.0,
-            360.0,
-            "Direction the input is read from, degrees counterclockwise from the right.",
-        ),
+        angle("Direction the input is read from, degrees counterclockwise from the right."),
         float(
             "intensity",
             0.05,

@@ -9,7 +9,7 @@ use crate::kernels::gradient::Ramp;
 use crate::program::{Binary, BoxMeasure, FillRead, Op, Operand};
 use crate::registry::{
     Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind, PortType,
-    SCALAR_OUT, choice, float,
+    SCALAR_OUT, angle, choice, float,
 };
 
 /// The companions' input.
@@ -153,13 +153,7 @@ pub static FILL_TO_GRADIENT: NodeDescriptor = NodeDescriptor {
     inputs: &[SHAPES],
     outputs: SCALAR_OUT,
     params: &[
-        float(
-            "angle",
-            0.0,
-            -360.0,
-            360.0,
-            "Direction the gradient rises towards, degrees counterclockwise from the right.",
-        ),
+        angle("Direction the gradient rises towards, degrees counterclockwise from the right."),
         float(
             "variation",
             1.0,

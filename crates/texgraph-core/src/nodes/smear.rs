@@ -7,7 +7,8 @@ use crate::compile::{NodeCtx, PlaneInput, Val};
 use crate::error::GraphError;
 use crate::program::{Binary, Op, Operand, Unary};
 use crate::registry::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind, PortType, float,
+    Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind, PortType, angle,
+    float,
 };
 
 const FOLLOWS_INPUT: &[OutputPort] = &[OutputPort {
@@ -108,13 +109,7 @@ pub static DIRECTIONAL_BLUR: NodeDescriptor = NodeDescriptor {
     inputs: &[INPUT],
     outputs: FOLLOWS_INPUT,
     params: &[
-        float(
-            "angle",
-            0.0,
-            -360.0,
-            360.0,
-            "Direction of the smear, degrees counterclockwise from the right.",
-        ),
+        angle("Direction of the smear, degrees counterclockwise from the right."),
         float(
             "distance",
             0.05,

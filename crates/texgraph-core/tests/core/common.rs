@@ -104,7 +104,16 @@ pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
            {{ "id": "db", "type": "directional_blur", "params": {{ "angle": 30, "distance": 0.07, "samples": 6 }}, "inputs": {{ "input": "m4" }} }},
            {{ "id": "nb", "type": "non_uniform_blur", "params": {{ "radius": 0.04 }}, "inputs": {{ "input": "db", "radius_map": "h" }} }},
            {{ "id": "dw", "type": "directional_warp", "params": {{ "angle": 200, "intensity": 0.08 }}, "inputs": {{ "input": "nb", "intensity_map": "em" }} }},
-           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "dw", "b": "img" }} }},
+           {{ "id": "fr", "type": "fill_to_random", "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "fb", "type": "fill_to_bbox_size", "params": {{ "measure": "area" }}, "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "fp", "type": "fill_to_position", "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "fi", "type": "fill_to_index", "inputs": {{ "flood_fill": "ff" }} }},
+           {{ "id": "hr", "type": "histogram_range", "params": {{ "range": 0.6 }}, "inputs": {{ "input": "fr" }} }},
+           {{ "id": "hf", "type": "histogram_shift", "params": {{ "position": 0.3 }}, "inputs": {{ "input": "fi" }} }},
+           {{ "id": "fills", "type": "merge", "inputs": {{ "r": "hr", "g": "fp.x", "b": "fb", "a": "hf" }} }},
+           {{ "id": "mt", "type": "make_it_tile", "params": {{ "blend_width": 0.2 }}, "inputs": {{ "input": "fills" }} }},
+           {{ "id": "m5", "type": "blend", "params": {{ "mode": "overlay", "opacity": 0.5 }}, "inputs": {{ "a": "dw", "b": "mt" }} }},
+           {{ "id": "all", "type": "blend", "params": {{ "mode": "mix", "opacity": 0.5 }}, "inputs": {{ "a": "m5", "b": "img" }} }},
            {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
     ))
 }
@@ -132,6 +141,17 @@ pub fn downsample(big: &Image, factor: u32) -> Image {
         channels: c,
         data,
     }
+}
+
+/// The mean absolute difference of two images of the same size, sample for sample.
+pub fn mean_difference(a: &Image, b: &Image) -> f64 {
+    let sum: f64 = a
+        .data
+        .iter()
+        .zip(&b.data)
+        .map(|(x, y)| f64::from((x - y).abs()))
+        .sum();
+    sum / a.data.len() as f64
 }
 
 /// Whether two images are the same size and the same bits, sample for sample.

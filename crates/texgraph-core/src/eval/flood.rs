@@ -89,7 +89,7 @@ pub fn read(read: FillRead, get: impl Fn(usize) -> f32, u: f32, v: f32, wrap: bo
         FillRead::Inside => f32::from(u8::from(get(2) > 0.0)),
         FillRead::Random { .. } | FillRead::Gradient { .. } => {
             if get(2) > 0.0 {
-                Ramp::of(read, get).at(u, v, wrap)
+                PerShape::of(read, get).at(u, v, wrap)
             } else {
                 0.0
             }
@@ -135,7 +135,7 @@ pub fn read_run(
             // Neighbours mostly share a shape: its constants are worked out once per run
             // of texels with the same anchor.
             let c: [&[f32]; 6] = std::array::from_fn(channel);
-            let mut last: Option<([u32; 2], Ramp)> = None;
+            let mut last: Option<([u32; 2], PerShape)> = None;
             for (i, o) in out.iter_mut().enumerate() {
                 if c[2][i] <= 0.0 {
                     *o = 0.0;
@@ -145,7 +145,7 @@ pub fn read_run(
                 let ramp = match last {
                     Some((a, ramp)) if a == anchor => ramp,
                     _ => {
-                        let ramp = Ramp::of(read_what, |ch| c[ch][i]);
+                        let ramp = PerShape::of(read_what, |ch| c[ch][i]);
                         last = Some((anchor, ramp));
                         ramp
                     }
@@ -158,14 +158,14 @@ pub fn read_run(
 
 /// A shape's constants for a random or gradient read.
 #[derive(Clone, Copy)]
-enum Ramp {
+enum PerShape {
     /// The random number.
     Constant(f32),
     /// A gradient: the box's centre, and the direction scaled by 1 / extent.
     Linear { centre: [f32; 2], step: [f32; 2] },
 }
 
-impl Ramp {
+impl PerShape {
     #[inline(always)]
     fn of(read: FillRead, get: impl Fn(usize) -> f32) -> Self {
         let random = |seed: u32| hash01(get(4) as i32, get(5) as i32, seed);
@@ -181,12 +181,12 @@ impl Ramp {
                 // Up the image is −v: the ramp rises towards (cos, −sin), across the box's
                 // extent in that direction.
                 let extent = w * cos.abs() + h * sin.abs();
-                Ramp::Linear {
+                PerShape::Linear {
                     centre: [get(0), get(1)],
                     step: [cos / extent, -sin / extent],
                 }
             }
-            FillRead::Random { seed } => Ramp::Constant(random(seed)),
+            FillRead::Random { seed } => PerShape::Constant(random(seed)),
             _ => unreachable!("only randoms and gradients have ramps"),
         }
     }
@@ -194,8 +194,8 @@ impl Ramp {
     #[inline(always)]
     fn at(self, u: f32, v: f32, wrap: bool) -> f32 {
         match self {
-            Ramp::Constant(value) => value,
-            Ramp::Linear { centre, step } => {
+            PerShape::Constant(value) => value,
+            PerShape::Linear { centre, step } => {
                 // From the box's centre, the nearer copy when the image repeats.
                 let offset = |p: f32, c: f32| {
                     let d = p - c;

@@ -13,13 +13,17 @@
 //! dx²·(h/g)² + dy²·(w/g)². The envelope's breakpoints are compared as fractions, so the
 //! result equals a brute-force search bit for bit, on any thread count.
 //!
-//! In tileable graphs the mask repeats. A column's texels also see past its ends, to its
-//! last texel of each side going up and its first going down; a row's envelope also takes
-//! the columns beyond its ends that can hold a texel's nearest site, at most half a period
-//! each side (which holds the nearest copy of every site).
+//! In tileable graphs the mask repeats. Each column sweep carries on past its end into the
+//! first rows again until a row no longer changes; a row's envelope also takes the columns
+//! beyond its ends that can hold a texel's nearest site (any column bounds that reach), at
+//! most half a period each side (which holds the nearest copy of every site). Of a run of
+//! sites in a row only its two ends enter the envelope: every texel measured lies outside
+//! the run, nearer one end than any column between.
 //!
-//! The columns' distances are kept in the output plane itself, as whole numbers in `f32`,
-//! and each row replaces its own with the result: the transform needs no plane of its own.
+//! The columns' distances are kept in the output plane itself, as whole numbers in `f32`
+//! negated for inside texels (so the plane also says which texels are inside, and the mask
+//! is read once), and each row replaces its own with the result: the transform needs no
+//! plane of its own.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -46,20 +50,16 @@ pub fn distance(
     out: &mut Image,
 ) -> Option<()> {
     let (w, h) = (mask.width as usize, mask.height as usize);
-    let sides = Sides {
-        mask,
-        threshold,
-        w,
-        wrap,
-    };
+    if w == 0 || h == 0 {
+        return Some(());
+    }
     // The columns' distances go into `out`, which each row then overwrites with its own.
-    let wrapped = columns(sides, h, &mut out.data);
+    columns(mask, threshold, wrap, &mut out.data);
     let metric = Metric::new(w, h);
     let rows = Rows {
-        sides,
         side,
         metric,
-        wrapped: wrapped.as_ref(),
+        wrap,
         cancel,
     };
     if metric.fits_64_bits() {
@@ -82,100 +82,114 @@ pub fn to_edge(out: &mut Image) {
     }
 }
 
-/// Which texels of the mask are inside, and how its rows wrap.
-#[derive(Clone, Copy)]
-struct Sides<'a> {
-    mask: &'a Image,
-    threshold: f32,
-    w: usize,
-    wrap: bool,
-}
-
-impl Sides<'_> {
-    /// Whether each texel of row `y` is inside, into `row`.
-    fn row(&self, y: usize, row: &mut [bool]) {
-        let c = self.mask.channels;
-        let texels = &self.mask.data[y * self.w * c..(y + 1) * self.w * c];
-        if c == 1 {
-            // One channel (what the compiler makes of a mask): a loop that vectorizes.
-            for (r, &t) in row.iter_mut().zip(texels) {
-                *r = t > self.threshold;
-            }
-        } else {
-            for (r, t) in row.iter_mut().zip(texels.chunks_exact(c)) {
-                *r = t[0] > self.threshold;
-            }
-        }
-    }
+/// Whether a column distance (see [`columns`]) belongs to an inside texel.
+#[inline]
+fn is_inside(d: f32) -> bool {
+    d.is_sign_negative()
 }
 
 /// Down each column, the distance in texels from each texel to the nearest texel of the
-/// other side in its column (infinite when there is none), into `dy`: a sweep down and a
-/// sweep up, row by row so that the loops run along the rows and vectorize. Whole numbers
-/// up to 2²⁴ are exact in `f32`. Wrapping, what lies beyond the top and bottom edges is
-/// returned for the rows to add ([`Wrapped::apply`]).
-fn columns(sides: Sides<'_>, h: usize, dy: &mut [f32]) -> Option<Wrapped> {
-    let w = sides.w;
-    // Rows since the last inside texel and since the last outside one.
-    let mut since = (vec![f32::INFINITY; w], vec![f32::INFINITY; w]);
-    let mut inside = vec![false; w];
-    let step = |y: usize, since: &mut (Vec<f32>, Vec<f32>), inside: &mut [bool]| {
-        sides.row(y, inside);
-        for ((i, s_in), s_out) in inside.iter().zip(&mut since.0).zip(&mut since.1) {
-            *s_in = if *i { 0.0 } else { *s_in + 1.0 };
-            *s_out = if *i { *s_out + 1.0 } else { 0.0 };
-        }
-    };
-    for (y, d) in dy.chunks_exact_mut(w).enumerate() {
-        step(y, &mut since, &mut inside);
-        for (((d, &i), &s_in), &s_out) in d.iter_mut().zip(&inside).zip(&since.0).zip(&since.1) {
-            *d = if i { s_out } else { s_in };
-        }
-    }
-    let below_last =
-        std::mem::replace(&mut since, (vec![f32::INFINITY; w], vec![f32::INFINITY; w]));
-    for (y, d) in dy.chunks_exact_mut(w).enumerate().rev() {
-        step(y, &mut since, &mut inside);
-        for (((d, &i), &s_in), &s_out) in d.iter_mut().zip(&inside).zip(&since.0).zip(&since.1) {
-            *d = d.min(if i { s_out } else { s_in });
+/// other side in its column (infinite when there is none), negated for inside texels, into
+/// `dy`: a sweep down and a sweep up, row by row so that the loops run along the rows and
+/// vectorize. Whole numbers up to 2²⁴ are exact in `f32`.
+///
+/// Wrapping, each sweep then carries on past its end into the first rows again, until a
+/// row no longer changes: from there on every row is what the first round made it, so
+/// the columns are cyclic at the cost of only the rows the wrap reaches.
+fn columns(mask: &Image, threshold: f32, wrap: bool, dy: &mut [f32]) {
+    let (w, h) = (mask.width as usize, mask.height as usize);
+    let c = mask.channels;
+    // Down: each texel is one further than the texel above when on its side, else 1.
+    for y in 0..h {
+        let (done, rest) = dy.split_at_mut(y * w);
+        let above = done.get(done.len().wrapping_sub(w)..);
+        let row = &mut rest[..w];
+        let texels = &mask.data[y * w * c..(y + 1) * w * c];
+        // One channel (what the compiler makes of a mask): loops that vectorize.
+        if c == 1 {
+            down(row, texels.iter().copied(), threshold, above);
+        } else {
+            down(row, texels.iter().step_by(c).copied(), threshold, above);
         }
     }
-    sides.wrap.then_some(Wrapped {
-        below_last,
-        above_first: since,
-        h,
-    })
+    if wrap && h > 1 {
+        for y in 0..h {
+            let (row, above) = two_rows(dy, w, y, (y + h - 1) % h);
+            if !relax(row, above) {
+                break;
+            }
+        }
+    }
+    // Up: the texel below is final, so each texel only needs one step from it.
+    for y in (0..h.saturating_sub(1)).rev() {
+        let (row, below) = two_rows(dy, w, y, y + 1);
+        relax(row, below);
+    }
+    if wrap && h > 1 {
+        for y in (0..h).rev() {
+            let (row, below) = two_rows(dy, w, y, (y + 1) % h);
+            if !relax(row, below) {
+                break;
+            }
+        }
+    }
 }
 
-/// What a wrapping column's texels see beyond its edges, for each side (inside, outside):
-/// the rows from its last texel of that side to the bottom, and from the top to its first.
-struct Wrapped {
-    below_last: (Vec<f32>, Vec<f32>),
-    above_first: (Vec<f32>, Vec<f32>),
-    h: usize,
+/// Row `a` of `dy` mutably and row `b` (another row) shared.
+fn two_rows(dy: &mut [f32], w: usize, a: usize, b: usize) -> (&mut [f32], &[f32]) {
+    if a < b {
+        let (first, second) = dy.split_at_mut(b * w);
+        (&mut first[a * w..(a + 1) * w], &second[..w])
+    } else {
+        let (first, second) = dy.split_at_mut(a * w);
+        (&mut second[..w], &first[b * w..(b + 1) * w])
+    }
 }
 
-impl Wrapped {
-    /// Lowers row `y`'s column distances `dy` (texels' inside-ness `inside`) to those going
-    /// round: up from y past the top to the last texel of the other side, y + 1 + rows
-    /// below it, or down past the bottom to the first, h − y + rows above it.
-    fn apply(&self, y: usize, inside: &[bool], dy: &mut [f32]) {
-        let (up, down) = ((y + 1) as f32, (self.h - y) as f32);
-        let columns = inside
-            .iter()
-            .zip(self.below_last.0.iter().zip(&self.below_last.1))
-            .zip(self.above_first.0.iter().zip(&self.above_first.1));
-        for (d, ((&i, (&last_in, &last_out)), (&first_in, &first_out))) in
-            dy.iter_mut().zip(columns)
-        {
-            let (last, first) = if i {
-                (last_out, first_out)
-            } else {
-                (last_in, first_in)
-            };
-            *d = d.min(up + last).min(down + first);
+/// The column distances of a row whose texels' values are `texels`, from those of the row
+/// `above` it (none for the first row, whose texels see nothing above).
+fn down(row: &mut [f32], texels: impl Iterator<Item = f32>, threshold: f32, above: Option<&[f32]>) {
+    match above {
+        None => {
+            for (d, t) in row.iter_mut().zip(texels) {
+                *d = if t > threshold {
+                    f32::NEG_INFINITY
+                } else {
+                    f32::INFINITY
+                };
+            }
+        }
+        Some(above) => {
+            for ((d, t), &a) in row.iter_mut().zip(texels).zip(above) {
+                let inside = t > threshold;
+                let m = if inside == is_inside(a) {
+                    a.abs() + 1.0
+                } else {
+                    1.0
+                };
+                *d = if inside { -m } else { m };
+            }
         }
     }
+}
+
+/// Lowers the column distances of `row` to one step beyond those of its neighbour `next`
+/// (1 where the neighbour is on the other side); whether any changed.
+fn relax(row: &mut [f32], next: &[f32]) -> bool {
+    let mut changed = 0u32;
+    for (d, &n) in row.iter_mut().zip(next) {
+        let old = *d;
+        let m = if (old.to_bits() ^ n.to_bits()) >> 31 == 0 {
+            n.abs() + 1.0
+        } else {
+            1.0
+        };
+        // Plain comparisons rather than `min`: no NaN gets here, and they vectorize.
+        let new = if m < old.abs() { m.copysign(old) } else { old };
+        changed |= u32::from(new != old);
+        *d = new;
+    }
+    changed != 0
 }
 
 /// The integer metric: D = dx²·across + dy²·down, and distance = √D · scale.
@@ -218,6 +232,9 @@ impl Metric {
             .is_some_and(|p| p < (1i128 << 62))
     }
 
+    /// The distance of squared distance `squared`, as [`finish`] computes it (there in a
+    /// loop of its own).
+    #[cfg(test)]
     fn distance(self, squared: f64) -> f32 {
         (squared.sqrt() * self.scale) as f32
     }
@@ -265,186 +282,264 @@ impl Exact for i128 {
 /// The row pass: for each row, the lower envelope of its columns' parabolas, read at the
 /// texels measured.
 struct Rows<'a> {
-    sides: Sides<'a>,
     side: DistanceSide,
     metric: Metric,
-    wrapped: Option<&'a Wrapped>,
+    wrap: bool,
     cancel: Option<&'a AtomicBool>,
 }
 
 impl Rows<'_> {
-    /// Replaces each row of `data` (the columns' distances) with the texels' distances.
+    /// Replaces each row of `data` (the columns' distances, see [`columns`]) with the
+    /// texels' distances.
     fn run<T: Exact>(&self, data: &mut [f32]) -> Option<()> {
-        let w = self.sides.w;
-        // Outside texels measure to the inside ones, and inside texels to the outside ones.
-        let passes: &[(bool, f32)] = match self.side {
-            DistanceSide::Outside => &[(true, 1.0)],
-            DistanceSide::Inside => &[(false, 1.0)],
-            DistanceSide::Signed => &[(true, 1.0), (false, -1.0)],
+        let (w, metric, wrap) = (self.metric.width, self.metric, self.wrap);
+        // Outside texels measure to the inside ones, and inside texels to the outside ones:
+        // the factor on the distance of inside and of outside texels.
+        let (inside_sign, outside_sign) = match self.side {
+            DistanceSide::Outside => (0.0, 1.0),
+            DistanceSide::Inside => (1.0, 0.0),
+            DistanceSide::Signed => (-1.0, 1.0),
         };
-        data.par_chunks_mut(w).enumerate().try_for_each_init(
-            || (Envelope::<T>::default(), Vec::new(), Vec::new()),
-            |(envelope, dy, inside), (y, row)| -> Option<()> {
+        data.par_chunks_mut(w).try_for_each_init(
+            || (Envelope::<T>::default(), Vec::new()),
+            |(envelope, squared), row| -> Option<()> {
                 if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                     return Some(());
                 }
-                dy.clear();
-                dy.try_reserve_exact(w).ok()?;
-                dy.extend_from_slice(row);
-                inside.clear();
-                inside.try_reserve_exact(w).ok()?;
-                inside.resize(w, false);
-                self.sides.row(y, inside);
-                if let Some(wrapped) = self.wrapped {
-                    wrapped.apply(y, inside, dy);
+                if squared.len() != w {
+                    squared.try_reserve_exact(w).ok()?;
+                    squared.resize(w, 0.0);
                 }
-                row.fill(0.0);
-                for &(sites_inside, sign) in passes {
-                    envelope.build(dy, inside, sites_inside, self.sides.wrap, self.metric)?;
-                    envelope.read(self.metric, |x, squared| {
-                        if inside[x] != sites_inside {
-                            row[x] =
-                                sign * squared.map_or(FAR, |d: T| self.metric.distance(d.to_f64()));
-                        }
-                    });
+                // Each texel is measured by one envelope, so the row is read whole until
+                // the last one is built, then overwritten once.
+                if outside_sign != 0.0 {
+                    envelope.build(row, true, wrap, metric)?;
+                    envelope.read(row, true, squared, metric);
                 }
+                if inside_sign != 0.0 {
+                    envelope.build(row, false, wrap, metric)?;
+                    envelope.read(row, false, squared, metric);
+                }
+                finish(row, squared, metric.scale, inside_sign, outside_sign);
                 Some(())
             },
         )
     }
 }
 
+/// Replaces the column distances of `row` with the texels' distances from their squared
+/// distances `squared` (infinite where there is no site: [`FAR`]), times `inside_sign`
+/// for inside texels and `outside_sign` for the others (0 for texels not measured). In a
+/// loop of its own so that the square roots vectorize.
+fn finish(row: &mut [f32], squared: &[f64], scale: f64, inside_sign: f32, outside_sign: f32) {
+    for (d, &s) in row.iter_mut().zip(squared) {
+        let distance = (s.sqrt() * scale) as f32;
+        let distance = if distance < FAR { distance } else { FAR };
+        *d = if is_inside(*d) {
+            inside_sign
+        } else {
+            outside_sign
+        } * distance;
+    }
+}
+
+/// One parabola of an envelope.
+#[derive(Clone, Copy)]
+struct Parabola<T> {
+    /// Its column q.
+    q: T,
+    /// f(q).
+    f: T,
+    /// f(q) + across·q², which the breakpoints are differences of.
+    g: T,
+    /// Where it starts: a fraction (numerator, denominator > 0), but −1/0 (−∞) for the
+    /// first.
+    start: (T, T),
+}
+
 /// The lower envelope of the parabolas f(q) + across·(x − q)² of one row.
 #[derive(Default)]
 struct Envelope<T> {
-    /// Each parabola of the envelope: its column q and f(q).
-    sites: Vec<(T, T)>,
-    /// Where each starts: a fraction (numerator, denominator > 0); the first's is unused
-    /// (it starts at −∞).
-    starts: Vec<(T, T)>,
-    /// The row's length.
-    len: usize,
+    parabolas: Vec<Parabola<T>>,
 }
 
 impl<T: Exact> Envelope<T> {
-    /// Builds the envelope of a row: column q is a site of f(q) = 0 where its texel's
-    /// inside-ness is `sites_inside`, else of f(q) = down·dy(q)² (none where dy is
-    /// infinite). Wrapping, the columns beyond each end that may hold a texel's nearest
-    /// site are taken too ([`margins`]).
-    fn build(
-        &mut self,
-        dy: &[f32],
-        inside: &[bool],
-        sites_inside: bool,
-        wrap: bool,
-        metric: Metric,
-    ) -> Option<()> {
-        let n = dy.len();
+    /// Builds the envelope of a row, of column distances `row`, for the texels not on the
+    /// side `sites_inside`: column q is a site of f(q) = 0 where its texel is on that side,
+    /// else of f(q) = down·dy(q)² (none where dy is infinite). Wrapping, the columns beyond
+    /// each end that may hold a texel's nearest site are taken too ([`margins`]).
+    ///
+    /// Of a run of sites of f = 0, only the ends are taken: the texels measured all lie
+    /// outside the run, so one of its ends is always at least as near as the rest.
+    fn build(&mut self, row: &[f32], sites_inside: bool, wrap: bool, metric: Metric) -> Option<()> {
+        let n = row.len();
         let (left, right) = if wrap {
-            margins(dy, inside, sites_inside, metric)
+            margins(row, sites_inside, metric)
         } else {
             (0, 0)
         };
-        self.len = n;
-        self.sites.clear();
-        self.starts.clear();
-        self.sites.try_reserve(n + left + right).ok()?;
-        self.starts.try_reserve(n + left + right).ok()?;
-        let (a, down) = (T::from_i64(metric.across), T::from_i64(metric.down));
-        let two = T::from_i64(2);
-        for q in -(left as i64)..(n + right) as i64 {
-            // The margins are at most half a period, so one period added or taken away
-            // wraps (no division per column).
-            let column = if q < 0 {
-                (q + n as i64) as usize
-            } else if q >= n as i64 {
-                (q - n as i64) as usize
-            } else {
-                q as usize
-            };
-            let f = if inside[column] == sites_inside {
-                T::default()
-            } else if dy[column].is_finite() {
-                let d = T::from_i64(dy[column] as i64);
-                d * d * down
-            } else {
-                continue;
-            };
-            let q = T::from_i64(q);
-            let mut start = (T::default(), T::from_i64(1));
-            while let Some(&(v, fv)) = self.sites.last() {
-                // The parabolas of v and q cross at s = (f(q) + a·q² − f(v) − a·v²) /
-                // (2a·(q − v)); q hides v when that is not right of where v starts.
-                let s = (f + a * q * q - fv - a * v * v, two * a * (q - v));
-                let v_start = *self.starts.last().expect("one start per site");
-                if self.sites.len() > 1 && !before(v_start, s) {
-                    self.sites.pop();
-                    self.starts.pop();
-                    continue;
-                }
-                start = s;
-                break;
-            }
-            self.sites.push((q, f));
-            self.starts.push(start);
-        }
+        self.parabolas.clear();
+        self.parabolas.try_reserve(n + left + right).ok()?;
+        let mut push = Push {
+            parabolas: &mut self.parabolas,
+            a: T::from_i64(metric.across),
+            two_a: T::from_i64(2 * metric.across),
+            down: T::from_i64(metric.down),
+            sites_inside,
+            run: None,
+            previous_zero: false,
+        };
+        // The margins are at most half a period, so the columns beyond the ends are those
+        // of the row's other end, one period away.
+        push.columns(&row[n - left..], -(left as i64));
+        push.columns(row, 0);
+        push.columns(&row[..right], n as i64);
+        push.end_run();
         Some(())
     }
 
-    /// Calls `each(x, D)` for x = 0..len with the squared distance D of the envelope there,
-    /// `None` when the row has no site.
-    fn read(&self, metric: Metric, mut each: impl FnMut(usize, Option<T>)) {
-        if self.sites.is_empty() {
-            for x in 0..self.len {
-                each(x, None);
+    /// Writes into `squared` the envelope's squared distance at each texel not on the side
+    /// `sites_inside` (the texels measured, by their column distances `row`), as `f64`;
+    /// infinite when the row has no site.
+    fn read(&self, row: &[f32], sites_inside: bool, squared: &mut [f64], metric: Metric) {
+        let parabolas = &self.parabolas[..];
+        let measured = |d: f32| is_inside(d) != sites_inside;
+        if parabolas.is_empty() {
+            for (s, &d) in squared.iter_mut().zip(row) {
+                if measured(d) {
+                    *s = f64::INFINITY;
+                }
             }
             return;
         }
         let a = T::from_i64(metric.across);
         let mut k = 0;
-        for x in 0..self.len {
-            let p = T::from_i64(x as i64);
-            while k + 1 < self.sites.len() && before(self.starts[k + 1], (p, T::from_i64(1))) {
-                k += 1;
-            }
-            let (q, f) = self.sites[k];
-            each(x, Some(f + a * (p - q) * (p - q)));
-        }
-    }
-}
-
-/// How many columns beyond the left and right ends of a wrapping row can hold the nearest
-/// site of one of its texels. Texel x's own column is a site at down·dy(x)², so no site
-/// farther than dy(x)·w/h texels across is nearer; a site beyond half a period has a nearer
-/// copy on the other side.
-fn margins(dy: &[f32], inside: &[bool], sites_inside: bool, metric: Metric) -> (usize, usize) {
-    let n = dy.len();
-    let half = n.div_ceil(2);
-    let (mut left, mut right) = (0, 0);
-    for (x, (&d, &i)) in dy.iter().zip(inside).enumerate() {
-        if i == sites_inside {
-            continue;
-        }
-        // Only a reach past what is already taken counts: ⌈dy·w/h⌉ > the margin plus the
-        // columns to the edge, tried by a product before a division.
-        let (to_left, to_right) = (left + x, right + n - 1 - x);
-        let reach = if !d.is_finite() {
-            half
-        } else {
-            let across = d as usize * metric.width;
-            if across <= to_left.min(to_right) * metric.height {
+        for (x, (s, &d)) in squared.iter_mut().zip(row).enumerate() {
+            if !measured(d) {
                 continue;
             }
-            across.div_ceil(metric.height)
-        };
-        left = left.max(reach.saturating_sub(x));
-        right = right.max(reach.saturating_sub(n - 1 - x));
+            let p = T::from_i64(x as i64);
+            // Past each breakpoint left of p.
+            let one = T::from_i64(1);
+            while parabolas
+                .get(k + 1)
+                .is_some_and(|next| before(next.start, (p, one)))
+            {
+                k += 1;
+            }
+            let Parabola { q, f, .. } = parabolas[k];
+            *s = (f + a * (p - q) * (p - q)).to_f64();
+        }
     }
-    (left.min(half), right.min(half))
 }
 
-/// Whether the fraction `a` is less than the fraction `b` (denominators positive; the
-/// products fit, see [`Metric::fits_64_bits`]).
+/// The state of an envelope's construction, column by column.
+struct Push<'a, T> {
+    parabolas: &'a mut Vec<Parabola<T>>,
+    a: T,
+    two_a: T,
+    down: T,
+    sites_inside: bool,
+    /// The last column of the run of sites of f = 0 under way, not yet taken.
+    run: Option<i64>,
+    /// Whether the previous column was a site of f = 0.
+    previous_zero: bool,
+}
+
+impl<T: Exact> Push<'_, T> {
+    /// Takes the columns `row` (column distances), the first being column `first`.
+    fn columns(&mut self, row: &[f32], first: i64) {
+        for (q, &d) in (first..).zip(row) {
+            if is_inside(d) == self.sites_inside {
+                if self.previous_zero {
+                    self.run = Some(q);
+                } else {
+                    self.push(q, T::default());
+                    self.previous_zero = true;
+                }
+                continue;
+            }
+            self.end_run();
+            if d.is_finite() {
+                let d = T::from_i64(d.abs() as i64);
+                self.push(q, d * d * self.down);
+            }
+        }
+    }
+
+    /// Takes the last column of the run of sites of f = 0 under way, if not yet taken.
+    fn end_run(&mut self) {
+        if let Some(q) = self.run.take() {
+            self.push(q, T::default());
+        }
+        self.previous_zero = false;
+    }
+
+    /// Adds the parabola of column q (right of all before) and f(q) = f, hiding those it
+    /// covers from where they start.
+    #[inline]
+    fn push(&mut self, q: i64, f: T) {
+        let q = T::from_i64(q);
+        let g = f + self.a * q * q;
+        // The first parabola starts at −∞, the fraction −1/0: before every other, so it is
+        // never hidden.
+        let mut start = (T::from_i64(-1), T::default());
+        while let Some(v) = self.parabolas.last() {
+            // The parabolas of v and q cross at s = (g(q) − g(v)) / (2a·(q − v)); q hides v
+            // when that is not right of where v starts.
+            let s = (g - v.g, self.two_a * (q - v.q));
+            if !before(v.start, s) {
+                self.parabolas.pop();
+                continue;
+            }
+            start = s;
+            break;
+        }
+        self.parabolas.push(Parabola { q, f, g, start });
+    }
+}
+
+/// How many columns beyond the left and right ends of a wrapping row (of column distances
+/// `row`) can hold the nearest site of one of its texels, for sites on the side
+/// `sites_inside`. Column x' bounds every texel x's distance, in texels across, by
+/// reach(x') + |x − x'|, where reach is 0 for a site of f = 0 and dy(x')·w/h else; no
+/// site farther than that is nearer. That bound grows by at most 1 a column, so the
+/// farthest left any texel needs is its least at the first column, min(reach(x') + x'),
+/// and the same on the right. A site beyond half a period has a nearer copy on the other
+/// side. The search stops where x' alone passes the bound.
+fn margins(row: &[f32], sites_inside: bool, metric: Metric) -> (usize, usize) {
+    let n = row.len();
+    let half = n.div_ceil(2);
+    let reach = |d: f32| {
+        if is_inside(d) == sites_inside {
+            0
+        } else if d.is_finite() {
+            (d.abs() as usize * metric.width).div_ceil(metric.height)
+        } else {
+            usize::MAX
+        }
+    };
+    let mut left = half;
+    for (x, &d) in row.iter().enumerate() {
+        if x >= left {
+            break;
+        }
+        left = left.min(x.saturating_add(reach(d)));
+    }
+    let mut right = half;
+    for (x, &d) in row.iter().rev().enumerate() {
+        if x >= right {
+            break;
+        }
+        right = right.min(x.saturating_add(reach(d)));
+    }
+    (left, right)
+}
+
+/// Whether the fraction `a` is less than the fraction `b` (`b`'s denominator positive,
+/// `a`'s positive or −1/0, which is less than any `b`; the products fit, see
+/// [`Metric::fits_64_bits`]).
+#[inline]
 fn before<T: Exact>(a: (T, T), b: (T, T)) -> bool {
     a.0 * b.1 < b.0 * a.1
 }
@@ -555,19 +650,12 @@ mod tests {
                 channels: 1,
                 data: mask(w, h, 7, 20),
             };
-            let sides = Sides {
-                mask: &image,
-                threshold: 0.5,
-                w,
-                wrap,
-            };
             let mut narrow = vec![0.0; w * h];
-            let wrapped = columns(sides, h, &mut narrow);
+            columns(&image, 0.5, wrap, &mut narrow);
             let rows = Rows {
-                sides,
                 side: DistanceSide::Signed,
                 metric: Metric::new(w, h),
-                wrapped: wrapped.as_ref(),
+                wrap,
                 cancel: None,
             };
             let mut wide = narrow.clone();
@@ -602,5 +690,60 @@ mod tests {
         assert_eq!(out.data[2 * w + 7], 3.0 / 8.0);
         let diagonal = ((1.0f64 / 64.0 + 1.0 / 16.0).sqrt()) as f32;
         assert_eq!(out.data[w + 5], diagonal);
+    }
+
+    /// Shapes the random masks miss: long uniform runs down and across (which the wrapping
+    /// sweeps carry round and the row margins reach over), lone texels, and masks of four
+    /// channels (of which only the first counts).
+    #[test]
+    fn structured_masks_equal_a_brute_force_search() {
+        for (w, h) in [(3, 70), (70, 3), (33, 33), (1, 1), (2, 2)] {
+            for kind in 0..4 {
+                let inside: Vec<bool> = (0..w * h)
+                    .map(|i| {
+                        let (x, y) = (i % w, i / w);
+                        match kind {
+                            0 => ((x as f32 * 0.3).sin() + (y as f32 * 0.2).cos()) > 0.8,
+                            1 => x == w / 3 && y % 3 == 0,
+                            2 => y == h / 2,
+                            _ => x * x + y * y < 4,
+                        }
+                    })
+                    .collect();
+                let channels = 4;
+                let data = inside
+                    .iter()
+                    .flat_map(|&i| [if i { 1.0 } else { 0.0 }, 0.7, 0.7, 0.7])
+                    .collect();
+                let image = Image {
+                    width: w as u32,
+                    height: h as u32,
+                    channels,
+                    data,
+                };
+                let m = Metric::new(w, h);
+                for wrap in [false, true] {
+                    let mut out = Image {
+                        width: w as u32,
+                        height: h as u32,
+                        channels: 1,
+                        data: vec![9.0; w * h],
+                    };
+                    distance(&image, 0.5, DistanceSide::Signed, wrap, None, &mut out).unwrap();
+                    for (j, &i) in inside.iter().enumerate() {
+                        let d = match brute(&inside, w, h, wrap, j % w, j / w) {
+                            Some(d) => m.distance(d as f64),
+                            None => FAR,
+                        };
+                        let expected = if i { -d } else { d };
+                        assert_eq!(
+                            out.data[j].to_bits(),
+                            expected.to_bits(),
+                            "{w}x{h} kind {kind} wrap {wrap} at texel {j}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

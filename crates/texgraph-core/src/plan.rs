@@ -95,8 +95,9 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
             // Three working planes of the target's size.
             StageWork::Blur { .. } => target.saturating_mul(3),
             // The column distances live in the target; each thread keeps a row's
-            // envelope: up to two columns per texel, each two pairs of 128-bit integers.
-            StageWork::Distance { .. } => u64::from(grid.0).saturating_mul(160 * threads as u64),
+            // envelope (up to two parabolas per texel, each five integers of up to 128
+            // bits) and its squared distances (an f64 per texel).
+            StageWork::Distance { .. } => u64::from(grid.0).saturating_mul(168 * threads as u64),
             // At most one run per two texels, each with its bounds, parent and shape, and
             // a shape per run.
             StageWork::FloodFill { .. } => (texels as u64).saturating_mul(16),

@@ -11,16 +11,6 @@ fn frame(graph: &Graph, time: f32) -> Image {
     common::render_graph(&graph, None, 48, RenderOptions::default())
 }
 
-fn mean_difference(a: &Image, b: &Image) -> f64 {
-    let sum: f64 = a
-        .data
-        .iter()
-        .zip(&b.data)
-        .map(|(x, y)| f64::from((x - y).abs()))
-        .sum();
-    sum / a.data.len() as f64
-}
-
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -39,7 +29,7 @@ fn the_last_frame_of_a_loop_flows_into_the_first() {
     );
     let steps: Vec<f64> = frames
         .windows(2)
-        .map(|w| mean_difference(&w[0], &w[1]))
+        .map(|w| common::mean_difference(&w[0], &w[1]))
         .collect();
     let typical = median(steps[..count - 1].to_vec());
     let seam = steps[count - 1];
@@ -53,7 +43,7 @@ fn the_last_frame_of_a_loop_flows_into_the_first() {
     // Without the loop the same graph jumps there.
     let mut plain = fire.clone();
     plain.settings.loop_seconds = None;
-    let jump = mean_difference(&frame(&plain, length - 1.0 / fps), &frame(&plain, 0.0));
+    let jump = common::mean_difference(&frame(&plain, length - 1.0 / fps), &frame(&plain, 0.0));
     assert!(jump > 3.0 * typical, "{jump} against {typical}");
 }
 

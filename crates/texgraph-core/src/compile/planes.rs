@@ -37,6 +37,13 @@ impl PlaneInput {
 
 /// Estimated cost per pixel of a blur stage (six running-sum passes and two transposes).
 const BLUR_COST: f64 = 24.0;
+/// Estimated cost per pixel of one side of a distance transform (two column sweeps, then
+/// a lower envelope built and read along each row in exact integer arithmetic).
+const DISTANCE_COST: f64 = 40.0;
+/// Estimated cost per pixel of a flood fill (runs found, joined, and each texel written
+/// its shape's seven values).
+const FLOOD_FILL_COST: f64 = 20.0;
+
 /// A plane derived from another by a whole-plane stage, as a memo key (values by their
 /// bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,13 +70,6 @@ impl Derived {
         }
     }
 }
-
-/// Estimated cost per pixel of one side of a distance transform (two column sweeps, then
-/// a lower envelope built and read along each row in exact integer arithmetic).
-const DISTANCE_COST: f64 = 40.0;
-/// Estimated cost per pixel of a flood fill (runs found, joined, and each texel written
-/// its shape's seven values).
-const FLOOD_FILL_COST: f64 = 20.0;
 
 impl NodeCtx<'_, '_> {
     /// Input `port`, if connected, evaluated over the whole image into a plane (once per

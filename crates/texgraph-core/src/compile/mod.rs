@@ -59,6 +59,23 @@ impl Val {
     pub fn is_color(&self) -> bool {
         matches!(self, Val::Color(_))
     }
+
+    /// Its channels: one, or r, g, b, a.
+    pub fn channels(self) -> Vec<Operand> {
+        match self {
+            Val::Scalar(s) => vec![s],
+            Val::Color(c) => c.to_vec(),
+        }
+    }
+
+    /// The value of one channel or four (a plane's, or what [`Val::channels`] gave).
+    pub fn from_channels(channels: &[Operand]) -> Val {
+        match *channels {
+            [s] => Val::Scalar(s),
+            [r, g, b, a] => Val::Color([r, g, b, a]),
+            _ => unreachable!("values have 1 or 4 channels"),
+        }
+    }
 }
 
 /// The sample coordinates a node is evaluated at.

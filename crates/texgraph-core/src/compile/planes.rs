@@ -304,12 +304,7 @@ impl NodeCtx<'_, '_> {
                 nearest,
             }
         };
-        let values = self.emit_many(op)?;
-        Ok(match values[..] {
-            [s] => Val::Scalar(s),
-            [r, g, b, a] => Val::Color([r, g, b, a]),
-            _ => unreachable!("planes have 1 or 4 channels"),
-        })
+        Ok(Val::from_channels(&self.emit_many(op)?))
     }
 
     /// Emits an operation writing any number of slots (plane operations are never folded).

@@ -374,9 +374,5 @@ fn slope_blur(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
         samples,
         mode,
     })?;
-    Ok(vec![match out[..] {
-        [s] => Val::Scalar(s),
-        [r, g, b, a] => Val::Color([r, g, b, a]),
-        _ => unreachable!("planes have 1 or 4 channels"),
-    }])
+    Ok(vec![Val::from_channels(&out)])
 }

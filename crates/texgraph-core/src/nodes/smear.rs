@@ -71,31 +71,21 @@ fn non_uniform_blur(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
         Operand::Const(LEVELS as f32),
         Operand::Const(0.0),
     ))?;
-    let mut sum: Option<Vec<Operand>> = None;
+    let mut sum = zeros(ctx, plane);
     for k in 0..=LEVELS {
         let level = if k == 0 || radius <= 0.0 {
             plane
         } else {
             ctx.blurred(plane, radius * k as f32 / LEVELS as f32)?
         };
-        let values = channels(ctx.read(level, false)?);
+        let values = ctx.read(level, false)?.channels();
         let off = ctx.emit(Op::Binary(Binary::Subtract, t, Operand::Const(k as f32)))?;
         let off = ctx.emit(Op::Unary(Unary::Abs, off))?;
         let near = ctx.emit(Op::Unary(Unary::Invert, off))?;
         let weight = ctx.emit(Op::Binary(Binary::Max, near, Operand::Const(0.0)))?;
-        sum = Some(match sum {
-            None => values
-                .iter()
-                .map(|&v| ctx.emit(Op::Binary(Binary::Multiply, v, weight)))
-                .collect::<Result<_, _>>()?,
-            Some(acc) => acc
-                .iter()
-                .zip(&values)
-                .map(|(&a, &v)| ctx.emit(Op::MulAdd(v, weight, a)))
-                .collect::<Result<_, _>>()?,
-        });
+        add_weighted(ctx, &mut sum, &values, weight)?;
     }
-    Ok(vec![value(sum.expect("at least one level"))])
+    Ok(vec![Val::from_channels(&sum)])
 }
 
 /// `directional_blur`: a motion blur.
@@ -142,7 +132,7 @@ fn directional_blur(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     // Up the image is −v.
     let (dx, dy) = (angle.cos() * distance, -angle.sin() * distance);
     let weight = 1.0 / samples as f32;
-    let mut sum: Option<Vec<Operand>> = None;
+    let mut sum = zeros(ctx, plane);
     for i in 0..samples {
         let t = i as f32 / (samples - 1) as f32 - 0.5;
         let x = ctx.emit(Op::Binary(Binary::Add, frame.x, Operand::Const(t * dx)))?;
@@ -154,32 +144,25 @@ fn directional_blur(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
             y,
             nearest: false,
         })?;
-        sum = Some(match sum {
-            None => values
-                .iter()
-                .map(|&v| ctx.emit(Op::MulAdd(v, Operand::Const(weight), Operand::Const(0.0))))
-                .collect::<Result<_, _>>()?,
-            Some(acc) => acc
-                .iter()
-                .zip(&values)
-                .map(|(&a, &v)| ctx.emit(Op::MulAdd(v, Operand::Const(weight), a)))
-                .collect::<Result<_, _>>()?,
-        });
+        add_weighted(ctx, &mut sum, &values, Operand::Const(weight))?;
     }
-    Ok(vec![value(sum.expect("at least two samples"))])
+    Ok(vec![Val::from_channels(&sum)])
 }
 
-fn channels(val: Val) -> Vec<Operand> {
-    match val {
-        Val::Scalar(s) => vec![s],
-        Val::Color(c) => c.to_vec(),
-    }
+/// A zero per channel of `plane`: where a weighted sum of its reads starts.
+fn zeros(ctx: &NodeCtx<'_, '_>, plane: u32) -> Vec<Operand> {
+    vec![Operand::Const(0.0); ctx.plane_channels(plane) as usize]
 }
 
-fn value(channels: Vec<Operand>) -> Val {
-    match channels[..] {
-        [s] => Val::Scalar(s),
-        [r, g, b, a] => Val::Color([r, g, b, a]),
-        _ => unreachable!("planes have 1 or 4 channels"),
+/// Adds `weight` × `values` to `sum`, channel by channel.
+fn add_weighted(
+    ctx: &mut NodeCtx<'_, '_>,
+    sum: &mut [Operand],
+    values: &[Operand],
+    weight: Operand,
+) -> Result<(), GraphError> {
+    for (s, &v) in sum.iter_mut().zip(values) {
+        *s = ctx.emit(Op::MulAdd(v, weight, *s))?;
     }
+    Ok(())
 }

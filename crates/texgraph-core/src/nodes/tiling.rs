@@ -57,10 +57,7 @@ fn make_it_tile(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
         let val = ctx
             .input_at("input", Frame { x, y, ..frame })?
             .expect("input is required");
-        Ok(match val {
-            Val::Scalar(s) => vec![s],
-            Val::Color(c) => c.to_vec(),
-        })
+        Ok(val.channels())
     };
     let out = if ctx.text("mode") == "mirror-blend" {
         let (mx, my) = (
@@ -89,11 +86,7 @@ fn make_it_tile(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
         let moved = lerp(ctx, &c, &d, ex)?;
         lerp(ctx, &here, &moved, ey)?
     };
-    Ok(vec![match out[..] {
-        [s] => Val::Scalar(s),
-        [r, g, b, a] => Val::Color([r, g, b, a]),
-        _ => unreachable!("values have 1 or 4 channels"),
-    }])
+    Ok(vec![Val::from_channels(&out)])
 }
 
 /// 1 − smoothstep(min(c, 1 − c) / width): 1 at an edge of the unit square, 0 from `width`

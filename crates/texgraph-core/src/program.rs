@@ -1071,6 +1071,46 @@ impl Program {
             .sum()
     }
 
+    /// Which planes a render may hold as windows of rows instead of whole (see
+    /// [`crate::eval::stream`]): those computed per pixel whose every reader reaches a
+    /// bounded apron of them and is itself the output or computes such a plane. A plane
+    /// read anywhere, or by a whole-plane pass (blur, distance, flood fill), is whole, and
+    /// so is everything those read.
+    pub fn streamed_planes(&self) -> Vec<bool> {
+        let mut streamed = vec![true; self.planes.len()];
+        for (p, info) in self.planes.iter().enumerate() {
+            streamed[p] = info.image.is_none();
+        }
+        for stage in self.stages.iter().rev() {
+            let per_pixel = matches!(stage.work, StageWork::Pixels(_));
+            let reader_streams = match stage.target {
+                None => true,
+                Some(t) => streamed[t as usize] && per_pixel,
+            };
+            if let Some(t) = stage.target
+                && !per_pixel
+            {
+                streamed[t as usize] = false;
+            }
+            let near = matches!(stage.reach, Reach::Near(_));
+            if !(reader_streams && near && per_pixel) {
+                for &p in &stage.reads {
+                    streamed[p as usize] = false;
+                }
+            }
+        }
+        streamed
+    }
+
+    /// The grid `stage` computes over in a render of `width` × `height`: its plane's size,
+    /// or the render's for the output stage.
+    pub fn grid(&self, stage: &Stage, width: u32, height: u32) -> (u32, u32) {
+        match stage.target {
+            Some(p) => self.planes[p as usize].size.at(width, height),
+            None => (width, height),
+        }
+    }
+
     /// Index of the last stage that reads each plane (`None`: never read).
     pub fn last_readers(&self) -> Vec<Option<usize>> {
         let mut last = vec![None; self.planes.len()];

@@ -98,7 +98,7 @@ pub(super) fn occlusion(
     match place {
         Place::Grid { at, cols } => {
             for (r, row) in centre.chunks_exact_mut(cols).enumerate() {
-                let start = (at.row0 + r) * view.width + at.col0;
+                let start = view.row(at.row0 + r) * view.width + at.col0;
                 row.copy_from_slice(&view.data[start..start + cols]);
             }
         }
@@ -190,7 +190,7 @@ multiversion! {
     #[allow(clippy::too_many_arguments)]
     fn grid_direction_k(out: &mut [f32], horizon: &mut [f32], centre: &[f32], view: &PlaneView<'_>, at: TileAt, cols: usize, taps: &[GridTap]) {
         let (w, h) = (view.width, view.height);
-        let data = &view.data[..w * h];
+        let data = &view.data[..view.held()];
         let rows = out.len() / cols;
         let horizon = &mut horizon[..cols];
         for r in 0..rows {
@@ -199,7 +199,7 @@ multiversion! {
             horizon.fill(0.0);
             for tap in taps {
                 let row = (at.row0 + r) as i64 + tap.dy;
-                let (ya, yb) = (view.index(row, h) * w, view.index(row + 1, h) * w);
+                let (ya, yb) = (view.row(view.index(row, h)) * w, view.row(view.index(row + 1, h)) * w);
                 // Columns c whose texels first + c and first + c + 1 are inside the row.
                 let first = at.col0 as i64 + tap.dx;
                 let lo = (-first).clamp(0, cols as i64) as usize;
@@ -265,6 +265,7 @@ fn read<const WRAP: bool>(view: &PlaneView<'_>, u: f32, v: f32, ch: usize) -> f3
     let (w, c) = (view.width, view.channels);
     let (xa, xb, tx) = planes::axis::<WRAP>(u, w);
     let (ya, yb, ty) = planes::axis::<WRAP>(v, view.height);
+    let (ya, yb) = (view.row(ya), view.row(yb));
     let at = |x: usize, y: usize| view.data[(y * w + x) * c + ch];
     planes::blend([at(xa, ya), at(xb, ya), at(xa, yb), at(xb, yb)], tx, ty)
 }

@@ -21,6 +21,7 @@ mod material;
 mod ops;
 pub mod planes;
 mod pool;
+pub mod stream;
 
 pub use ops::Tables;
 pub(crate) use ops::apply_uniform;
@@ -32,7 +33,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::program::{Operand, Program, StageWork, TileProgram, U_SLOT, V_SLOT};
+use crate::program::{Operand, PlaneId, Program, StageWork, TileProgram, U_SLOT, V_SLOT};
 use planes::{PlaneView, TileAt};
 
 /// Columns and rows of the tiles the image is cut into. Wide tiles keep each written
@@ -240,15 +241,11 @@ fn run_stages(
 ) -> Result<Vec<Duration>> {
     let mut times = Vec::with_capacity(program.stages.len());
     let (width, height) = (image.width, image.height);
-    let grid = |target: Option<u32>| match target {
-        Some(p) => program.planes[p as usize].size.at(width, height),
-        None => (width, height),
-    };
     let total: u64 = program
         .stages
         .iter()
         .map(|s| {
-            let (w, h) = grid(s.target);
+            let (w, h) = program.grid(s, width, height);
             u64::from(w) * u64::from(h)
         })
         .sum();
@@ -267,28 +264,19 @@ fn run_stages(
             return Err(Error::Cancelled);
         }
         let start = Instant::now();
-        let views: Vec<Option<PlaneView<'_>>> = planes
-            .iter()
-            .zip(&program.planes)
-            .map(|(plane, info)| {
-                plane.as_deref().map(|p| PlaneView {
-                    data: &p.data,
-                    width: p.width as usize,
-                    height: p.height as usize,
-                    channels: p.channels,
-                    wrap: info.wrap,
-                })
-            })
-            .collect();
+        let views = whole_views(program, &planes);
         let tables = Tables::of(program, &views);
         let Some(target) = stage.target else {
             let StageWork::Pixels(tiles) = &stage.work else {
                 unreachable!("the output stage is per-pixel")
             };
-            fill_bands(
+            let grid = (width as usize, height as usize);
+            fill_rows(
                 tiles,
                 &tables,
-                width,
+                grid,
+                0..grid.0,
+                0,
                 tile,
                 &mut image.data,
                 cancel,
@@ -297,84 +285,16 @@ fn run_stages(
             times.push(start.elapsed());
             break;
         };
-        let (w, h) = grid(Some(target));
-        let channels = stage.channels(&program.planes);
-        let mut plane = Image {
-            width: w,
-            height: h,
-            channels,
-            data: image_bytes(w, h, channels)
-                .and_then(|b| usize::try_from(b / 4).ok())
-                .and_then(pool::take)
-                .ok_or_else(|| {
-                    Error::Render(format!(
-                        "not enough memory for the {w}x{h} plane of node '{}'",
-                        stage.node
-                    ))
-                })?,
-        };
-        match &stage.work {
-            StageWork::Pixels(tiles) => {
-                fill_bands(tiles, &tables, w, tile, &mut plane.data, cancel, &report)
-            }
-            StageWork::Blur { input, radius } => {
-                let source = planes[*input as usize]
-                    .as_deref()
-                    .expect("a plane is computed before the stages that read it");
-                blur::blur(
-                    source,
-                    *radius,
-                    program.planes[*input as usize].wrap,
-                    &mut plane,
-                )
-                .ok_or_else(|| {
-                    Error::Render(format!(
-                        "not enough memory to blur the {w}x{h} plane of node '{}'",
-                        stage.node
-                    ))
-                })?;
-                report(u64::from(w) * u64::from(h));
-            }
-            StageWork::Distance {
-                input,
-                threshold,
-                side,
-                to_edge,
-            } => {
-                let source = planes[*input as usize]
-                    .as_deref()
-                    .expect("a plane is computed before the stages that read it");
-                let wrap = program.planes[*input as usize].wrap;
-                distance::distance(source, *threshold, *side, wrap, cancel, &mut plane)
-                    .ok_or_else(|| {
-                        Error::Render(format!(
-                            "not enough memory for the distance transform of the {w}x{h} plane \
-                             of node '{}'",
-                            stage.node
-                        ))
-                    })?;
-                if *to_edge {
-                    distance::to_edge(&mut plane);
-                }
-                report(u64::from(w) * u64::from(h));
-            }
-            StageWork::FloodFill { input, threshold } => {
-                let source = planes[*input as usize]
-                    .as_deref()
-                    .expect("a plane is computed before the stages that read it");
-                let wrap = program.planes[*input as usize].wrap;
-                flood::flood_fill(source, *threshold, wrap, cancel, &mut plane).ok_or_else(
-                    || {
-                        Error::Render(format!(
-                            "not enough memory to label the shapes of the {w}x{h} plane of \
-                             node '{}'",
-                            stage.node
-                        ))
-                    },
-                )?;
-                report(u64::from(w) * u64::from(h));
-            }
-        }
+        let plane = compute_whole(
+            program,
+            stage,
+            &planes,
+            &tables,
+            (width, height),
+            tile,
+            cancel,
+            &report,
+        )?;
         drop(views);
         planes[target as usize] = Some(Arc::new(plane));
         times.push(start.elapsed());
@@ -388,6 +308,129 @@ fn run_stages(
         release(plane);
     }
     Ok(times)
+}
+
+/// Views of the planes computed so far, each whole.
+fn whole_views<'a>(
+    program: &Program,
+    planes: &'a [Option<Arc<Image>>],
+) -> Vec<Option<PlaneView<'a>>> {
+    planes
+        .iter()
+        .zip(&program.planes)
+        .map(|(plane, info)| plane.as_deref().map(|p| whole_view(p, info.wrap)))
+        .collect()
+}
+
+/// A view of a whole plane.
+fn whole_view(plane: &Image, wrap: bool) -> PlaneView<'_> {
+    PlaneView::whole(
+        &plane.data,
+        plane.width as usize,
+        plane.height as usize,
+        plane.channels,
+        wrap,
+    )
+}
+
+/// Computes the whole plane of `stage` (not the output stage) for a render of `size`,
+/// reading the planes computed before it.
+#[allow(clippy::too_many_arguments)]
+fn compute_whole(
+    program: &Program,
+    stage: &crate::program::Stage,
+    planes: &[Option<Arc<Image>>],
+    tables: &Tables<'_>,
+    size: (u32, u32),
+    tile: [usize; 2],
+    cancel: Option<&AtomicBool>,
+    report: &(dyn Fn(u64) + Sync),
+) -> Result<Image> {
+    let (w, h) = program.grid(stage, size.0, size.1);
+    let channels = stage.channels(&program.planes);
+    let mut plane = Image {
+        width: w,
+        height: h,
+        channels,
+        data: image_bytes(w, h, channels)
+            .and_then(|b| usize::try_from(b / 4).ok())
+            .and_then(pool::take)
+            .ok_or_else(|| {
+                Error::Render(format!(
+                    "not enough memory for the {w}x{h} plane of node '{}'",
+                    stage.node
+                ))
+            })?,
+    };
+    let input = |p: &PlaneId| {
+        let image = planes[*p as usize]
+            .as_deref()
+            .expect("a plane is computed before the stages that read it");
+        (image, program.planes[*p as usize].wrap)
+    };
+    match &stage.work {
+        StageWork::Pixels(tiles) => {
+            let grid = (w as usize, h as usize);
+            fill_rows(
+                tiles,
+                tables,
+                grid,
+                0..grid.0,
+                0,
+                tile,
+                &mut plane.data,
+                cancel,
+                report,
+            );
+            return Ok(plane);
+        }
+        StageWork::Blur {
+            input: source,
+            radius,
+        } => {
+            let (source, wrap) = input(source);
+            blur::blur(source, *radius, wrap, &mut plane).ok_or_else(|| {
+                Error::Render(format!(
+                    "not enough memory to blur the {w}x{h} plane of node '{}'",
+                    stage.node
+                ))
+            })?;
+        }
+        StageWork::Distance {
+            input: source,
+            threshold,
+            side,
+            to_edge,
+        } => {
+            let (source, wrap) = input(source);
+            distance::distance(source, *threshold, *side, wrap, cancel, &mut plane).ok_or_else(
+                || {
+                    Error::Render(format!(
+                        "not enough memory for the distance transform of the {w}x{h} plane \
+                     of node '{}'",
+                        stage.node
+                    ))
+                },
+            )?;
+            if *to_edge {
+                distance::to_edge(&mut plane);
+            }
+        }
+        StageWork::FloodFill {
+            input: source,
+            threshold,
+        } => {
+            let (source, wrap) = input(source);
+            flood::flood_fill(source, *threshold, wrap, cancel, &mut plane).ok_or_else(|| {
+                Error::Render(format!(
+                    "not enough memory to label the shapes of the {w}x{h} plane of node '{}'",
+                    stage.node
+                ))
+            })?;
+        }
+    }
+    report(u64::from(w) * u64::from(h));
+    Ok(plane)
 }
 
 /// Gives a computed plane's buffer back to the pool (loaded images stay with the program).
@@ -443,40 +486,48 @@ fn advise_huge_pages(buffer: &[f32]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_buffer: &[f32]) {}
 
-/// Renders `program` into `data` (rows of `width` texels) in bands of `tile[1]` rows of
-/// tiles `tile[0]` wide, in parallel. Once `cancel` is raised, bands not yet started are
-/// skipped and a band under way stops at its next tile column. `report` is told how many
-/// texels each band added.
-fn fill_bands(
+/// Renders `program` into `data`: the columns `cols` of the rows from `row0` on of a
+/// grid of `grid` (width, height) texels, as many rows as `data` holds, in bands of
+/// `tile[1]` rows of tiles `tile[0]` wide, in parallel. Once `cancel` is raised, bands
+/// not yet started are skipped and a band under way stops at its next tile column.
+/// `report` is told how many texels each band added. Every sample depends only on its
+/// place on the grid, so any cut of the grid into such calls gives the same bits.
+#[allow(clippy::too_many_arguments)]
+fn fill_rows(
     program: &TileProgram,
     tables: &Tables<'_>,
-    width: u32,
+    grid: (usize, usize),
+    cols: std::ops::Range<usize>,
+    row0: usize,
     tile: [usize; 2],
     data: &mut [f32],
     cancel: Option<&AtomicBool>,
     report: &(dyn Fn(u64) + Sync),
 ) {
     let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
-    let width = width as usize;
+    let (width, height) = grid;
+    let row_len = cols.len();
     let channels = program.channels.len();
-    let height = data.len() / (width * channels);
+    if row_len == 0 {
+        return;
+    }
     let [tile_cols, tile_rows] = tile;
-    let band_len = tile_rows * width * channels;
+    let band_len = tile_rows * row_len * channels;
     data.par_chunks_mut(band_len)
         .enumerate()
         .for_each(|(band, chunk)| {
             Workspace::with(program, tile, |ws| {
-                let row0 = band * tile_rows;
-                let rows = chunk.len() / (width * channels);
-                for col0 in (0..width).step_by(tile_cols) {
+                let first = row0 + band * tile_rows;
+                let rows = chunk.len() / (row_len * channels);
+                for col0 in cols.clone().step_by(tile_cols) {
                     if cancelled() {
                         return;
                     }
-                    let cols = tile_cols.min(width - col0);
-                    ws.run(program, tables, col0, row0, cols, rows, width, height);
-                    ws.write(program, chunk, col0, cols, rows, width);
+                    let n = tile_cols.min(cols.end - col0);
+                    ws.run(program, tables, col0, first, n, rows, width, height);
+                    ws.write(program, chunk, col0 - cols.start, n, rows, row_len);
                 }
-                report((rows * width) as u64);
+                report((rows * row_len) as u64);
             })
         });
 }

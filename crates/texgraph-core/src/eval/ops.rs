@@ -752,7 +752,7 @@ fn bilinear<const WRAP: bool, const C: usize>(
     y: &[f32],
 ) {
     let (w, h) = (view.width, view.height);
-    let data = &view.data[..w * h * C];
+    let data = &view.data[..view.held()];
     let n = x.len();
     // The four texels and two weights of each pixel, once for all channels.
     let mut offsets = [[0usize; 4]; BILINEAR_CHUNK];
@@ -762,7 +762,7 @@ fn bilinear<const WRAP: bool, const C: usize>(
         for j in 0..m {
             let (xa, xb, tx) = planes::axis::<WRAP>(x[start + j], w);
             let (ya, yb, ty) = planes::axis::<WRAP>(y[start + j], h);
-            let (ra, rb) = (ya * w, yb * w);
+            let (ra, rb) = (view.row(ya) * w, view.row(yb) * w);
             offsets[j] = [(ra + xa) * C, (ra + xb) * C, (rb + xa) * C, (rb + xb) * C];
             weights[j] = [tx, ty];
         }
@@ -771,8 +771,8 @@ fn bilinear<const WRAP: bool, const C: usize>(
             for j in 0..m {
                 let [o00, o10, o01, o11] = offsets[j];
                 let [tx, ty] = weights[j];
-                // SAFETY: `axis` returns indices below each axis's length, so every
-                // offset plus a channel is below w × h × C.
+                // SAFETY: `axis` returns indices below each axis's length and `row` maps a
+                // row to one held, so every offset plus a channel is below the samples held.
                 let [p00, p10, p01, p11] = unsafe {
                     [
                         *data.get_unchecked(o00 + ch),
@@ -818,7 +818,7 @@ fn smear_step<const WRAP: bool, const C: usize, const M: u8>(
     t: f32,
 ) {
     let (w, h) = (input.width, input.height);
-    let data = &input.data[..w * h * C];
+    let data = &input.data[..input.held()];
     let n = us.len();
     let (vs, sx, sy) = (&vs[..n], &sx[..n], &sy[..n]);
     for ch in 0..C {
@@ -826,7 +826,8 @@ fn smear_step<const WRAP: bool, const C: usize, const M: u8>(
         for i in 0..n {
             let (xa, xb, tx) = planes::axis::<WRAP>(us[i] + t * sx[i], w);
             let (ya, yb, ty) = planes::axis::<WRAP>(vs[i] + t * sy[i], h);
-            // SAFETY: `axis` returns indices below each axis's length.
+            let (ya, yb) = (input.row(ya), input.row(yb));
+            // SAFETY: `axis` returns indices below each axis's length, `row` one held.
             let [p00, p10, p01, p11] = unsafe {
                 [
                     *data.get_unchecked((ya * w + xa) * C + ch),
@@ -850,7 +851,7 @@ fn fetch(view: &PlaneView<'_>, dst: &mut [&mut [f32]], cols: usize, at: TileAt) 
     let n = dst[0].len();
     let c = view.channels;
     for r in 0..n / cols {
-        let start = ((at.row0 + r) * view.width + at.col0) * c;
+        let start = (view.row(at.row0 + r) * view.width + at.col0) * c;
         let row = &view.data[start..start + cols * c];
         let out = r * cols..(r + 1) * cols;
         if c == 1 {
@@ -932,8 +933,7 @@ fn gradients(
         central_differences(
             &mut gx,
             &mut gy,
-            view.data,
-            w,
+            view,
             &tile,
             [0.5 * w as f32, 0.5 * h as f32],
         );
@@ -970,16 +970,18 @@ struct Inner {
 multiversion! {
     /// gx = (right − left)·sx, gy = (below − above)·sy over the interior of a tile of a
     /// one-channel plane `w` texels wide.
-    fn central_differences(gx: &mut [f32], gy: &mut [f32], data: &[f32], w: usize, tile: &Inner, scale: [f32; 2]) {
+    fn central_differences(gx: &mut [f32], gy: &mut [f32], view: &PlaneView<'_>, tile: &Inner, scale: [f32; 2]) {
+        let (data, w) = (view.data, view.width);
         let (first, last) = (tile.texels.start, tile.texels.end);
         let len = last - first;
         for row in tile.rows.clone() {
             let at = (row - tile.row0) * tile.cols + first - tile.col0;
             let (gx, gy) = (&mut gx[at..at + len], &mut gy[at..at + len]);
-            let left = &data[row * w + first - 1..row * w + last - 1];
-            let right = &data[row * w + first + 1..row * w + last + 1];
-            let above = &data[(row - 1) * w + first..(row - 1) * w + last];
-            let below = &data[(row + 1) * w + first..(row + 1) * w + last];
+            let (here, up, down) = (view.row(row) * w, view.row(row - 1) * w, view.row(row + 1) * w);
+            let left = &data[here + first - 1..here + last - 1];
+            let right = &data[here + first + 1..here + last + 1];
+            let above = &data[up + first..up + last];
+            let below = &data[down + first..down + last];
             for i in 0..len {
                 gx[i] = (right[i] - left[i]) * scale[0];
                 gy[i] = (below[i] - above[i]) * scale[1];

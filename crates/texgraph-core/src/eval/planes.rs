@@ -6,19 +6,26 @@
 
 use crate::kernels::scalar::LUMA;
 
-/// A plane while it is read: interleaved samples, rows top to bottom.
+/// A plane while it is read: interleaved samples, rows top to bottom. It may hold only a
+/// window of its rows (a streamed render's band and apron): `rows` rows starting at row
+/// `first_row`, going on past the last row to the first when the plane wraps. Reads
+/// find a row's samples through [`PlaneView::row`].
 #[derive(Clone, Copy)]
 pub struct PlaneView<'a> {
-    /// width × height × channels samples.
+    /// width × rows × channels samples.
     pub data: &'a [f32],
     /// Width in texels.
     pub width: usize,
-    /// Height in texels.
+    /// Height in texels of the whole plane.
     pub height: usize,
     /// 1 or 4.
     pub channels: usize,
     /// Reads outside wrap around instead of clamping.
     pub wrap: bool,
+    /// The plane's row held first in `data` (0 for a whole plane).
+    pub first_row: usize,
+    /// Rows held in `data` (`height` for a whole plane).
+    pub rows: usize,
 }
 
 /// Where the tile being computed sits on the stage's grid.
@@ -37,7 +44,47 @@ pub struct TileAt {
 /// Relief scale of the gradient filters: height 1 stands a tenth of the texture's width.
 pub const RELIEF: f32 = 0.1;
 
-impl PlaneView<'_> {
+impl<'a> PlaneView<'a> {
+    /// A view of a whole plane held in `data`.
+    pub fn whole(
+        data: &'a [f32],
+        width: usize,
+        height: usize,
+        channels: usize,
+        wrap: bool,
+    ) -> Self {
+        Self {
+            data,
+            width,
+            height,
+            channels,
+            wrap,
+            first_row: 0,
+            rows: height,
+        }
+    }
+
+    /// Where row `y` of the plane (in `0..height`) is held in `data`, in rows. A window
+    /// holds every row its readers reach, so the row is there.
+    #[inline(always)]
+    pub fn row(&self, y: usize) -> usize {
+        let k = y.wrapping_sub(self.first_row);
+        let k = if k >= self.height {
+            k.wrapping_add(self.height)
+        } else {
+            k
+        };
+        debug_assert!(k < self.rows, "row {y} is outside the plane's window");
+        // Never past the rows held, so that unchecked reads stay inside `data`.
+        k.min(self.rows - 1)
+    }
+
+    /// Samples held: width × rows × channels.
+    #[inline(always)]
+    pub fn held(&self) -> usize {
+        self.width * self.rows * self.channels
+    }
+
     /// Texel index along an axis of `len` texels, wrapped or clamped.
     #[inline(always)]
     pub(super) fn index(&self, i: i64, len: usize) -> usize {
@@ -53,7 +100,7 @@ impl PlaneView<'_> {
     pub fn nearest(&self, u: f32, v: f32) -> [f32; 4] {
         let x = self.index((u * self.width as f32).floor() as i64, self.width);
         let y = self.index((v * self.height as f32).floor() as i64, self.height);
-        let at = (y * self.width + x) * self.channels;
+        let at = (self.row(y) * self.width + x) * self.channels;
         let mut out = [0.0; 4];
         out[..self.channels].copy_from_slice(&self.data[at..at + self.channels]);
         out
@@ -72,7 +119,7 @@ impl PlaneView<'_> {
             (xa, xb, tx, ya, yb, ty)
         };
         let c = self.channels;
-        let (row_a, row_b) = (ya * self.width, yb * self.width);
+        let (row_a, row_b) = (self.row(ya) * self.width, self.row(yb) * self.width);
         let mut out = [0.0; 4];
         for (ch, o) in out.iter_mut().enumerate().take(c) {
             let p00 = self.data[(row_a + xa) * c + ch];
@@ -119,11 +166,11 @@ impl PlaneView<'_> {
                 0.0
             }
         };
-        let row = y as usize * self.width;
+        let row = self.row(y as usize) * self.width;
         let gx = (self.data[(row + r) * self.channels] - self.data[(row + l) * self.channels])
             * span(l, r, self.width);
-        let gy = (self.data[(b * self.width + x as usize) * self.channels]
-            - self.data[(t * self.width + x as usize) * self.channels])
+        let gy = (self.data[(self.row(b) * self.width + x as usize) * self.channels]
+            - self.data[(self.row(t) * self.width + x as usize) * self.channels])
             * span(t, b, self.height);
         // A one-texel-wide axis has no slope.
         let gx = if self.width > 1 { gx } else { 0.0 };

@@ -33,5 +33,6 @@ mod registry;
 mod scatter;
 mod simplex;
 mod smears;
+mod streaming;
 mod subgraphs;
 mod validation;

@@ -1,0 +1,158 @@
+//! Streamed and regional renders: bands and regions of a render are the same bits as the
+//! matching part of the whole render, whatever the cut, for planes held as windows of
+//! rows and planes computed whole alike.
+
+use texgraph_core::eval::stream::{Bands, Region, render_region};
+use texgraph_core::{Graph, Image, RenderOptions, compile, render};
+
+use crate::common;
+
+/// Per-pixel stages that read their inputs near the pixel, chained: a half-size buffer's
+/// normal map, a slope blur of it, occlusion, curvature of a normal map, emboss, edge
+/// detection and sharpening.
+fn near_chain(tileable: bool) -> Graph {
+    common::graph(&format!(
+        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": {tileable} }}, "nodes": [
+           {{ "id": "h", "type": "fbm", "params": {{ "frequency": 3.3, "octaves": 4 }} }},
+           {{ "id": "hb", "type": "buffer", "params": {{ "scale": "half" }}, "inputs": {{ "input": "h" }} }},
+           {{ "id": "nm", "type": "normal", "inputs": {{ "height": "hb" }} }},
+           {{ "id": "sb", "type": "slope_blur", "params": {{ "distance": 0.05 }}, "inputs": {{ "input": "nm", "slope": "h" }} }},
+           {{ "id": "ao", "type": "ambient_occlusion", "params": {{ "radius": 0.06 }}, "inputs": {{ "height": "h" }} }},
+           {{ "id": "cv", "type": "curvature", "params": {{ "source": "normal", "radius": 0.02 }}, "inputs": {{ "height": "sb" }} }},
+           {{ "id": "em", "type": "emboss", "inputs": {{ "height": "h" }} }},
+           {{ "id": "ed", "type": "edge_detect", "params": {{ "width": 0.01, "threshold": 0.02 }}, "inputs": {{ "input": "em" }} }},
+           {{ "id": "sh", "type": "sharpen", "params": {{ "radius": 0.01 }}, "inputs": {{ "input": "h" }} }},
+           {{ "id": "m1", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "sb", "b": "ao" }} }},
+           {{ "id": "m2", "type": "blend", "params": {{ "mode": "multiply" }}, "inputs": {{ "a": "m1", "b": "cv", "mask": "ed" }} }},
+           {{ "id": "all", "type": "blend", "params": {{ "mode": "screen" }}, "inputs": {{ "a": "m2", "b": "sh" }} }},
+           {{ "id": "out", "type": "output", "inputs": {{ "color": "all" }} }} ] }}"#
+    ))
+}
+
+fn options(threads: usize, tile: [usize; 2]) -> RenderOptions {
+    RenderOptions {
+        threads: Some(threads),
+        tile,
+        cancel: None,
+    }
+}
+
+/// The rectangle `region` of `image`.
+fn crop(image: &Image, region: Region) -> Image {
+    let c = image.channels;
+    let mut data = Vec::new();
+    for row in region.y..region.y + region.height {
+        let start = (row as usize * image.width as usize + region.x as usize) * c;
+        data.extend_from_slice(&image.data[start..start + region.width as usize * c]);
+    }
+    Image {
+        width: region.width,
+        height: region.height,
+        channels: c,
+        data,
+    }
+}
+
+/// Cuts `0..len` at `cuts` (sorted, inside).
+fn spans(len: u32, cuts: &[u32]) -> Vec<(u32, u32)> {
+    let mut edges = vec![0];
+    edges.extend_from_slice(cuts);
+    edges.push(len);
+    edges.windows(2).map(|w| (w[0], w[1] - w[0])).collect()
+}
+
+/// Checks that regions on a grid cut at `xs` and `ys`, and bands of `band` rows, are the
+/// same bits as the whole render.
+fn check_cuts(graph: &Graph, name: &str, (w, h): (u32, u32), xs: &[u32], ys: &[u32], band: u32) {
+    let program = compile(graph, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let whole = render(&program, w, h, options(2, [32, 8]), &|_| {}).expect("render");
+    for (y, height) in spans(h, ys) {
+        for (x, width) in spans(w, xs) {
+            let region = Region {
+                x,
+                y,
+                width,
+                height,
+            };
+            let part = render_region(&program, w, h, region, options(3, [16, 5]), &|_| {})
+                .expect("region");
+            assert!(
+                common::same_bits(&part, &crop(&whole, region)),
+                "{name}: region {region:?} of {w}x{h} differs from the whole render"
+            );
+        }
+    }
+    let mut bands = Bands::new(&program, w, h, 0..w, options(2, [128, 32]), &|_| {}).unwrap();
+    let mut row = 0;
+    while row < h {
+        let end = (row + band).min(h);
+        let part = bands.render(row..end).expect("band");
+        let region = Region {
+            x: 0,
+            y: row,
+            width: w,
+            height: end - row,
+        };
+        assert!(
+            common::same_bits(&part, &crop(&whole, region)),
+            "{name}: band {row}..{end} of {w}x{h} differs from the whole render"
+        );
+        row = end;
+    }
+}
+
+#[test]
+fn the_near_chain_streams_its_planes() {
+    let program = compile(&near_chain(true), None).unwrap();
+    let streamed = program.streamed_planes();
+    assert!(
+        streamed.iter().filter(|s| **s).count() >= 5,
+        "{streamed:?}: the test graph must hold most planes as windows"
+    );
+    // A blur and what it reads are whole.
+    let program = compile(&common::example("marble_slab"), None).unwrap();
+    for (info, streamed) in program.planes.iter().zip(program.streamed_planes()) {
+        let blurred = program.stages.iter().any(|s| {
+            s.target
+                .is_some_and(|t| program.planes[t as usize].node == info.node)
+                && matches!(s.work, texgraph_core::program::StageWork::Blur { .. })
+        });
+        assert!(
+            !(blurred && streamed),
+            "{}: a blur's plane is whole",
+            info.node
+        );
+    }
+}
+
+#[test]
+fn regions_and_bands_of_near_stages_equal_the_whole_render() {
+    for tileable in [false, true] {
+        let graph = near_chain(tileable);
+        let name = format!("near chain, tileable {tileable}");
+        check_cuts(&graph, &name, (101, 77), &[13, 60], &[1, 40, 41], 7);
+        check_cuts(&graph, &name, (64, 150), &[63], &[75], 33);
+    }
+}
+
+#[test]
+fn regions_of_whole_plane_stages_equal_the_whole_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.png");
+    image::RgbaImage::from_fn(9, 7, |x, y| {
+        image::Rgba([(x * 28) as u8, (y * 36) as u8, 90, 255])
+    })
+    .save(&path)
+    .unwrap();
+    for tileable in [false, true] {
+        let graph = common::everything_raster(&path.display().to_string(), tileable);
+        check_cuts(&graph, "everything raster", (90, 70), &[31], &[20, 69], 16);
+    }
+}
+
+#[test]
+fn regions_of_every_example_equal_the_whole_render() {
+    for (name, graph) in common::examples() {
+        check_cuts(&graph, &name, (72, 56), &[29], &[17], 24);
+    }
+}

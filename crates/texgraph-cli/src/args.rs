@@ -29,6 +29,30 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
+/// Parses a region `X,Y,W,H` in pixels (whether it fits the image is checked with the
+/// size).
+pub fn parse_region(text: &str) -> Result<texgraph_core::eval::stream::Region, String> {
+    let numbers: Vec<u32> = text
+        .split(',')
+        .map(|n| n.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("'{text}' is not a region X,Y,W,H of whole pixels"))?;
+    let [x, y, width, height] = numbers[..] else {
+        return Err(format!("'{text}' is not a region X,Y,W,H (four numbers)"));
+    };
+    if width == 0 || height == 0 {
+        return Err(format!(
+            "'{text}': a region's width and height are at least 1"
+        ));
+    }
+    Ok(texgraph_core::eval::stream::Region {
+        x,
+        y,
+        width,
+        height,
+    })
+}
+
 /// Parses a sprite-sheet grid `COLSxROWS`, each 1 to 1024.
 pub fn parse_grid(text: &str) -> Result<(u32, u32), String> {
     let count = |s: &str| match s.trim().parse::<u32>() {

@@ -5,9 +5,11 @@ use std::path::PathBuf;
 
 use texgraph_core::compile;
 use texgraph_core::compile::{compile_outputs, output_names};
-use texgraph_core::plan::plan;
+use texgraph_core::plan::{plan, streamed};
 
-use crate::args::{parse_size, parse_threads};
+use texgraph_core::eval::stream::Region;
+
+use crate::args::{parse_region, parse_size, parse_threads};
 use crate::load::{describe, load};
 
 /// Arguments of `texgraph plan`.
@@ -28,6 +30,9 @@ pub struct PlanArgs {
     /// what several maps read is computed once.
     #[arg(long)]
     all_outputs: bool,
+    /// Plan the render of this rectangle only, `X,Y,W,H`, as `render --region` does.
+    #[arg(long, value_name = "X,Y,W,H", value_parser = parse_region)]
+    region: Option<Region>,
 }
 
 /// Runs `texgraph plan`.
@@ -54,6 +59,19 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<()> {
         "outputs"
     };
     crate::say!("{}: {what} {}", args.graph.display(), names.join(", "));
+    let region = args.region.unwrap_or(Region::whole(width, height));
+    if !region.fits(width, height) {
+        anyhow::bail!(
+            "--region {},{},{},{} is not inside the {width}x{height} image",
+            region.x,
+            region.y,
+            region.width,
+            region.height
+        );
+    }
     crate::say!("{}", plan(&program, width, height, threads));
+    // What `texgraph render` does: bands written as they render (with the encoder's
+    // copy of a 16-bit RGBA file's band as the typical case).
+    crate::say!("{}", streamed(&program, width, height, region, threads, 8));
     Ok(())
 }

@@ -6,15 +6,17 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::animation::{Frames, Layout, export_animation};
+use texgraph_core::eval::stream::Region;
 use texgraph_core::export::material::{MaterialSettings, export_preset};
 use texgraph_core::export::presets::{FileKind, find};
+use texgraph_core::export::streamed::export_streamed;
 use texgraph_core::export::{
-    Depth, ExportSettings, Format, default_image_name, export_all, file_stem_for, output_paths,
+    Depth, ExportSettings, Format, default_image_name, file_stem_for, output_paths,
 };
 use texgraph_core::usage::Usage;
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
-use crate::args::{apply_set, parse_grid, parse_size, parse_threads};
+use crate::args::{apply_set, parse_grid, parse_region, parse_size, parse_threads};
 use crate::ball::BallArgs;
 use crate::load::{describe, load, print_warnings};
 use texgraph_core::ball::BallSettings;
@@ -104,6 +106,11 @@ pub struct RenderArgs {
     /// With `--ball`: parallax depth of the height map in texture tiles (0 to 0.5; 0: off).
     #[arg(long, default_value_t = BallSettings::default().depth, requires = "ball")]
     parallax: f32,
+    /// Render only this rectangle of the image, `X,Y,W,H` in pixels of `--size`: the same
+    /// bits as that part of the whole render, so regions rendered anywhere stitch into it
+    /// exactly (`texgraph stitch`). The file records where it belongs.
+    #[arg(long, value_name = "X,Y,W,H", value_parser = parse_region, conflicts_with_all = ["frames", "preset", "ball"])]
+    region: Option<Region>,
     /// Render frames `first..end` (end exclusive) with time = frame / fps, to a numbered
     /// sequence (`-o out_####.png`), an animated `.gif` or `.png`, or a sheet (`--sheet`).
     #[arg(long, value_name = "FIRST..END", conflicts_with_all = ["time", "all_outputs"])]
@@ -229,7 +236,7 @@ fn rows_bar(rows: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(rows);
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "{{spinner}} {what} [{{bar:40}}] {{pos}}/{{len}} rows ({{eta}})"
+            "{{spinner}} {what} [{{bar:40}}] {{pos}}/{{len}} rows, {{per_sec}}, {{eta}} left"
         ))
         .expect("valid template")
         .progress_chars("=> "),
@@ -237,15 +244,21 @@ fn rows_bar(rows: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// Renders every file of `jobs` together, all or none, with a progress bar over the rows.
+/// Renders every file of `jobs` together, band by band, writing them as the bands come,
+/// all or none, with a progress bar over the rows.
 fn render_all(
     args: &RenderArgs,
     graph: &Graph,
     jobs: &[(ExportSettings, PathBuf)],
 ) -> anyhow::Result<()> {
-    let rows = jobs.first().map_or(0, |(s, _)| u64::from(s.height));
+    let rows = match args.region {
+        Some(region) => u64::from(region.height),
+        None => jobs.first().map_or(0, |(s, _)| u64::from(s.height)),
+    };
     let bar = rows_bar(rows, "rendering");
-    let result = export_all(graph, jobs, &|rows| bar.set_position(u64::from(rows)));
+    let result = export_streamed(graph, jobs, args.region, &|rows| {
+        bar.set_position(u64::from(rows))
+    });
     bar.finish_and_clear();
     let written = result.map_err(|e| match e {
         // Graph problems are named by file, node and field.

@@ -991,13 +991,19 @@ pub struct Stage {
     pub work: StageWork,
     /// The planes it reads.
     pub reads: Vec<PlaneId>,
-    /// How far around each pixel it reads them.
-    pub reach: Reach,
+    /// How far around each pixel it reads each plane of `reads`.
+    pub reaches: Vec<Reach>,
     /// Estimated cost per pixel of its grid, in simple operations.
     pub cost: f32,
 }
 
 impl Stage {
+    /// How far around each pixel it reads plane `plane` (`None`: it does not read it).
+    pub fn reach_of(&self, plane: PlaneId) -> Option<Reach> {
+        let at = self.reads.iter().position(|&p| p == plane)?;
+        Some(self.reaches[at])
+    }
+
     /// Channels written (1 or 4).
     pub fn channels(&self, planes: &[PlaneInfo]) -> usize {
         match &self.work {
@@ -1092,9 +1098,8 @@ impl Program {
             {
                 streamed[t as usize] = false;
             }
-            let near = matches!(stage.reach, Reach::Near(_));
-            if !(reader_streams && near && per_pixel) {
-                for &p in &stage.reads {
+            for (&p, reach) in stage.reads.iter().zip(&stage.reaches) {
+                if !(reader_streams && per_pixel && matches!(reach, Reach::Near(_))) {
                     streamed[p as usize] = false;
                 }
             }

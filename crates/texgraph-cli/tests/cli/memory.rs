@@ -61,14 +61,16 @@ fn address_space_limits_give_errors_not_aborts() {
     let cases = [
         (300, 1, 1024, "marble.json", Some(true)),
         (300, 8, 1024, "marble.json", Some(true)),
-        (300, 8, 4096, "marble.json", Some(false)),
+        // Streamed in bands: a few MiB whatever the size.
+        (300, 8, 4096, "marble.json", Some(true)),
         (300, 64, 2048, "marble.json", None),
-        (300, 1, 8192, "marble_normal.json", Some(false)),
+        // A flood fill labels its whole mask: 1.75 GiB of shapes at 8192².
+        (300, 1, 8192, "cobblestones.json", Some(false)),
         (700, 8, 4096, "marble.json", Some(true)),
         (700, 256, 4096, "marble.json", None),
         (700, 8, 4096, "eroded_terrain.json", None),
-        (700, 2, 16384, "fbm.json", Some(false)),
-        (1500, 16, 8192, "marble.json", None),
+        (700, 2, 16384, "cobblestones.json", Some(false)),
+        (1500, 16, 8192, "marble_slab.json", None),
     ];
     for (mib, threads, size, graph, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -121,20 +123,27 @@ fn cgroup_memory_limits_are_honoured() {
         eprintln!("no memory cgroup can be made here; the cgroup limit is not tested");
         return;
     };
-    for (size, expected) in [(1024, true), (4096, false), (8192, false)] {
+    // Marble streams in bands at any size; a flood fill (cobblestones) is whole.
+    let cases = [
+        ("marble.json", 1024, true),
+        ("marble.json", 4096, true),
+        ("cobblestones.json", 4096, false),
+        ("cobblestones.json", 8192, false),
+    ];
+    for (graph, size, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
         let script = format!(
             "echo $$ > '{}' && exec '{}' render '{}' -o x.png --size {size}",
             group.join("cgroup.procs").display(),
             texgraph().display(),
-            example("marble.json").display(),
+            example(graph).display(),
         );
         let output = Command::new("sh")
             .args(["-c", &script])
             .current_dir(dir.path())
             .output()
             .unwrap();
-        let what = format!("marble at {size}² in a 300 MiB cgroup");
+        let what = format!("{graph} at {size}² in a 300 MiB cgroup");
         assert_eq!(
             assert_done_or_refused(&what, dir.path(), &output),
             expected,

@@ -478,18 +478,21 @@ impl<'g> Compiler<'g> {
     /// when `None`). The builder starts afresh.
     fn finish_stage(&mut self, node: &str, target: Option<u32>, channels: Vec<Operand>) {
         let builder = std::mem::replace(&mut self.stage, StageBuilder::new(0));
+        use crate::program::{Apron, Reach};
         let mut reads = Vec::new();
-        let mut reach = crate::program::Reach::Near(crate::program::Apron::default());
+        let mut reaches = Vec::new();
         for instr in &builder.instrs {
             for plane in instr.op.planes() {
-                if !reads.contains(&plane) {
+                let at = reads.iter().position(|&p| p == plane).unwrap_or_else(|| {
                     reads.push(plane);
-                }
+                    reaches.push(Reach::Near(Apron::default()));
+                    reads.len() - 1
+                });
+                reaches[at] = match (reaches[at], instr.op.reach()) {
+                    (Reach::Near(a), Some(b)) => Reach::Near(a.max(b)),
+                    _ => Reach::Anywhere,
+                };
             }
-            reach = match (reach, instr.op.reach()) {
-                (crate::program::Reach::Near(a), Some(b)) => crate::program::Reach::Near(a.max(b)),
-                _ => crate::program::Reach::Anywhere,
-            };
         }
         let cost = builder.cost.total as f32;
         self.finished_cost += builder.cost.total * area(builder.shift);
@@ -502,7 +505,7 @@ impl<'g> Compiler<'g> {
                 channels,
             }),
             reads,
-            reach,
+            reaches,
             cost,
         });
     }

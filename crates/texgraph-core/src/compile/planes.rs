@@ -240,7 +240,7 @@ impl NodeCtx<'_, '_> {
             target: Some(plane),
             work,
             reads: vec![input],
-            reach,
+            reaches: vec![reach],
             cost: cost as f32,
         });
         c.derived_memo.insert(key, plane);

@@ -69,15 +69,14 @@ pub fn render_region(
             region.x, region.y, region.width, region.height
         )));
     }
-    let columns = region.x..region.x + region.width;
-    let mut bands = Bands::new(program, width, height, columns, options, progress)?;
+    let mut bands = Bands::new(program, width, height, region, options, progress)?;
     bands.render(region.y..region.y + region.height)
 }
 
 /// Rows per band of a streamed render of `program` `width` pixels wide on `threads`
-/// threads: about 64 MiB of output, at least two rows of tiles per thread.
+/// threads: about 16 MiB of output, at least two rows of tiles per thread.
 pub fn band_rows(program: &Program, width: u32, height: u32, threads: usize) -> u32 {
-    const BUDGET: u64 = 64 << 20;
+    const BUDGET: u64 = 16 << 20;
     let tile_rows = super::TILE[1] as u64;
     let row_bytes = (u64::from(width) * program.channels() as u64 * 4).max(1);
     let rows = (BUDGET / row_bytes).max(2 * tile_rows * threads.max(1) as u64);
@@ -100,6 +99,8 @@ pub struct Bands<'p> {
     /// Texels computed, and the total expected, for progress.
     done: AtomicU64,
     total: u64,
+    /// Rows of the region, what progress counts to.
+    rows: u32,
     progress: &'p (dyn Fn(u32) + Sync),
 }
 
@@ -113,13 +114,14 @@ struct Window {
 }
 
 impl<'p> Bands<'p> {
-    /// Makes ready to render the columns `columns` of `program`'s `width` × `height`
-    /// image: computes the planes that are needed whole.
+    /// Makes ready to render `region` of `program`'s `width` × `height` image, band by
+    /// band: computes the planes that are needed whole. `progress` is told the rows done
+    /// so far, out of the region's, in proportion to the texels computed.
     pub fn new(
         program: &'p Program,
         width: u32,
         height: u32,
-        columns: Range<u32>,
+        region: Region,
         options: RenderOptions,
         progress: &'p (dyn Fn(u32) + Sync),
     ) -> Result<Self> {
@@ -128,20 +130,29 @@ impl<'p> Bands<'p> {
                 "image size {width}x{height} is empty"
             )));
         }
+        if !region.fits(width, height) {
+            return Err(Error::Render(format!(
+                "region {},{},{},{} is not inside the {width}x{height} image",
+                region.x, region.y, region.width, region.height
+            )));
+        }
         let streamed = program.streamed_planes();
+        // Streamed planes count the share of their rows the region's rows reach.
+        let share = f64::from(region.height) / f64::from(height);
         let total = program
             .stages
             .iter()
             .map(|s| {
                 let (w, h) = program.grid(s, width, height);
-                let w = if s.target.is_none() {
-                    columns.len() as u64
-                } else {
-                    u64::from(w)
-                };
-                w * u64::from(h)
+                let texels = (u64::from(w) * u64::from(h)) as f64;
+                match s.target {
+                    None => u64::from(region.width) * u64::from(region.height),
+                    Some(p) if streamed[p as usize] => (texels * share) as u64,
+                    Some(_) => texels as u64,
+                }
             })
             .sum();
+        let columns = region.x..region.x + region.width;
         let mut bands = Self {
             program,
             size: (width, height),
@@ -152,6 +163,7 @@ impl<'p> Bands<'p> {
             streamed,
             done: AtomicU64::new(0),
             total,
+            rows: region.height,
             progress,
         };
         bands.in_pool(|b| b.compute_whole_planes())?;
@@ -168,7 +180,7 @@ impl<'p> Bands<'p> {
 
     fn report(&self, texels: u64) {
         let so_far = self.done.fetch_add(texels, Ordering::Relaxed) + texels;
-        let rows = so_far.min(self.total) * u64::from(self.size.1) / self.total.max(1);
+        let rows = so_far.min(self.total) * u64::from(self.rows) / self.total.max(1);
         (self.progress)(rows as u32);
     }
 
@@ -241,7 +253,12 @@ impl<'p> Bands<'p> {
         self.check_cancel()?;
         let program = self.program;
         let (width, height) = self.size;
-        let needs = self.needs(rows.start as i64..rows.end as i64);
+        let needs = window_needs(
+            program,
+            &self.streamed,
+            self.size,
+            rows.start as i64..rows.end as i64,
+        );
         for stage in &program.stages {
             let Some(target) = stage.target else { break };
             if let Some(need) = needs[target as usize] {
@@ -282,49 +299,6 @@ impl<'p> Bands<'p> {
         drop(views);
         self.check_cancel()?;
         Ok(image)
-    }
-
-    /// The rows of each streamed plane that the output rows `rows` reach, through every
-    /// stage between: each reader's rows, on the plane's grid, widened by its apron (and
-    /// a texel for bilinear reads), clamped to the plane unless it wraps.
-    fn needs(&self, rows: Range<i64>) -> Vec<Option<(i64, i64)>> {
-        let program = self.program;
-        let (width, height) = self.size;
-        let mut needs: Vec<Option<(i64, i64)>> = vec![None; program.planes.len()];
-        for stage in program.stages.iter().rev() {
-            let (lo, hi) = match stage.target {
-                None => (rows.start, rows.end),
-                Some(p) => match needs[p as usize] {
-                    Some(need) if self.streamed[p as usize] => need,
-                    _ => continue,
-                },
-            };
-            let Reach::Near(apron) = stage.reach else {
-                continue;
-            };
-            let grid_h = i64::from(program.grid(stage, width, height).1);
-            for &q in &stage.reads {
-                if !self.streamed[q as usize] {
-                    continue;
-                }
-                let info = &program.planes[q as usize];
-                let (w, h) = info.size.at(width, height);
-                let reach = apron.texels_at(w.max(h)) as i64 + 1;
-                let h = i64::from(h);
-                let mut q_lo = (lo * h).div_euclid(grid_h) - reach;
-                let mut q_hi = (hi * h + grid_h - 1).div_euclid(grid_h) + reach;
-                if !info.wrap {
-                    (q_lo, q_hi) = (q_lo.max(0), q_hi.min(h));
-                }
-                let need = match needs[q as usize] {
-                    Some((a, b)) => (a.min(q_lo), b.max(q_hi)),
-                    None => (q_lo, q_hi),
-                };
-                // A window of every row holds them in order.
-                needs[q as usize] = Some(if need.1 - need.0 >= h { (0, h) } else { need });
-            }
-        }
-        needs
     }
 
     /// Moves plane `p`'s window to the rows `need`, keeping the rows it shares with the
@@ -421,6 +395,52 @@ impl<'p> Bands<'p> {
             })
             .collect()
     }
+}
+
+/// The rows of each streamed plane (`streamed`, from [`Program::streamed_planes`]) that
+/// the output rows `rows` of a `size` render reach, through every stage between: each
+/// reader's rows, on the plane's grid, widened by its apron (and a texel for bilinear
+/// reads), clamped to the plane unless it wraps. A wrapping plane's rows may start
+/// before 0 or end past its height (they go on from the other side); a window of every
+/// row is `0..height`.
+pub fn window_needs(
+    program: &Program,
+    streamed: &[bool],
+    (width, height): (u32, u32),
+    rows: Range<i64>,
+) -> Vec<Option<(i64, i64)>> {
+    let mut needs: Vec<Option<(i64, i64)>> = vec![None; program.planes.len()];
+    for stage in program.stages.iter().rev() {
+        let (lo, hi) = match stage.target {
+            None => (rows.start, rows.end),
+            Some(p) => match needs[p as usize] {
+                Some(need) if streamed[p as usize] => need,
+                _ => continue,
+            },
+        };
+        let grid_h = i64::from(program.grid(stage, width, height).1);
+        for (&q, reach) in stage.reads.iter().zip(&stage.reaches) {
+            let Reach::Near(apron) = reach else { continue };
+            if !streamed[q as usize] {
+                continue;
+            }
+            let info = &program.planes[q as usize];
+            let (w, h) = info.size.at(width, height);
+            let reach = apron.texels_at(w.max(h)) as i64 + 1;
+            let h = i64::from(h);
+            let mut q_lo = (lo * h).div_euclid(grid_h) - reach;
+            let mut q_hi = (hi * h + grid_h - 1).div_euclid(grid_h) + reach;
+            if !info.wrap {
+                (q_lo, q_hi) = (q_lo.max(0), q_hi.min(h));
+            }
+            let need = match needs[q as usize] {
+                Some((a, b)) => (a.min(q_lo), b.max(q_hi)),
+                None => (q_lo, q_hi),
+            };
+            needs[q as usize] = Some(if need.1 - need.0 >= h { (0, h) } else { need });
+        }
+    }
+    needs
 }
 
 impl Drop for Bands<'_> {

@@ -14,13 +14,13 @@ pub mod dds;
 pub mod gltf;
 pub mod ktx2;
 pub mod mips;
+pub mod stream;
+pub mod streamed;
 
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-use image::{ExtendedColorType, ImageEncoder};
 
 use crate::compile::{compile, output_names};
 use crate::error::{Error, Result};
@@ -253,29 +253,7 @@ pub fn export_all(
     let Some((first, _)) = targets.first() else {
         return Ok(Vec::new());
     };
-    if let Some((other, path)) = targets
-        .iter()
-        .find(|(s, _)| (s.width, s.height) != (first.width, first.height))
-    {
-        return Err(Error::Export {
-            path: path.clone(),
-            message: format!(
-                "outputs rendered together share one size: {}x{}, not {}x{}",
-                first.width, first.height, other.width, other.height
-            ),
-        });
-    }
-    // Every target is checked before anything is rendered.
-    let mut names = Vec::with_capacity(targets.len());
-    let mut formats = Vec::with_capacity(targets.len());
-    for (settings, path) in targets {
-        formats.push(checked_format(path, settings.depth)?);
-        staging::check_target(path)?;
-        names.push(match &settings.output {
-            Some(name) => name.clone(),
-            None => output_names(graph).into_iter().next().unwrap_or_default(),
-        });
-    }
+    let (names, formats) = checked_targets(graph, targets)?;
     let together = material::MaterialSettings {
         width: first.width,
         height: first.height,
@@ -332,6 +310,41 @@ pub fn export_all(
     }
     staging::commit_all(staged)?;
     Ok(written)
+}
+
+/// Checks every target of an export of several outputs before anything is rendered: one
+/// size for all, formats that hold their depths, paths that can be written. Returns the
+/// outputs' names and the files' formats.
+pub(crate) fn checked_targets(
+    graph: &Graph,
+    targets: &[(ExportSettings, PathBuf)],
+) -> Result<(Vec<String>, Vec<Format>)> {
+    let Some((first, _)) = targets.first() else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    if let Some((other, path)) = targets
+        .iter()
+        .find(|(s, _)| (s.width, s.height) != (first.width, first.height))
+    {
+        return Err(Error::Export {
+            path: path.clone(),
+            message: format!(
+                "outputs rendered together share one size: {}x{}, not {}x{}",
+                first.width, first.height, other.width, other.height
+            ),
+        });
+    }
+    let mut names = Vec::with_capacity(targets.len());
+    let mut formats = Vec::with_capacity(targets.len());
+    for (settings, path) in targets {
+        formats.push(checked_format(path, settings.depth)?);
+        staging::check_target(path)?;
+        names.push(match &settings.output {
+            Some(name) => name.clone(),
+            None => output_names(graph).into_iter().next().unwrap_or_default(),
+        });
+    }
+    Ok((names, formats))
 }
 
 /// Renders `program` and encodes it into a staged temporary for `path`.
@@ -434,13 +447,19 @@ pub(crate) fn check_memory_for(
     copy_per_pixel: u64,
 ) -> Result<()> {
     let needed = memory_needed(program, width, height, threads, copy_per_pixel);
+    check_room(needed.unwrap_or(u64::MAX), width, height, threads)
+}
+
+/// Refuses a render of `width` × `height` on `threads` threads that needs `needed` bytes
+/// when the process has less room (`u64::MAX`: too large to address).
+pub(crate) fn check_room(needed: u64, width: u32, height: u32, threads: usize) -> Result<()> {
     let room = crate::memory::Headroom::of_this_process().for_threads(threads);
     let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
     match (needed, room) {
-        (None, _) => Err(Error::Render(format!(
+        (u64::MAX, _) => Err(Error::Render(format!(
             "a {width}x{height} image is too large to address"
         ))),
-        (Some(n), Some(room)) if n > room => Err(Error::Render(format!(
+        (n, Some(room)) if n > room => Err(Error::Render(format!(
             "a {width}x{height} image on {threads} thread(s) needs about {:.2} GiB but only {:.2} GiB of memory is available to this process",
             gib(n),
             gib(room)
@@ -483,7 +502,8 @@ pub fn encode_to_vec(
 
 /// Encodes `image` whose values are `encoding`: EXR and float TIFF hold linear light, so
 /// sRGB-encoded colors are decoded for them; PNGs of sRGB maps carry the sRGB chunk.
-/// Values `AsRendered` and linear data are written as they are.
+/// Values `AsRendered` and linear data are written as they are. The bytes are those of
+/// the same image streamed band by band (see [`stream`]).
 pub(crate) fn encode(
     image: &Image,
     format: Format,
@@ -491,46 +511,17 @@ pub(crate) fn encode(
     encoding: Encoding,
     out: &mut (impl Write + Seek),
 ) -> Result<(), String> {
-    if encoding == Encoding::Srgb {
-        match (format, depth) {
-            (Format::Exr, _) | (Format::Tiff, Depth::Float) => {
-                let linear = decoded_srgb(image)?;
-                return encode(&linear, format, depth, Encoding::Linear, out);
-            }
-            (Format::Png, _) => return write_srgb_png(image, depth, out),
-            (Format::Tiff, _) => {}
-        }
-    }
-    let (w, h) = (image.width, image.height);
-    let gray = image.channels == 1;
-    let integer = |bits: Depth| match (gray, bits) {
-        (true, Depth::Eight) => ExtendedColorType::L8,
-        (false, Depth::Eight) => ExtendedColorType::Rgba8,
-        (true, _) => ExtendedColorType::L16,
-        (false, _) => ExtendedColorType::Rgba16,
+    let spec = stream::FileSpec {
+        format,
+        depth,
+        encoding,
+        width: image.width,
+        height: image.height,
+        channels: image.channels,
+        note: None,
     };
-    match (format, depth) {
-        (Format::Exr, _) => return write_exr(image, out),
-        (Format::Png, _) => image::codecs::png::PngEncoder::new(out).write_image(
-            &integer_bytes(image, depth)?,
-            w,
-            h,
-            integer(depth),
-        ),
-        (Format::Tiff, Depth::Float) => image::codecs::tiff::TiffEncoder::new(out).write_image(
-            &float_rgba_bytes(image)?,
-            w,
-            h,
-            ExtendedColorType::Rgba32F,
-        ),
-        (Format::Tiff, _) => image::codecs::tiff::TiffEncoder::new(out).write_image(
-            &integer_bytes(image, depth)?,
-            w,
-            h,
-            integer(depth),
-        ),
-    }
-    .map_err(|e| e.to_string())
+    let mut whole = Some(image);
+    stream::write(out, &spec, &mut || whole.take())
 }
 
 /// `image` with its RGB (or its one gray channel) decoded from sRGB to linear light;
@@ -553,34 +544,6 @@ fn decoded_srgb(image: &Image) -> Result<Image, String> {
         channels: c,
         data,
     })
-}
-
-/// A PNG tagged sRGB (the sRGB chunk, with the gAMA and cHRM values the PNG specification
-/// gives for it), through the `png` crate: the image crate's encoder has no such tag.
-fn write_srgb_png(image: &Image, depth: Depth, out: &mut impl Write) -> Result<(), String> {
-    let mut encoder = png::Encoder::new(out, image.width, image.height);
-    encoder.set_color(if image.channels == 1 {
-        png::ColorType::Grayscale
-    } else {
-        png::ColorType::Rgba
-    });
-    encoder.set_depth(if depth == Depth::Eight {
-        png::BitDepth::Eight
-    } else {
-        png::BitDepth::Sixteen
-    });
-    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-    let mut bytes = integer_bytes(image, depth)?;
-    if depth != Depth::Eight {
-        // PNG stores 16-bit samples big-endian.
-        for pair in bytes.chunks_exact_mut(2) {
-            let v = u16::from_ne_bytes([pair[0], pair[1]]);
-            pair.copy_from_slice(&v.to_be_bytes());
-        }
-    }
-    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(&bytes).map_err(|e| e.to_string())?;
-    writer.finish().map_err(|e| e.to_string())
 }
 
 /// Not enough memory for the encoder's copy of the image.
@@ -617,33 +580,6 @@ fn float_rgba_bytes(image: &Image) -> Result<Vec<u8>, String> {
         crate::memory::try_collect(len, image.data.iter().flat_map(|v| v.to_ne_bytes()))
     };
     bytes.ok_or_else(|| short_of_memory(image))
-}
-
-fn write_exr(image: &Image, out: &mut (impl Write + Seek)) -> Result<(), String> {
-    use exr::prelude::*;
-    let (w, h, c) = (image.width as usize, image.height as usize, image.channels);
-    let names: &[&str] = if c == 1 {
-        &["Y"]
-    } else {
-        &["R", "G", "B", "A"]
-    };
-    let mut channels: SmallVec<[AnyChannel<FlatSamples>; 4]> = SmallVec::new();
-    for (i, name) in names.iter().enumerate() {
-        let samples = image.data.iter().skip(i).step_by(c).copied();
-        let samples =
-            crate::memory::try_collect(w * h, samples).ok_or_else(|| short_of_memory(image))?;
-        channels.push(AnyChannel::new(*name, FlatSamples::F32(samples)));
-    }
-    let layer = Layer::new(
-        (w, h),
-        LayerAttributes::default(),
-        Encoding::SMALL_LOSSLESS,
-        AnyChannels::sort(channels),
-    );
-    exr::prelude::Image::from_layer(layer)
-        .write()
-        .to_buffered(out)
-        .map_err(|e| e.to_string())
 }
 
 /// Reads an EXR written by [`write_image`] (channels `Y` or `R`, `G`, `B`, `A`).

@@ -119,7 +119,7 @@ fn the_distance_stage_reads_its_mask_whole() {
         .iter()
         .find(|s| matches!(s.work, StageWork::Distance { .. }))
         .expect("a distance stage");
-    assert_eq!(stage.reach, Reach::Whole);
+    assert_eq!(stage.reaches, [Reach::Whole]);
     let plan = texgraph_core::plan::plan(&program, 256, 256, 2);
     let described = plan
         .stages
@@ -288,7 +288,7 @@ fn the_flood_fill_stage_reads_its_mask_whole() {
         .filter(|s| matches!(s.work, StageWork::FloodFill { .. }))
         .collect();
     assert_eq!(stages.len(), 1, "one labelling however many companions");
-    assert_eq!(stages[0].reach, Reach::Whole);
+    assert_eq!(stages[0].reaches, [Reach::Whole]);
     let plan = texgraph_core::plan::plan(&program, 256, 256, 2).to_string();
     assert!(
         plan.contains("flood fill") && plan.contains("whole"),

@@ -230,11 +230,13 @@ fn occlusion_reaches_as_far_as_its_radius() {
     let program = texgraph_core::compile(&g, None).unwrap();
     let last = program.stages.last().unwrap();
     assert_eq!(
-        last.reach,
-        texgraph_core::program::Reach::Near(texgraph_core::program::Apron {
-            texels: 1,
-            texture: 0.125
-        })
+        last.reaches,
+        [texgraph_core::program::Reach::Near(
+            texgraph_core::program::Apron {
+                texels: 1,
+                texture: 0.125
+            }
+        )]
     );
     assert_eq!(program.stages.len(), 2);
 }

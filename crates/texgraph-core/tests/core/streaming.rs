@@ -3,6 +3,10 @@
 //! rows and planes computed whole alike.
 
 use texgraph_core::eval::stream::{Bands, Region, render_region};
+use texgraph_core::export::streamed::{
+    export_in_bands, export_streamed, graph_hash, parse_region_note,
+};
+use texgraph_core::export::{Depth, ExportSettings, export_all};
 use texgraph_core::{Graph, Image, RenderOptions, compile, render};
 
 use crate::common;
@@ -82,7 +86,15 @@ fn check_cuts(graph: &Graph, name: &str, (w, h): (u32, u32), xs: &[u32], ys: &[u
             );
         }
     }
-    let mut bands = Bands::new(&program, w, h, 0..w, options(2, [128, 32]), &|_| {}).unwrap();
+    let mut bands = Bands::new(
+        &program,
+        w,
+        h,
+        Region::whole(w, h),
+        options(2, [128, 32]),
+        &|_| {},
+    )
+    .unwrap();
     let mut row = 0;
     while row < h {
         let end = (row + band).min(h);
@@ -154,5 +166,128 @@ fn regions_of_whole_plane_stages_equal_the_whole_render() {
 fn regions_of_every_example_equal_the_whole_render() {
     for (name, graph) in common::examples() {
         check_cuts(&graph, &name, (72, 56), &[29], &[17], 24);
+    }
+}
+
+/// Export settings of `output` at `size` and `depth`.
+fn settings(size: (u32, u32), depth: Depth, output: Option<&str>) -> ExportSettings {
+    ExportSettings {
+        width: size.0,
+        height: size.1,
+        depth,
+        output: output.map(str::to_owned),
+        options: options(2, [128, 32]),
+    }
+}
+
+#[test]
+fn streamed_files_are_the_bytes_of_in_memory_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let formats = [
+        ("png", Depth::Eight),
+        ("png", Depth::Sixteen),
+        ("tif", Depth::Eight),
+        ("tif", Depth::Sixteen),
+        ("tif", Depth::Float),
+        ("exr", Depth::Float),
+    ];
+    // A blur (marble slab), a normal map and slope blur (the near chain, eroded terrain's
+    // slope blurs), and several outputs of every usage together (brick wall).
+    let graphs = [
+        ("near", near_chain(true)),
+        ("slab", common::example("marble_slab")),
+        ("terrain", common::example("eroded_terrain")),
+        ("bricks", common::example("brick_wall")),
+    ];
+    for (name, graph) in &graphs {
+        let outputs = texgraph_core::output_names(graph);
+        for (ext, depth) in formats {
+            let size = (97, 75);
+            let jobs = |tag: &str| -> Vec<(ExportSettings, std::path::PathBuf)> {
+                outputs
+                    .iter()
+                    .map(|o| {
+                        let path = dir.path().join(format!("{name}_{o}_{tag}.{ext}"));
+                        (settings(size, depth, Some(o)), path)
+                    })
+                    .collect()
+            };
+            let whole = jobs("whole");
+            export_all(graph, &whole, &|_| {}).unwrap();
+            for band in [Some(16), Some(75), None] {
+                let streamed = jobs(&format!("band{band:?}"));
+                export_in_bands(graph, &streamed, None, band, &|_| {}).unwrap();
+                for ((_, a), (_, b)) in whole.iter().zip(&streamed) {
+                    assert!(
+                        std::fs::read(a).unwrap() == std::fs::read(b).unwrap(),
+                        "{name} {ext} {depth:?} in bands of {band:?}: {} and {} differ",
+                        a.display(),
+                        b.display()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_region_file_holds_the_region_and_says_where_it_belongs() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = near_chain(false);
+    let program = compile(&graph, None).unwrap();
+    let whole = render(&program, 90, 70, options(2, [32, 8]), &|_| {}).unwrap();
+    let region = Region {
+        x: 31,
+        y: 17,
+        width: 40,
+        height: 53,
+    };
+    let path = dir.path().join("part.exr");
+    let job = [(settings((90, 70), Depth::Float, None), path.clone())];
+    export_in_bands(&graph, &job, Some(region), Some(10), &|_| {}).unwrap();
+    let part = texgraph_core::export::read_exr(&path).unwrap();
+    assert!(common::same_bits(&part, &crop(&whole, region)));
+    let bytes = std::fs::read(&path).unwrap();
+    let note = format!(
+        "region 31,17,40,53 of 90x70; graph {:016x}; output {}",
+        graph_hash(&graph),
+        program.output().name
+    );
+    assert!(
+        bytes.windows(note.len()).any(|w| w == note.as_bytes()),
+        "the EXR carries its region's note"
+    );
+    assert_eq!(
+        parse_region_note(&note),
+        Some((
+            region,
+            (90, 70),
+            graph_hash(&graph),
+            program.output().name.clone()
+        ))
+    );
+    // Outside the image, or empty: refused, nothing written.
+    for bad in [
+        Region {
+            x: 60,
+            y: 0,
+            width: 31,
+            height: 5,
+        },
+        Region {
+            x: 0,
+            y: 0,
+            width: 0,
+            height: 5,
+        },
+    ] {
+        let path = dir.path().join("bad.png");
+        let job = [(settings((90, 70), Depth::Eight, None), path.clone())];
+        let error = export_streamed(&graph, &job, Some(bad), &|_| {}).unwrap_err();
+        assert!(
+            error.to_string().contains("not inside the 90x70 image"),
+            "{error}"
+        );
+        assert!(!path.exists());
     }
 }

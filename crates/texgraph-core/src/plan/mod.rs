@@ -2,10 +2,14 @@
 //! reads, the planes alive, the peak memory and the estimated work. `texgraph plan`
 //! prints it; the memory check before a render uses the same figures.
 
+mod streamed;
+
 use std::fmt;
 
+pub use streamed::{PlaneHold, StreamPlan, streamed};
+
 use crate::eval::{TILE, image_bytes};
-use crate::program::{Program, Reach, StageWork, TileProgram};
+use crate::program::{Program, Reach, Stage, StageWork, TileProgram};
 
 /// One stage at a given size.
 #[derive(Debug, Clone)]
@@ -57,8 +61,26 @@ pub enum PlaneReach {
 }
 
 /// Bytes of tile buffers each thread of a per-pixel stage holds.
-fn workspace_bytes(tiles: &TileProgram) -> u64 {
+pub(crate) fn workspace_bytes(tiles: &TileProgram) -> u64 {
     u64::from(tiles.slot_count) * (TILE[0] * TILE[1] * 4) as u64
+}
+
+/// Bytes a stage works in beside its target (of `target` bytes) on a `grid`, on
+/// `threads` threads.
+pub(crate) fn working_bytes(stage: &Stage, grid: (u32, u32), target: u64, threads: usize) -> u64 {
+    let texels = f64::from(grid.0) * f64::from(grid.1);
+    match &stage.work {
+        StageWork::Pixels(tiles) => workspace_bytes(tiles).saturating_mul(threads as u64),
+        // Three working planes of the target's size.
+        StageWork::Blur { .. } => target.saturating_mul(3),
+        // The column distances live in the target; each thread keeps a row's
+        // envelope (up to two parabolas per texel, each five integers of up to 128
+        // bits) and its squared distances (an f64 per texel).
+        StageWork::Distance { .. } => u64::from(grid.0).saturating_mul(168 * threads as u64),
+        // At most one run per two texels, each with its bounds, parent and shape, and
+        // a shape per run.
+        StageWork::FloodFill { .. } => (texels as u64).saturating_mul(16),
+    }
 }
 
 /// The schedule of `program` rendered at `width` × `height` on `threads` threads.
@@ -90,18 +112,7 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
         };
         let texels = f64::from(grid.0) * f64::from(grid.1);
         let target = stage.target.map_or(0, |p| plane_bytes(p as usize));
-        let working = match &stage.work {
-            StageWork::Pixels(tiles) => workspace_bytes(tiles).saturating_mul(threads as u64),
-            // Three working planes of the target's size.
-            StageWork::Blur { .. } => target.saturating_mul(3),
-            // The column distances live in the target; each thread keeps a row's
-            // envelope (up to two parabolas per texel, each five integers of up to 128
-            // bits) and its squared distances (an f64 per texel).
-            StageWork::Distance { .. } => u64::from(grid.0).saturating_mul(168 * threads as u64),
-            // At most one run per two texels, each with its bounds, parent and shape, and
-            // a shape per run.
-            StageWork::FloodFill { .. } => (texels as u64).saturating_mul(16),
-        };
+        let working = working_bytes(stage, grid, target, threads);
         let held: u64 = alive
             .iter()
             .map(|&p| plane_bytes(p))
@@ -113,7 +124,7 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
             .saturating_add(resident);
         peak = peak.max(memory);
         operations += f64::from(stage.cost) * texels;
-        let apron = |plane: u32| match stage.reach {
+        let apron = |plane: u32| match stage.reach_of(plane).unwrap_or(Reach::Whole) {
             Reach::Anywhere => PlaneReach::Anywhere,
             Reach::Whole => PlaneReach::Whole,
             Reach::Near(a) => {
@@ -172,7 +183,7 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
     }
 }
 
-fn mib(bytes: u64) -> f64 {
+pub(crate) fn mib(bytes: u64) -> f64 {
     bytes as f64 / f64::from(1u32 << 20)
 }
 

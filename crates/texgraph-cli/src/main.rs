@@ -27,6 +27,7 @@ mod load;
 mod plan;
 mod presets;
 mod render;
+mod stitch;
 
 use std::process::ExitCode;
 
@@ -54,6 +55,9 @@ enum Command {
         #[arg(required = true)]
         graphs: Vec<std::path::PathBuf>,
     },
+    /// Assemble region files (`render --region`) into the whole image, checking that they
+    /// are of one render and cover it exactly once.
+    Stitch(stitch::StitchArgs),
     /// List the export presets (`render --preset`): their files and channels.
     Presets(presets::PresetsArgs),
     /// List every node type with its ports and params.
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Plan(args) => plan::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Validate { graphs } => load::validate_files(&graphs),
+        Command::Stitch(args) => stitch::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Presets(args) => presets::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Nodes { markdown } => nodes(markdown).map(|()| ExitCode::SUCCESS),
     };

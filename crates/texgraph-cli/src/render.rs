@@ -185,6 +185,21 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         );
     }
 
+    if let Some(r) = args.region
+        && !r.fits(args.size.0, args.size.1)
+    {
+        bail!(
+            "--region {},{},{},{} is not inside the {}x{} image (--size): X + W must be at most {} and Y + H at most {}",
+            r.x,
+            r.y,
+            r.width,
+            r.height,
+            args.size.0,
+            args.size.1,
+            args.size.0,
+            args.size.1
+        );
+    }
     let targets: Vec<(Option<String>, PathBuf)> = if args.all_outputs {
         output_paths(&graph, &out)
             .into_iter()
@@ -229,7 +244,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
 }
 
 /// A progress bar over `rows` rows on a terminal, else a hidden one.
-fn rows_bar(rows: u64, what: &str) -> ProgressBar {
+pub fn rows_bar(rows: u64, what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

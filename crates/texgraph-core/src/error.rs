@@ -114,6 +114,14 @@ pub enum Error {
         /// What the encoder said.
         message: String,
     },
+    /// A file given to read (a region to stitch, a manifest) cannot be used.
+    #[error("{path}: {message}")]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// An environment image for the material ball cannot be used.
     #[error("{path}: {message}")]
     Environment {

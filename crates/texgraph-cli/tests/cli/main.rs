@@ -13,5 +13,6 @@ mod limits;
 mod materials;
 mod memory;
 mod raster;
+mod regions;
 mod subgraphs;
 mod writes;

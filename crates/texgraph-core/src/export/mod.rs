@@ -14,6 +14,7 @@ pub mod dds;
 pub mod gltf;
 pub mod ktx2;
 pub mod mips;
+pub mod stitch;
 pub mod stream;
 pub mod streamed;
 

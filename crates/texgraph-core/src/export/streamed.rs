@@ -50,13 +50,14 @@ pub fn export_in_bands(
     let whole = Region::whole(width, height);
     let region = region.unwrap_or(whole);
     if !region.fits(width, height) {
-        return Err(Error::Export {
-            path: first_path.clone(),
-            message: format!(
-                "region {},{},{},{} is not inside the {width}x{height} image (it must be non-empty, X + W <= {width} and Y + H <= {height})",
-                region.x, region.y, region.width, region.height
-            ),
-        });
+        return Err(Error::Render(format!(
+            "{}: region {},{},{},{} is not inside the {width}x{height} image (it must be non-empty, X + W <= {width} and Y + H <= {height})",
+            first_path.display(),
+            region.x,
+            region.y,
+            region.width,
+            region.height
+        )));
     }
     let program = compile_outputs(graph, &names)?;
     let threads = first.options.thread_count();

@@ -1,0 +1,116 @@
+//! `render --region` and `stitch`: regions rendered apart and stitched are the bytes of
+//! the whole render; stitching refuses gaps, overlaps, and regions of other renders.
+
+use crate::common::{entries, example, run_in};
+
+/// Renders `graph`'s output `output` whole and in the regions `regions` (X,Y,W,H) at
+/// `size`, as `ext` files in `dir`, stitches them, and checks the bytes.
+fn check_stitch(dir: &std::path::Path, graph: &str, output: &str, ext: &str, depth: &str) {
+    let graph = example(graph);
+    let graph = graph.to_str().unwrap();
+    let size = "301x203";
+    let base = [
+        "render", graph, "--size", size, "--output", output, "--depth", depth,
+    ];
+    let full = format!("full.{ext}");
+    run_in(dir, &[&base[..], &["-o", &full]].concat()).success();
+    // Cuts that divide neither the size nor a band or tile.
+    let regions = [
+        "0,0,177,61",
+        "177,0,124,61",
+        "0,61,301,100",
+        "0,161,19,42",
+        "19,161,282,42",
+    ];
+    for (i, region) in regions.iter().enumerate() {
+        let out = format!("part{i}.{ext}");
+        run_in(
+            dir,
+            &[&base[..], &["--region", region, "-o", &out]].concat(),
+        )
+        .success();
+    }
+    let big = format!("big.{ext}");
+    run_in(dir, &["stitch", &format!("part*.{ext}"), "-o", &big]).success();
+    assert!(
+        std::fs::read(dir.join(&full)).unwrap() == std::fs::read(dir.join(&big)).unwrap(),
+        "{graph} {output} {ext} {depth}: the stitched file differs from the whole render"
+    );
+}
+
+#[test]
+fn stitched_regions_are_the_bytes_of_the_whole_render() {
+    let dir = tempfile::tempdir().unwrap();
+    // Slope blur and a normal map of it (streamed planes), in every format.
+    check_stitch(dir.path(), "eroded_terrain.json", "normal", "png", "16");
+    check_stitch(dir.path(), "eroded_terrain.json", "height", "exr", "32");
+    check_stitch(dir.path(), "eroded_terrain.json", "color", "tif", "8");
+    // A flood fill, a bevel and a distance (planes computed whole).
+    check_stitch(dir.path(), "tiles_worn.json", "basecolor", "png", "8");
+    check_stitch(dir.path(), "cobblestones.json", "height", "tif", "32");
+}
+
+#[test]
+fn stitch_refuses_gaps_overlaps_and_other_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let graph = example("marble_normal.json");
+    let graph = graph.to_str().unwrap();
+    let render = |region: &str, out: &str, extra: &[&str]| {
+        let args = [
+            &[
+                "render", graph, "--size", "100x80", "--region", region, "-o", out,
+            ][..],
+            extra,
+        ]
+        .concat();
+        run_in(d, &args).success();
+    };
+    render("0,0,60,80", "a.png", &[]);
+    render("60,0,40,40", "b.png", &[]);
+    render("60,40,40,40", "c.png", &[]);
+    render("50,30,20,20", "overlap.png", &[]);
+    render("60,40,40,40", "other.png", &["--set", "veins.frequency=5"]);
+    render("60,40,40,40", "c16.png", &["--depth", "16"]);
+    std::fs::write(d.join("big.png"), b"old").unwrap();
+    let refused = |files: &[&str], words: &[&str]| {
+        let args = [&["stitch"][..], files, &["-o", "big.png"]].concat();
+        let out = run_in(d, &args).code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        for word in words {
+            assert!(stderr.contains(word), "stderr lacks '{word}':\n{stderr}");
+        }
+        assert_eq!(std::fs::read(d.join("big.png")).unwrap(), b"old");
+    };
+    refused(
+        &["a.png", "b.png"],
+        &["nothing covers pixel 60,40", "missing"],
+    );
+    refused(
+        &["a.png", "b.png", "c.png", "overlap.png"],
+        &["overlaps", "a.png"],
+    );
+    refused(&["a.png", "b.png", "other.png"], &["other.png", "graph"]);
+    refused(&["a.png", "b.png", "c16.png"], &["c16.png", "16-bit"]);
+    refused(&["a.png", "b.png", "missing.png"], &["missing.png"]);
+    refused(&["'nothing*.png'"], &["no file matches"]);
+    // A whole render is not a region.
+    run_in(d, &["render", graph, "--size", "100x80", "-o", "whole.png"]).success();
+    refused(&["whole.png"], &["whole.png", "no texgraph region note"]);
+    // A region outside the image, or empty.
+    for region in ["60,0,41,10", "0,0,0,5", "1,2,3"] {
+        let out = run_in(
+            d,
+            &[
+                "render", graph, "--size", "100x80", "--region", region, "-o", "big.png",
+            ],
+        )
+        .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains("--region"), "{stderr}");
+    }
+    // And the three that fit stitch.
+    run_in(d, &["stitch", "a.png", "b.png", "c.png", "-o", "big.png"]).success();
+    assert!(!entries(d).iter().any(|n| n.ends_with(".tmp")));
+}

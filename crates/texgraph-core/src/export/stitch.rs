@@ -144,7 +144,7 @@ fn exr_header(path: &Path) -> Result<Header> {
         .own_attributes
         .other
         .iter()
-        .find(|(k, _)| k.to_string() == NOTE_KEY)
+        .find(|(k, _)| *k == NOTE_KEY)
         .and_then(|(_, v)| match v {
             AttributeValue::Text(t) => Some(t.to_string()),
             _ => None,

@@ -22,6 +22,7 @@ macro_rules! complain {
 
 mod args;
 mod ball;
+mod batch;
 mod bench;
 mod load;
 mod plan;
@@ -55,6 +56,10 @@ enum Command {
         #[arg(required = true)]
         graphs: Vec<std::path::PathBuf>,
     },
+    /// Render the jobs of a batch manifest (graphs × params × seeds × sizes × outputs or
+    /// presets, named by patterns) in one process, several at once; `--shard I/N` runs a
+    /// share of them.
+    Batch(batch::BatchArgs),
     /// Assemble region files (`render --region`) into the whole image, checking that they
     /// are of one render and cover it exactly once.
     Stitch(stitch::StitchArgs),
@@ -82,6 +87,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Plan(args) => plan::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Validate { graphs } => load::validate_files(&graphs),
+        Command::Batch(args) => batch::run(&args),
         Command::Stitch(args) => stitch::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Presets(args) => presets::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Nodes { markdown } => nodes(markdown).map(|()| ExitCode::SUCCESS),

@@ -37,6 +37,7 @@ pub mod subgraph;
 pub mod text;
 pub mod usage;
 pub mod validate;
+pub mod variation;
 
 pub use compile::{check, compile, compile_node, output_names};
 pub use error::{Error, GraphError, Location, Result};

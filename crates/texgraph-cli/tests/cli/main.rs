@@ -6,6 +6,7 @@
 mod common;
 
 mod animation;
+mod batch;
 mod cli;
 mod editor_ball;
 mod editor_export;

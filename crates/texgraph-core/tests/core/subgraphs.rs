@@ -408,3 +408,37 @@ fn making_a_subgraph_of_some_nodes_keeps_the_pixels() {
     let refused = texgraph_core::subgraph::extract(&marble, &["out".to_owned()], "p", "p.json");
     assert!(refused.unwrap_err().contains("outputs stay in the graph"));
 }
+
+#[test]
+fn seed_offsets_move_node_and_subgraph_seeds() {
+    use texgraph_core::ParamValue;
+    let base = common::example("marble_slab");
+    let mut moved = base.clone();
+    texgraph_core::variation::offset_seeds(&mut moved, 3);
+    let seed = |g: &texgraph_core::Graph, id: &str| match g.node(id).unwrap().params.get("seed") {
+        Some(ParamValue::Number(n)) => *n,
+        other => panic!("{id}: seed {other:?}"),
+    };
+    // 'fine' sets seed 21; 'broad' leaves its subgraph's default, 7.
+    assert_eq!(seed(&moved, "fine"), 24.0);
+    assert_eq!(seed(&moved, "broad"), 10.0);
+    assert!(!moved.node("veins").unwrap().params.contains_key("seed"));
+    // Offsets wrap within the range, and 0 changes nothing.
+    let mut wrapped = moved.clone();
+    texgraph_core::variation::offset_seeds(&mut wrapped, u32::MAX);
+    assert_eq!(
+        seed(&wrapped, "fine"),
+        24.0 + f64::from(u32::MAX) - 2_147_483_648.0 * 2.0
+    );
+    let mut same = base.clone();
+    texgraph_core::variation::offset_seeds(&mut same, 0);
+    assert_eq!(seed(&same, "fine"), 21.0);
+    let (a, b) = (
+        common::render_graph(&base, None, 32, Default::default()),
+        common::render_graph(&moved, None, 32, Default::default()),
+    );
+    assert!(
+        common::mean_difference(&a, &b) > 0.01,
+        "the seeds changed the slab"
+    );
+}

@@ -1,0 +1,241 @@
+//! `texgraph batch`: many renders from one manifest in one process, several at once so
+//! every core works, each written as `texgraph render` writes it (the same bytes), with a
+//! progress bar over the batch and a summary. `--shard I/N` runs every N-th job from the
+//! I-th, so N machines running the same command share the batch exactly.
+
+pub mod manifest;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use texgraph_core::export::material::{MaterialSettings, export_preset};
+use texgraph_core::export::presets::find;
+use texgraph_core::export::streamed::export_streamed;
+use texgraph_core::export::{Depth, ExportSettings, Format};
+use texgraph_core::usage::Usage;
+use texgraph_core::{Error, RenderOptions};
+
+use crate::args::parse_threads;
+use manifest::{Files, Job};
+
+/// Arguments of `texgraph batch`.
+#[derive(clap::Args)]
+pub struct BatchArgs {
+    /// The manifest (JSON; see docs/scaling.md).
+    manifest: PathBuf,
+    /// Run only the I-th of N shares of the jobs (I from 0 to N − 1): jobs I, I + N,
+    /// I + 2N… For `$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT` or a Kubernetes
+    /// indexed Job's `$JOB_COMPLETION_INDEX`.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Print the jobs (and files) the shard would render, and render nothing.
+    #[arg(long)]
+    list: bool,
+}
+
+/// Parses `I/N`: shard I (0 to N − 1) of N.
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("'{text}' is not a shard I/N (like 0/4)"))?;
+    let (i, n) = (
+        i.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{i}' in '{text}' is not a whole number"))?,
+        n.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{n}' in '{text}' is not a whole number"))?,
+    );
+    if n == 0 || i >= n {
+        return Err(format!(
+            "'{text}': shards of N are numbered 0 to N − 1, and N is at least 1"
+        ));
+    }
+    Ok((i, n))
+}
+
+/// The jobs of shard `i` of `n`: every n-th from the i-th.
+pub fn shard_of<T>(jobs: Vec<T>, (i, n): (usize, usize)) -> Vec<(usize, T)> {
+    jobs.into_iter()
+        .enumerate()
+        .filter(|(k, _)| k % n == i)
+        .collect()
+}
+
+/// Runs `texgraph batch`.
+pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
+    let jobs = manifest::read(&args.manifest)?;
+    let total = jobs.len();
+    let jobs = shard_of(jobs, args.shard.unwrap_or((0, 1)));
+    if args.list {
+        for (index, job) in &jobs {
+            for path in files_of(job) {
+                crate::say!("{index}  {}", path.display());
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    // Every render's parallel work goes to this process's one pool of `threads`.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| anyhow!("cannot start {threads} threads: {e}"))?;
+    for (_, job) in &jobs {
+        for path in files_of(job) {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| anyhow!("{}: cannot make the folder: {e}", parent.display()))?;
+            }
+        }
+    }
+    let bar = jobs_bar(jobs.len() as u64);
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let written = AtomicUsize::new(0);
+    // As many renders at once as threads: small renders keep every core busy, large ones
+    // share the pool.
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(jobs.len()) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((index, job)) = jobs.get(k) else {
+                        break;
+                    };
+                    match render_job(job) {
+                        Ok(count) => {
+                            written.fetch_add(count, Ordering::Relaxed);
+                        }
+                        Err(e) => {
+                            let message = format!("job {index} ({}): {e:#}", job.source.display());
+                            bar.suspend(|| crate::complain!("error: {message}"));
+                            failures
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .push(message);
+                        }
+                    }
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let failed = failures
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .len();
+    let seconds = start.elapsed().as_secs_f64();
+    let shard = match args.shard {
+        Some((i, n)) => format!(" (shard {i}/{n} of {total})"),
+        None => String::new(),
+    };
+    crate::say!(
+        "batch{shard}: {} of {} jobs done, {} files written, {failed} failed, in {seconds:.2} s ({:.1} jobs/s)",
+        jobs.len() - failed,
+        jobs.len(),
+        written.load(Ordering::Relaxed),
+        (jobs.len() - failed) as f64 / seconds.max(1e-9)
+    );
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The files (or preset folder) a job writes.
+fn files_of(job: &Job) -> Vec<PathBuf> {
+    match &job.files {
+        Files::Outputs { files, .. } => files.iter().map(|(_, p)| p.clone()).collect(),
+        Files::Preset { dir, .. } => vec![dir.clone()],
+    }
+}
+
+/// A progress bar over `jobs` jobs on a terminal, else a hidden one.
+fn jobs_bar(jobs: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(jobs);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} batch [{bar:40}] {pos}/{len} jobs, {per_sec}, {eta} left",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+use std::io::IsTerminal;
+
+/// Renders one job as `texgraph render` would; returns the files written.
+fn render_job(job: &Job) -> anyhow::Result<usize> {
+    let options = RenderOptions::default();
+    let describe = |e: Error| match e {
+        Error::Invalid(_) => crate::load::describe(&job.source, &e),
+        other => anyhow!("{other}"),
+    };
+    match &job.files {
+        Files::Outputs { files, depth } => {
+            let format = Format::from_path(&files[0].1).map_err(|e| anyhow!("{e}"))?;
+            let targets: Vec<(ExportSettings, PathBuf)> = files
+                .iter()
+                .map(|(output, path)| {
+                    let usage_depth = Usage::of_output(&job.graph, output.as_deref())
+                        .and_then(|u| Depth::from_bits(u.default_bits()))
+                        .filter(|d| format.supports(*d));
+                    let depth = depth.or(usage_depth).unwrap_or(format.default_depth());
+                    let settings = ExportSettings {
+                        width: job.size.0,
+                        height: job.size.1,
+                        depth,
+                        output: output.clone(),
+                        options: options.clone(),
+                    };
+                    (settings, path.clone())
+                })
+                .collect();
+            if let Some((settings, path)) = targets.iter().find(|(s, _)| !format.supports(s.depth))
+            {
+                bail!(
+                    "{}: {format:?} cannot hold {}-bit samples",
+                    path.display(),
+                    settings.depth.bits()
+                );
+            }
+            let written =
+                export_streamed(&job.graph, &targets, job.region, &|_| {}).map_err(describe)?;
+            Ok(written.len())
+        }
+        Files::Preset { name, dir, stem } => {
+            let presets = crate::presets::available(None)?;
+            let preset = find(&presets, name).ok_or_else(|| anyhow!("no preset named '{name}'"))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| anyhow!("{}: cannot make the folder: {e}", dir.display()))?;
+            let settings = MaterialSettings {
+                width: job.size.0,
+                height: job.size.1,
+                format: None,
+                graph_name: stem.clone(),
+                options,
+            };
+            let written =
+                export_preset(&job.graph, preset, &settings, dir, &|_| {}).map_err(describe)?;
+            Ok(written.len())
+        }
+    }
+}

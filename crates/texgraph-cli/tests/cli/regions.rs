@@ -114,3 +114,50 @@ fn stitch_refuses_gaps_overlaps_and_other_renders() {
     run_in(d, &["stitch", "a.png", "b.png", "c.png", "-o", "big.png"]).success();
     assert!(!entries(d).iter().any(|n| n.ends_with(".tmp")));
 }
+
+/// A 2 MiB tmpfs at a new folder, or `None` where one cannot be mounted (not root).
+fn small_disk() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+    let dir = tempfile::tempdir().ok()?;
+    let mount = dir.path().join("disk");
+    std::fs::create_dir(&mount).ok()?;
+    let done = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
+        .arg(&mount)
+        .output()
+        .ok()?;
+    done.status.success().then_some((dir, mount))
+}
+
+#[test]
+fn a_disk_that_fills_mid_stream_leaves_the_old_files() {
+    let Some((_dir, disk)) = small_disk() else {
+        eprintln!("no tmpfs can be mounted here; the full disk is not tested");
+        return;
+    };
+    std::fs::write(disk.join("t_height.exr"), b"old").unwrap();
+    let graph = example("eroded_terrain.json");
+    let out = run_in(
+        &disk,
+        &[
+            "render",
+            graph.to_str().unwrap(),
+            "--size",
+            "512",
+            "--all-outputs",
+            "-o",
+            "t.exr",
+        ],
+    )
+    .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let left = entries(&disk);
+    let old = std::fs::read(disk.join("t_height.exr")).unwrap();
+    let _ = std::process::Command::new("umount").arg(&disk).status();
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("No space left"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(".exr"), "the file is named: {stderr}");
+    assert_eq!(left, ["t_height.exr"], "the old file and nothing else");
+    assert_eq!(old, b"old");
+}

@@ -285,67 +285,67 @@ fn gap(pieces: &[Piece], (width, height): (u32, u32)) -> (u32, u32) {
         .unwrap_or((0, 0))
 }
 
-/// A piece's samples while the bands that need it are written.
+/// A piece's samples while the bands that need it are written, as stored.
 enum Samples {
-    Float(Image),
-    Decoded(image::DynamicImage),
+    Float(Vec<f32>),
+    Eight(Vec<u8>),
+    Sixteen(Vec<u16>),
 }
 
 impl Samples {
     fn load(piece: &Piece) -> Result<Self> {
-        if piece.format == Format::Exr {
-            return super::read_exr(&piece.path).map(Samples::Float);
-        }
-        let decoded = image::ImageReader::open(&piece.path)
-            .map_err(|source| Error::Io {
-                path: piece.path.clone(),
-                source,
-            })?
-            .decode()
-            .map_err(|e| fail(&piece.path, e.to_string()))?;
-        let (w, h) = (decoded.width(), decoded.height());
-        if (w, h) != (piece.region.width, piece.region.height) {
+        let samples = if piece.format == Format::Exr {
+            Samples::Float(super::read_exr(&piece.path)?.data)
+        } else {
+            let decoded = image::ImageReader::open(&piece.path)
+                .map_err(|source| Error::Io {
+                    path: piece.path.clone(),
+                    source,
+                })?
+                .decode()
+                .map_err(|e| fail(&piece.path, e.to_string()))?;
+            match decoded {
+                image::DynamicImage::ImageLuma8(i) => Samples::Eight(i.into_raw()),
+                image::DynamicImage::ImageRgba8(i) => Samples::Eight(i.into_raw()),
+                image::DynamicImage::ImageLuma16(i) => Samples::Sixteen(i.into_raw()),
+                image::DynamicImage::ImageRgba16(i) => Samples::Sixteen(i.into_raw()),
+                image::DynamicImage::ImageRgba32F(i) => Samples::Float(i.into_raw()),
+                other => {
+                    return Err(fail(
+                        &piece.path,
+                        format!("its pixels ({:?}) are not a texgraph render's", other.color()),
+                    ));
+                }
+            }
+        };
+        let expected =
+            piece.region.width as usize * piece.region.height as usize * piece.channels;
+        let len = match &samples {
+            Samples::Float(d) => d.len(),
+            Samples::Eight(d) => d.len(),
+            Samples::Sixteen(d) => d.len(),
+        };
+        if len != expected {
             return Err(fail(
                 &piece.path,
-                format!("is {w}x{h}, not the size its region note gives"),
+                format!(
+                    "holds {len} samples, not the {expected} of its region ({}x{}x{})",
+                    piece.region.width, piece.region.height, piece.channels
+                ),
             ));
         }
-        Ok(Samples::Decoded(decoded))
+        Ok(samples)
     }
 
-    /// Row `row` of the piece as floats that encode back to the same samples.
+    /// Row `row` of the piece as floats that encode back to the same samples (k / 255
+    /// and k / 65535 round back to k).
     fn row(&self, row: u32, width: u32, channels: usize, out: &mut Vec<f32>) {
         let n = width as usize * channels;
-        let start = row as usize * n;
+        let at = row as usize * n..(row as usize + 1) * n;
         match self {
-            Samples::Float(image) => out.extend_from_slice(&image.data[start..start + n]),
-            Samples::Decoded(image::DynamicImage::ImageLuma8(i)) => out.extend(
-                i.as_raw()[start..start + n]
-                    .iter()
-                    .map(|&v| f32::from(v) / 255.0),
-            ),
-            Samples::Decoded(image::DynamicImage::ImageRgba8(i)) => out.extend(
-                i.as_raw()[start..start + n]
-                    .iter()
-                    .map(|&v| f32::from(v) / 255.0),
-            ),
-            Samples::Decoded(image::DynamicImage::ImageLuma16(i)) => out.extend(
-                i.as_raw()[start..start + n]
-                    .iter()
-                    .map(|&v| f32::from(v) / 65535.0),
-            ),
-            Samples::Decoded(image::DynamicImage::ImageRgba16(i)) => out.extend(
-                i.as_raw()[start..start + n]
-                    .iter()
-                    .map(|&v| f32::from(v) / 65535.0),
-            ),
-            Samples::Decoded(image::DynamicImage::ImageRgba32F(i)) => {
-                out.extend_from_slice(&i.as_raw()[start..start + n])
-            }
-            Samples::Decoded(other) => {
-                let rgba = other.to_rgba32f();
-                out.extend_from_slice(&rgba.as_raw()[start..start + n]);
-            }
+            Samples::Float(d) => out.extend_from_slice(&d[at]),
+            Samples::Eight(d) => out.extend(d[at].iter().map(|&v| f32::from(v) / 255.0)),
+            Samples::Sixteen(d) => out.extend(d[at].iter().map(|&v| f32::from(v) / 65535.0)),
         }
     }
 }

@@ -724,11 +724,15 @@ multiversion! {
     /// vectorize.
     fn bilinear_k(dst: &mut [&mut [f32]], view: &PlaneView<'_>, x: Arg<'_>, y: Arg<'_>) {
         let n = dst[0].len();
-        match (view.wrap, view.channels, x, y) {
-            (true, 1, Arg::S(x), Arg::S(y)) => bilinear::<true, 1>(dst, view, &x[..n], &y[..n]),
-            (false, 1, Arg::S(x), Arg::S(y)) => bilinear::<false, 1>(dst, view, &x[..n], &y[..n]),
-            (true, 4, Arg::S(x), Arg::S(y)) => bilinear::<true, 4>(dst, view, &x[..n], &y[..n]),
-            (false, 4, Arg::S(x), Arg::S(y)) => bilinear::<false, 4>(dst, view, &x[..n], &y[..n]),
+        match (view.wrap, view.channels, x, y, view.is_whole()) {
+            (true, 1, Arg::S(x), Arg::S(y), true) => bilinear::<true, 1, false>(dst, view, &x[..n], &y[..n]),
+            (false, 1, Arg::S(x), Arg::S(y), true) => bilinear::<false, 1, false>(dst, view, &x[..n], &y[..n]),
+            (true, 4, Arg::S(x), Arg::S(y), true) => bilinear::<true, 4, false>(dst, view, &x[..n], &y[..n]),
+            (false, 4, Arg::S(x), Arg::S(y), true) => bilinear::<false, 4, false>(dst, view, &x[..n], &y[..n]),
+            (true, 1, Arg::S(x), Arg::S(y), false) => bilinear::<true, 1, true>(dst, view, &x[..n], &y[..n]),
+            (false, 1, Arg::S(x), Arg::S(y), false) => bilinear::<false, 1, true>(dst, view, &x[..n], &y[..n]),
+            (true, 4, Arg::S(x), Arg::S(y), false) => bilinear::<true, 4, true>(dst, view, &x[..n], &y[..n]),
+            (false, 4, Arg::S(x), Arg::S(y), false) => bilinear::<false, 4, true>(dst, view, &x[..n], &y[..n]),
             _ => {
                 for i in 0..n {
                     let px = view.bilinear(x.at(i), y.at(i));
@@ -745,7 +749,7 @@ multiversion! {
 const BILINEAR_CHUNK: usize = 256;
 
 #[inline(always)]
-fn bilinear<const WRAP: bool, const C: usize>(
+fn bilinear<const WRAP: bool, const C: usize, const WINDOW: bool>(
     dst: &mut [&mut [f32]],
     view: &PlaneView<'_>,
     x: &[f32],
@@ -762,7 +766,7 @@ fn bilinear<const WRAP: bool, const C: usize>(
         for j in 0..m {
             let (xa, xb, tx) = planes::axis::<WRAP>(x[start + j], w);
             let (ya, yb, ty) = planes::axis::<WRAP>(y[start + j], h);
-            let (ra, rb) = (view.row(ya) * w, view.row(yb) * w);
+            let (ra, rb) = (view.row_of::<WINDOW>(ya) * w, view.row_of::<WINDOW>(yb) * w);
             offsets[j] = [(ra + xa) * C, (ra + xb) * C, (rb + xa) * C, (rb + xb) * C];
             weights[j] = [tx, ty];
         }
@@ -791,27 +795,43 @@ multiversion! {
     /// One step of a slope blur: each pixel's accumulator combined with `input` read
     /// bilinearly at (u + t·sx, v + t·sy).
     fn smear_step_k(acc: &mut [&mut [f32]], input: &PlaneView<'_>, segments: [&[f32]; 4], t: f32, mode: SlopeMode) {
-        match (input.wrap, input.channels, mode) {
-            (true, 1, SlopeMode::Blur) => smear_step::<true, 1, 0>(acc, input, segments, t),
-            (true, 1, SlopeMode::Min) => smear_step::<true, 1, 1>(acc, input, segments, t),
-            (true, 1, SlopeMode::Max) => smear_step::<true, 1, 2>(acc, input, segments, t),
-            (false, 1, SlopeMode::Blur) => smear_step::<false, 1, 0>(acc, input, segments, t),
-            (false, 1, SlopeMode::Min) => smear_step::<false, 1, 1>(acc, input, segments, t),
-            (false, 1, SlopeMode::Max) => smear_step::<false, 1, 2>(acc, input, segments, t),
-            (true, _, SlopeMode::Blur) => smear_step::<true, 4, 0>(acc, input, segments, t),
-            (true, _, SlopeMode::Min) => smear_step::<true, 4, 1>(acc, input, segments, t),
-            (true, _, SlopeMode::Max) => smear_step::<true, 4, 2>(acc, input, segments, t),
-            (false, _, SlopeMode::Blur) => smear_step::<false, 4, 0>(acc, input, segments, t),
-            (false, _, SlopeMode::Min) => smear_step::<false, 4, 1>(acc, input, segments, t),
-            (false, _, SlopeMode::Max) => smear_step::<false, 4, 2>(acc, input, segments, t),
+        if input.is_whole() {
+            smear_steps::<false>(acc, input, segments, t, mode);
+        } else {
+            smear_steps::<true>(acc, input, segments, t, mode);
         }
     }
 }
 
-/// [`smear_step_k`] for a plane that wraps or not, of C channels, combining by sum (M =
-/// 0), minimum (1) or maximum (2).
+/// [`smear_step_k`] for a whole plane or a window of its rows (`WINDOW`).
 #[inline(always)]
-fn smear_step<const WRAP: bool, const C: usize, const M: u8>(
+fn smear_steps<const WINDOW: bool>(
+    acc: &mut [&mut [f32]],
+    input: &PlaneView<'_>,
+    segments: [&[f32]; 4],
+    t: f32,
+    mode: SlopeMode,
+) {
+    match (input.wrap, input.channels, mode) {
+        (true, 1, SlopeMode::Blur) => smear_step::<true, 1, 0, WINDOW>(acc, input, segments, t),
+        (true, 1, SlopeMode::Min) => smear_step::<true, 1, 1, WINDOW>(acc, input, segments, t),
+        (true, 1, SlopeMode::Max) => smear_step::<true, 1, 2, WINDOW>(acc, input, segments, t),
+        (false, 1, SlopeMode::Blur) => smear_step::<false, 1, 0, WINDOW>(acc, input, segments, t),
+        (false, 1, SlopeMode::Min) => smear_step::<false, 1, 1, WINDOW>(acc, input, segments, t),
+        (false, 1, SlopeMode::Max) => smear_step::<false, 1, 2, WINDOW>(acc, input, segments, t),
+        (true, _, SlopeMode::Blur) => smear_step::<true, 4, 0, WINDOW>(acc, input, segments, t),
+        (true, _, SlopeMode::Min) => smear_step::<true, 4, 1, WINDOW>(acc, input, segments, t),
+        (true, _, SlopeMode::Max) => smear_step::<true, 4, 2, WINDOW>(acc, input, segments, t),
+        (false, _, SlopeMode::Blur) => smear_step::<false, 4, 0, WINDOW>(acc, input, segments, t),
+        (false, _, SlopeMode::Min) => smear_step::<false, 4, 1, WINDOW>(acc, input, segments, t),
+        (false, _, SlopeMode::Max) => smear_step::<false, 4, 2, WINDOW>(acc, input, segments, t),
+    }
+}
+
+/// [`smear_step_k`] for a plane that wraps or not, of C channels, combining by sum (M =
+/// 0), minimum (1) or maximum (2), whole or a window of rows.
+#[inline(always)]
+fn smear_step<const WRAP: bool, const C: usize, const M: u8, const WINDOW: bool>(
     acc: &mut [&mut [f32]],
     input: &PlaneView<'_>,
     [us, vs, sx, sy]: [&[f32]; 4],
@@ -826,7 +846,7 @@ fn smear_step<const WRAP: bool, const C: usize, const M: u8>(
         for i in 0..n {
             let (xa, xb, tx) = planes::axis::<WRAP>(us[i] + t * sx[i], w);
             let (ya, yb, ty) = planes::axis::<WRAP>(vs[i] + t * sy[i], h);
-            let (ya, yb) = (input.row(ya), input.row(yb));
+            let (ya, yb) = (input.row_of::<WINDOW>(ya), input.row_of::<WINDOW>(yb));
             // SAFETY: `axis` returns indices below each axis's length, `row` one held.
             let [p00, p10, p01, p11] = unsafe {
                 [

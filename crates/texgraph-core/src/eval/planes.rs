@@ -79,6 +79,19 @@ impl<'a> PlaneView<'a> {
         k.min(self.rows - 1)
     }
 
+    /// Whether every row is held, in order (`row` is then the identity).
+    #[inline(always)]
+    pub fn is_whole(&self) -> bool {
+        self.first_row == 0 && self.rows == self.height
+    }
+
+    /// [`PlaneView::row`] when `WINDOW`, else `y` as it is: hot loops are compiled for
+    /// whole planes, which need no mapping, and for windows.
+    #[inline(always)]
+    pub fn row_of<const WINDOW: bool>(&self, y: usize) -> usize {
+        if WINDOW { self.row(y) } else { y }
+    }
+
     /// Samples held: width × rows × channels.
     #[inline(always)]
     pub fn held(&self) -> usize {

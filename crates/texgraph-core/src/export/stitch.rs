@@ -313,13 +313,15 @@ impl Samples {
                 other => {
                     return Err(fail(
                         &piece.path,
-                        format!("its pixels ({:?}) are not a texgraph render's", other.color()),
+                        format!(
+                            "its pixels ({:?}) are not a texgraph render's",
+                            other.color()
+                        ),
                     ));
                 }
             }
         };
-        let expected =
-            piece.region.width as usize * piece.region.height as usize * piece.channels;
+        let expected = piece.region.width as usize * piece.region.height as usize * piece.channels;
         let len = match &samples {
             Samples::Float(d) => d.len(),
             Samples::Eight(d) => d.len(),

@@ -195,11 +195,16 @@ fn streamed_files_are_the_bytes_of_in_memory_files() {
     // slope blur among them), the near chain and eroded terrain's slope blurs (streamed
     // planes), and several outputs of every usage together (brick wall).
     let image = dir.path().join("i.png");
-    image::RgbaImage::from_fn(9, 7, |x, y| image::Rgba([(x * 28) as u8, (y * 36) as u8, 90, 255]))
-        .save(&image)
-        .unwrap();
+    image::RgbaImage::from_fn(9, 7, |x, y| {
+        image::Rgba([(x * 28) as u8, (y * 36) as u8, 90, 255])
+    })
+    .save(&image)
+    .unwrap();
     let graphs = [
-        ("raster", common::everything_raster(&image.display().to_string(), true)),
+        (
+            "raster",
+            common::everything_raster(&image.display().to_string(), true),
+        ),
         ("near", near_chain(true)),
         ("terrain", common::example("eroded_terrain")),
         ("bricks", common::example("brick_wall")),

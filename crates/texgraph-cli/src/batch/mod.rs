@@ -104,10 +104,11 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let next = AtomicUsize::new(0);
     let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let written = AtomicUsize::new(0);
-    // As many renders at once as threads: small renders keep every core busy, large ones
-    // share the pool.
+    // Twice as many renders at once as threads: small renders keep every core busy (one
+    // computes while another waits for its file to reach the disk), large ones share the
+    // pool.
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(jobs.len()) {
+        for _ in 0..(2 * threads).min(jobs.len()) {
             scope.spawn(|| {
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);

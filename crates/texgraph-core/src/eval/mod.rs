@@ -440,6 +440,11 @@ fn release(plane: Option<Arc<Image>>) {
     }
 }
 
+/// Gives the samples of a band or image done with back for the next render's buffers.
+pub(crate) fn recycle(data: Vec<f32>) {
+    pool::give(data);
+}
+
 /// A zeroed buffer of `len` samples, or `None` when memory is short (never an abort).
 pub(crate) fn try_zeroed(len: usize) -> Option<Vec<f32>> {
     zeroed(len)

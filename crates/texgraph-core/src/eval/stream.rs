@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{
     Image, RenderOptions, Tables, compute_whole, fill_rows, planes::PlaneView, pool_of, release,
-    try_zeroed, whole_view,
+    whole_view,
 };
 use crate::error::{Error, Result};
 use crate::program::{Program, Reach, StageWork};
@@ -273,7 +273,8 @@ impl<'p> Bands<'p> {
             width: self.columns.len() as u32,
             height: rows.len() as u32,
             channels,
-            data: try_zeroed(n).ok_or_else(|| {
+            // A buffer given back by the writer of an earlier band, when there is one.
+            data: super::pool::take(n).ok_or_else(|| {
                 Error::Render(format!(
                     "not enough memory for a band of {}x{} pixels",
                     self.columns.len(),

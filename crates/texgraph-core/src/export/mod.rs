@@ -555,16 +555,53 @@ pub(crate) fn short_of_memory(image: &Image) -> String {
     )
 }
 
-/// The samples as 8-bit or 16-bit (native-endian) integers, clamped to [0, 1] and rounded.
+/// The samples as 8-bit or 16-bit (native-endian) integers, clamped to [0, 1] and rounded
+/// (halves up).
 fn integer_bytes(image: &Image, depth: Depth) -> Result<Vec<u8>, String> {
-    let len = image.data.len() * (depth.bits() / 8) as usize;
-    let eight = |v: &f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-    let sixteen = |v: &f32| ((v.clamp(0.0, 1.0) * 65535.0).round() as u16).to_ne_bytes();
+    let n = image.data.len();
+    let len = n * (depth.bits() / 8) as usize;
+    let mut out = Vec::new();
+    out.try_reserve_exact(len)
+        .map_err(|_| short_of_memory(image))?;
+    out.resize(len, 0);
     match depth {
-        Depth::Eight => crate::memory::try_collect(len, image.data.iter().map(eight)),
-        _ => crate::memory::try_collect(len, image.data.iter().flat_map(sixteen)),
+        Depth::Eight => quantize_8(&image.data, &mut out),
+        _ => quantize_16(&image.data, &mut out),
     }
-    .ok_or_else(|| short_of_memory(image))
+    Ok(out)
+}
+
+/// round(clamp(v, 0, 1) · scale), halves away from zero (as `f32::round`), in operations
+/// that vectorize: for x ≥ 0, x − trunc(x) is exact. NaN gives 0; the result is a whole
+/// number in [0, scale], never NaN.
+#[inline(always)]
+pub fn quantize(v: f32, scale: f32) -> f32 {
+    #[allow(clippy::manual_clamp)] // max/min, not clamp: they take NaN to 0
+    let x = v.max(0.0).min(1.0) * scale;
+    let whole = x.trunc();
+    whole + if x - whole >= 0.5 { 1.0 } else { 0.0 }
+}
+
+crate::kernels::dispatch::multiversion! {
+    /// 8-bit samples of `data`.
+    fn quantize_8(data: &[f32], out: &mut [u8]) {
+        for (o, &v) in out.iter_mut().zip(data) {
+            // SAFETY: `quantize` gives a whole number in [0, 255], never NaN. (The
+            // saturating `as` conversion does not vectorize.)
+            *o = unsafe { quantize(v, 255.0).to_int_unchecked::<i32>() } as u8;
+        }
+    }
+}
+
+crate::kernels::dispatch::multiversion! {
+    /// 16-bit native-endian samples of `data`.
+    fn quantize_16(data: &[f32], out: &mut [u8]) {
+        for (o, &v) in out.chunks_exact_mut(2).zip(data) {
+            // SAFETY: `quantize` gives a whole number in [0, 65535], never NaN.
+            let q = unsafe { quantize(v, 65535.0).to_int_unchecked::<i32>() } as u16;
+            o.copy_from_slice(&q.to_ne_bytes());
+        }
+    }
 }
 
 /// The samples as native-endian RGBA floats (TIFF has no one-channel float writer here:

@@ -8,7 +8,7 @@
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
 use super::stream::{self, FileSpec};
@@ -88,18 +88,69 @@ pub fn export_in_bands(
     let band = band
         .unwrap_or_else(|| band_rows(&program, region.width, region.height, threads))
         .max(1);
-    let staged = std::thread::scope(|scope| {
+    let staged = if region.height <= band {
+        // One band: rendered, then written file by file on this thread (small renders,
+        // a batch's most of all, spare a thread and a channel per file).
+        let mut bands = Bands::new(
+            &program,
+            width,
+            height,
+            region,
+            first.options.clone(),
+            progress,
+        )?;
+        let image = bands.render(region.y..region.y + region.height)?;
+        drop(bands);
+        let parts = split_outputs(&program, image)?;
+        let mut staged = Vec::with_capacity(parts.len());
+        for (((_, path), spec), part) in targets.iter().zip(&specs).zip(parts) {
+            let mut once = Some(Arc::new(part));
+            staged.push(write_file(path, spec, || once.take())?);
+        }
+        staged
+    } else {
+        write_in_threads(&program, targets, &specs, region, band, first, progress)?
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    staging::commit_all(staged)?;
+    Ok(targets
+        .iter()
+        .zip(&specs)
+        .map(|((settings, path), spec)| Exported {
+            path: path.clone(),
+            width: spec.width,
+            height: spec.height,
+            channels: spec.channels,
+            depth: settings.depth,
+            seconds,
+        })
+        .collect())
+}
+
+/// Renders `region` in bands of `band` rows, each band's outputs sent to one writer thread
+/// per file; returns the staged files once every one is complete.
+fn write_in_threads(
+    program: &Program,
+    targets: &[(ExportSettings, PathBuf)],
+    specs: &[FileSpec],
+    region: Region,
+    band: u32,
+    first: &ExportSettings,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Vec<Staged>> {
+    let (width, height) = (first.width, first.height);
+    std::thread::scope(|scope| {
         let mut senders = Vec::with_capacity(targets.len());
         let mut writers = Vec::with_capacity(targets.len());
-        for ((_, path), spec) in targets.iter().zip(&specs) {
+        for ((_, path), spec) in targets.iter().zip(specs) {
             // One band waits for each writer while the next renders.
             let (send, receive) = sync_channel::<Arc<Image>>(1);
             senders.push(send);
-            writers.push(scope.spawn(move || write_file(path, spec, receive)));
+            writers.push(scope.spawn(move || write_file(path, spec, || receive.recv().ok())));
         }
         let rendered = (|| {
             let mut bands = Bands::new(
-                &program,
+                program,
                 width,
                 height,
                 region,
@@ -111,7 +162,7 @@ pub fn export_in_bands(
             while row < end {
                 let next = (row + band).min(end);
                 let image = bands.render(row..next)?;
-                for (send, part) in senders.iter().zip(split_outputs(&program, image)?) {
+                for (send, part) in senders.iter().zip(split_outputs(program, image)?) {
                     // A writer that stopped has its own error, reported below.
                     if send.send(Arc::new(part)).is_err() {
                         return Err(Error::Cancelled);
@@ -143,35 +194,32 @@ pub fn export_in_bands(
             (Err(e), None) => Err(e),
             (Ok(()), None) => written.into_iter().collect::<Result<Vec<_>>>(),
         }
-    })?;
-    let seconds = start.elapsed().as_secs_f64();
-    staging::commit_all(staged)?;
-    Ok(targets
-        .iter()
-        .zip(&specs)
-        .map(|((settings, path), spec)| Exported {
-            path: path.clone(),
-            width: spec.width,
-            height: spec.height,
-            channels: spec.channels,
-            depth: settings.depth,
-            seconds,
-        })
-        .collect())
+    })
 }
 
 /// What a writer says when the render stopped sending it bands.
 const STOPPED: &str = "the render stopped";
 
 /// Writes the file `spec` describes to a temporary staged for `path`, from the bands
-/// received; an error (and no temporary) when they stop early or the write fails.
-fn write_file(path: &Path, spec: &FileSpec, bands: Receiver<Arc<Image>>) -> Result<Staged> {
+/// `bands` hands out; an error (and no temporary) when they stop early or the write fails.
+fn write_file(
+    path: &Path,
+    spec: &FileSpec,
+    mut bands: impl FnMut() -> Option<Arc<Image>>,
+) -> Result<Staged> {
     let mut stopped = false;
     staging::stage(path, |file| {
         let mut out = BufWriter::new(file);
+        // The band handed out before: written by the time the next is asked for, so its
+        // buffer goes back for a later band.
+        let mut last: Option<Arc<Image>> = None;
         let mut next = || {
-            let band = bands.recv().ok();
+            if let Some(image) = last.take().and_then(|a| Arc::try_unwrap(a).ok()) {
+                crate::eval::recycle(image.data);
+            }
+            let band = bands();
             stopped = band.is_none();
+            last = band.clone();
             band
         };
         let result = stream::write(&mut out, spec, &mut next)

@@ -301,3 +301,40 @@ fn a_region_file_holds_the_region_and_says_where_it_belongs() {
         assert!(!path.exists());
     }
 }
+
+#[test]
+fn quantizing_rounds_as_round_does() {
+    use texgraph_core::export::quantize;
+    // Every 37th float of [0, 1], the halves and their neighbours, and what clamps.
+    let mut values: Vec<f32> = (0..=1.0f32.to_bits())
+        .step_by(37)
+        .map(f32::from_bits)
+        .collect();
+    for scale in [255.0f32, 65535.0] {
+        for k in 0..scale as u32 {
+            let half = (k as f32 + 0.5) / scale;
+            values.extend([
+                half,
+                f32::from_bits(half.to_bits() - 1),
+                f32::from_bits(half.to_bits() + 1),
+            ]);
+        }
+    }
+    values.extend([
+        -0.0,
+        -1.0,
+        2.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1.0,
+    ]);
+    for scale in [255.0f32, 65535.0] {
+        for &v in &values {
+            // The integers written.
+            let expected = (v.clamp(0.0, 1.0) * scale).round() as u16;
+            let got = quantize(v, scale) as u16;
+            assert_eq!(got, expected, "{v:e} × {scale}");
+        }
+    }
+}

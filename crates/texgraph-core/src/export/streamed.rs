@@ -88,17 +88,17 @@ pub fn export_in_bands(
     let band = band
         .unwrap_or_else(|| band_rows(&program, region.width, region.height, threads))
         .max(1);
+    let mut bands = Bands::new(
+        &program,
+        width,
+        height,
+        region,
+        first.options.clone(),
+        progress,
+    )?;
     let staged = if region.height <= band {
         // One band: rendered, then written file by file on this thread (small renders,
         // a batch's most of all, spare a thread and a channel per file).
-        let mut bands = Bands::new(
-            &program,
-            width,
-            height,
-            region,
-            first.options.clone(),
-            progress,
-        )?;
         let image = bands.render(region.y..region.y + region.height)?;
         drop(bands);
         let parts = split_outputs(&program, image)?;
@@ -109,7 +109,7 @@ pub fn export_in_bands(
         }
         staged
     } else {
-        write_in_threads(&program, targets, &specs, region, band, first, progress)?
+        write_in_threads(&program, &mut bands, targets, &specs, region, band)?
     };
     let seconds = start.elapsed().as_secs_f64();
     staging::commit_all(staged)?;
@@ -127,18 +127,16 @@ pub fn export_in_bands(
         .collect())
 }
 
-/// Renders `region` in bands of `band` rows, each band's outputs sent to one writer thread
-/// per file; returns the staged files once every one is complete.
+/// Renders `region` through `bands` in bands of `band` rows, each band's outputs sent to
+/// one writer thread per file; returns the staged files once every one is complete.
 fn write_in_threads(
     program: &Program,
+    bands: &mut Bands<'_>,
     targets: &[(ExportSettings, PathBuf)],
     specs: &[FileSpec],
     region: Region,
     band: u32,
-    first: &ExportSettings,
-    progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Staged>> {
-    let (width, height) = (first.width, first.height);
     std::thread::scope(|scope| {
         let mut senders = Vec::with_capacity(targets.len());
         let mut writers = Vec::with_capacity(targets.len());
@@ -148,15 +146,7 @@ fn write_in_threads(
             senders.push(send);
             writers.push(scope.spawn(move || write_file(path, spec, || receive.recv().ok())));
         }
-        let rendered = (|| {
-            let mut bands = Bands::new(
-                program,
-                width,
-                height,
-                region,
-                first.options.clone(),
-                progress,
-            )?;
+        let mut rendered = || {
             let mut row = region.y;
             let end = region.y + region.height;
             while row < end {
@@ -171,7 +161,8 @@ fn write_in_threads(
                 row = next;
             }
             Ok(())
-        })();
+        };
+        let rendered = rendered();
         drop(senders);
         let written: Vec<Result<Staged>> = writers
             .into_iter()

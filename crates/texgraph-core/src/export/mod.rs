@@ -181,7 +181,7 @@ pub(crate) fn stage_image(
 
 /// The image as 8-bit RGBA bytes (gray repeated in r, g and b, opaque).
 pub(crate) fn rgba8(image: &Image) -> Result<Vec<u8>, String> {
-    let bytes = integer_bytes(image, Depth::Eight)?;
+    let bytes = eight_bit(image)?;
     if image.channels == 4 {
         return Ok(bytes);
     }
@@ -555,19 +555,26 @@ pub(crate) fn short_of_memory(image: &Image) -> String {
     )
 }
 
-/// The samples as 8-bit or 16-bit (native-endian) integers, clamped to [0, 1] and rounded
-/// (halves up).
-fn integer_bytes(image: &Image, depth: Depth) -> Result<Vec<u8>, String> {
-    let n = image.data.len();
-    let len = n * (depth.bits() / 8) as usize;
+/// The samples as 8-bit integers, clamped to [0, 1] and rounded (halves up).
+fn eight_bit(image: &Image) -> Result<Vec<u8>, String> {
+    let mut out = zeroed_samples(image)?;
+    quantize_8(&image.data, &mut out);
+    Ok(out)
+}
+
+/// The samples as 16-bit integers, clamped to [0, 1] and rounded (halves up).
+fn sixteen_bit(image: &Image) -> Result<Vec<u16>, String> {
+    let mut out = zeroed_samples(image)?;
+    quantize_16(&image.data, &mut out);
+    Ok(out)
+}
+
+/// A buffer of one zero per sample of `image`, allocated fallibly.
+fn zeroed_samples<T: Clone + Default>(image: &Image) -> Result<Vec<T>, String> {
     let mut out = Vec::new();
-    out.try_reserve_exact(len)
+    out.try_reserve_exact(image.data.len())
         .map_err(|_| short_of_memory(image))?;
-    out.resize(len, 0);
-    match depth {
-        Depth::Eight => quantize_8(&image.data, &mut out),
-        _ => quantize_16(&image.data, &mut out),
-    }
+    out.resize(image.data.len(), T::default());
     Ok(out)
 }
 
@@ -594,30 +601,28 @@ crate::kernels::dispatch::multiversion! {
 }
 
 crate::kernels::dispatch::multiversion! {
-    /// 16-bit native-endian samples of `data`.
-    fn quantize_16(data: &[f32], out: &mut [u8]) {
-        for (o, &v) in out.chunks_exact_mut(2).zip(data) {
+    /// 16-bit samples of `data`.
+    fn quantize_16(data: &[f32], out: &mut [u16]) {
+        for (o, &v) in out.iter_mut().zip(data) {
             // SAFETY: `quantize` gives a whole number in [0, 65535], never NaN.
-            let q = unsafe { quantize(v, 65535.0).to_int_unchecked::<i32>() } as u16;
-            o.copy_from_slice(&q.to_ne_bytes());
+            *o = unsafe { quantize(v, 65535.0).to_int_unchecked::<i32>() } as u16;
         }
     }
 }
 
-/// The samples as native-endian RGBA floats (TIFF has no one-channel float writer here:
-/// gray is stored as RGBA).
-fn float_rgba_bytes(image: &Image) -> Result<Vec<u8>, String> {
-    let len = image.data.len() / image.channels * 16;
-    let bytes = if image.channels == 1 {
-        let rgba = |&v: &f32| [v, v, v, 1.0];
-        crate::memory::try_collect(
-            len,
-            image.data.iter().flat_map(rgba).flat_map(f32::to_ne_bytes),
-        )
-    } else {
-        crate::memory::try_collect(len, image.data.iter().flat_map(|v| v.to_ne_bytes()))
-    };
-    bytes.ok_or_else(|| short_of_memory(image))
+/// The samples as RGBA floats (TIFF has no one-channel float writer here: gray is stored
+/// as RGBA).
+fn float_rgba(image: &Image) -> Result<Vec<f32>, String> {
+    if image.channels == 4 {
+        let mut out = Vec::new();
+        out.try_reserve_exact(image.data.len())
+            .map_err(|_| short_of_memory(image))?;
+        out.extend_from_slice(&image.data);
+        return Ok(out);
+    }
+    let rgba = |&v: &f32| [v, v, v, 1.0];
+    crate::memory::try_collect(image.data.len() * 4, image.data.iter().flat_map(rgba))
+        .ok_or_else(|| short_of_memory(image))
 }
 
 /// Reads an EXR written by [`write_image`] (channels `Y` or `R`, `G`, `B`, `A`).

@@ -9,7 +9,7 @@ use std::ops::Deref;
 
 use rayon::prelude::*;
 
-use super::{Depth, Format, decoded_srgb, float_rgba_bytes, integer_bytes};
+use super::{Depth, Format, decoded_srgb, eight_bit, float_rgba, sixteen_bit};
 use crate::eval::Image;
 use crate::usage::Encoding;
 
@@ -150,14 +150,14 @@ fn write_png<B: Deref<Target = Image>>(
     let mut stream = writer.stream_writer().map_err(|e| e.to_string())?;
     let row_bytes = spec.width as usize * spec.channels * (spec.depth.bits() / 8) as usize;
     while let Some(band) = rows.next()? {
-        let mut bytes = integer_bytes(&band, spec.depth)?;
-        if spec.depth != Depth::Eight {
+        let bytes = if spec.depth == Depth::Eight {
+            eight_bit(&band)?
+        } else {
             // PNG stores 16-bit samples big-endian.
-            for pair in bytes.chunks_exact_mut(2) {
-                let v = u16::from_ne_bytes([pair[0], pair[1]]);
-                pair.copy_from_slice(&v.to_be_bytes());
-            }
-        }
+            let words = sixteen_bit(&band)?;
+            crate::memory::try_collect(words.len() * 2, words.iter().flat_map(|w| w.to_be_bytes()))
+                .ok_or_else(|| super::short_of_memory(&band))?
+        };
         for row in bytes.chunks_exact(row_bytes) {
             stream.write_all(row).map_err(|e| e.to_string())?;
         }
@@ -183,32 +183,21 @@ fn write_tiff<B: Deref<Target = Image>, W: Write + Seek, K: tiff::encoder::TiffK
 
 /// A band's samples as 8-bit integers.
 fn eight(band: &Image, _: &FileSpec) -> Result<Vec<u8>, String> {
-    integer_bytes(band, Depth::Eight)
+    eight_bit(band)
 }
 
 /// A band's samples as 16-bit integers.
 fn sixteen(band: &Image, _: &FileSpec) -> Result<Vec<u16>, String> {
-    let bytes = integer_bytes(band, Depth::Sixteen)?;
-    Ok(bytes
-        .chunks_exact(2)
-        .map(|p| u16::from_ne_bytes([p[0], p[1]]))
-        .collect())
+    sixteen_bit(band)
 }
 
 /// A band's samples as RGBA floats in linear light.
 fn floats(band: &Image, spec: &FileSpec) -> Result<Vec<f32>, String> {
-    let linear;
-    let band = if spec.encoding == Encoding::Srgb {
-        linear = decoded_srgb(band)?;
-        &linear
+    if spec.encoding == Encoding::Srgb {
+        float_rgba(&decoded_srgb(band)?)
     } else {
-        band
-    };
-    let bytes = float_rgba_bytes(band)?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|p| f32::from_ne_bytes([p[0], p[1], p[2], p[3]]))
-        .collect())
+        float_rgba(band)
+    }
 }
 
 /// Turns a band into a TIFF's samples.

@@ -1078,28 +1078,28 @@ impl Program {
     }
 
     /// Which planes a render may hold as windows of rows instead of whole (see
-    /// [`crate::eval::stream`]): those computed per pixel whose every reader reaches a
-    /// bounded apron of them and is itself the output or computes such a plane. A plane
-    /// read anywhere, or by a whole-plane pass (blur, distance, flood fill), is whole, and
-    /// so is everything those read.
+    /// [`crate::eval::stream`]): those computed per pixel or blurred, whose every reader
+    /// reaches a bounded apron of them and is itself the output or computes such a plane.
+    /// A plane read anywhere, or by a whole-plane pass (distance, flood fill), is whole,
+    /// and so is everything those read.
     pub fn streamed_planes(&self) -> Vec<bool> {
         let mut streamed = vec![true; self.planes.len()];
         for (p, info) in self.planes.iter().enumerate() {
             streamed[p] = info.image.is_none();
         }
         for stage in self.stages.iter().rev() {
-            let per_pixel = matches!(stage.work, StageWork::Pixels(_));
+            let by_rows = matches!(stage.work, StageWork::Pixels(_) | StageWork::Blur { .. });
             let reader_streams = match stage.target {
                 None => true,
-                Some(t) => streamed[t as usize] && per_pixel,
+                Some(t) => streamed[t as usize] && by_rows,
             };
             if let Some(t) = stage.target
-                && !per_pixel
+                && !by_rows
             {
                 streamed[t as usize] = false;
             }
             for (&p, reach) in stage.reads.iter().zip(&stage.reaches) {
-                if !(reader_streams && per_pixel && matches!(reach, Reach::Near(_))) {
+                if !(reader_streams && matches!(reach, Reach::Near(_))) {
                     streamed[p as usize] = false;
                 }
             }

@@ -75,10 +75,10 @@ const PERLIN: &str = r#"{ "format": "texgraph", "version": 1, "nodes": [
     { "id": "noise", "type": "perlin", "params": { "frequency": 6 } },
     { "id": "out", "type": "output", "inputs": { "color": "noise" } } ] }"#;
 
-const BLURRED: &str = r#"{ "format": "texgraph", "version": 1, "nodes": [
+const DISTANCED: &str = r#"{ "format": "texgraph", "version": 1, "nodes": [
     { "id": "noise", "type": "perlin", "params": { "frequency": 6 } },
-    { "id": "soft", "type": "blur", "inputs": { "input": "noise" } },
-    { "id": "out", "type": "output", "inputs": { "color": "soft" } } ] }"#;
+    { "id": "far", "type": "distance", "inputs": { "mask": "noise" } },
+    { "id": "out", "type": "output", "inputs": { "color": "far" } } ] }"#;
 
 #[test]
 fn renders_png_8_and_16_bit_and_exr() {
@@ -315,9 +315,9 @@ fn refuses_bad_arguments() {
         &["no output named 'height'"],
     );
     assert_refused(PERLIN, &["--size", "0"], &["--size"]);
-    // A blur is computed whole: 16 GiB a plane at this size, more than this machine has.
-    // (Perlin alone streams in bands at any size.)
-    assert_refused(BLURRED, &["--size", "65536x65536"], &["memory"]);
+    // A distance is computed whole: 16 GiB a plane at this size, more than this machine
+    // has. (Perlin alone, or blurred, streams in bands at any size.)
+    assert_refused(DISTANCED, &["--size", "65536x65536"], &["memory"]);
     assert_refused(PERLIN, &["--size", "100000x100000"], &["1 to 65536 pixels"]);
     assert_refused(PERLIN, &["--depth", "32"], &["cannot hold 32-bit"]);
     assert_refused(PERLIN, &["--threads", "0"], &["--threads"]);

@@ -4,8 +4,10 @@
 //! A plane whose every reader reaches a bounded apron of it ([`Program::streamed_planes`])
 //! is held as a window of rows: the rows the current band's readers reach, kept from one
 //! band to the next as the window slides down, so each row is computed once. Other planes
-//! (read anywhere, or through a whole-plane pass such as a blur, a distance or a flood
-//! fill) are computed whole first. Every texel is computed by the same operations as in
+//! (read anywhere, or through a whole-plane pass such as a distance or a flood fill)
+//! are computed whole first. A blurred plane is streamed too: its column sums start
+//! afresh at fixed rows, so it is computed in whole blocks of rows from the source rows
+//! they reach. Every texel is computed by the same operations as in
 //! a whole render, at the same place on its grid, so bands and regions are the same bits
 //! as the matching part of [`render`](super::render).
 
@@ -13,6 +15,7 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::blur::{self, Columns};
 use super::{
     Image, RenderOptions, Tables, compute_whole, fill_rows, planes::PlaneView, pool_of, release,
     whole_view,
@@ -311,9 +314,6 @@ impl<'p> Bands<'p> {
             .iter()
             .find(|s| s.target == Some(p as u32))
             .expect("a streamed plane has a stage");
-        let StageWork::Pixels(tiles) = &stage.work else {
-            unreachable!("streamed planes are computed per pixel")
-        };
         let (w, h) = program.planes[p].size.at(self.size.0, self.size.1);
         let row_len = w as usize * stage.channels(&program.planes);
         let mut window = std::mem::take(&mut self.windows[p]);
@@ -350,17 +350,39 @@ impl<'p> Bands<'p> {
         while row < hi {
             let end = hi.min((row.div_euclid(h) + 1) * h);
             let at = (row - lo) as usize * row_len..(end - lo) as usize * row_len;
-            fill_rows(
-                tiles,
-                &tables,
-                (w as usize, h as usize),
-                0..w as usize,
-                row.rem_euclid(h) as usize,
-                tile,
-                &mut window.data[at],
-                self.options.cancel.as_deref(),
-                &report,
-            );
+            let first = row.rem_euclid(h) as usize;
+            match &stage.work {
+                StageWork::Pixels(tiles) => fill_rows(
+                    tiles,
+                    &tables,
+                    (w as usize, h as usize),
+                    0..w as usize,
+                    first,
+                    tile,
+                    &mut window.data[at],
+                    self.options.cancel.as_deref(),
+                    &report,
+                ),
+                StageWork::Blur { input, radius } => {
+                    let source = views[*input as usize]
+                        .as_ref()
+                        .expect("a blur's source is computed before it");
+                    let rows = first..first + (end - row) as usize;
+                    blur::blur_rows(source, *radius, rows, &mut window.data[at]).ok_or_else(
+                        || {
+                            Error::Render(format!(
+                                "not enough memory to blur rows of the {w}x{h} plane of node \
+                                 '{}'",
+                                stage.node
+                            ))
+                        },
+                    )?;
+                    report((end - row) as u64 * u64::from(w));
+                }
+                StageWork::Distance { .. } | StageWork::FloodFill { .. } => {
+                    unreachable!("distances and flood fills are computed whole")
+                }
+            }
             row = end;
         }
         drop(views);
@@ -419,6 +441,21 @@ pub fn window_needs(
                 _ => continue,
             },
         };
+        if let StageWork::Blur { input, radius } = stage.work {
+            // A blur computes whole blocks of rows, each from the source rows its three
+            // boxes reach (see `blur::Columns`).
+            let Some(target) = stage.target else { continue };
+            let info = &program.planes[target as usize];
+            let (_, h) = info.size.at(width, height);
+            let columns = Columns::new(radius, h as usize, info.wrap);
+            let blocks = columns.blocks((lo, hi));
+            needs[target as usize] = Some(blocks);
+            if streamed[input as usize] {
+                let (s_lo, s_hi) = columns.source_rows(blocks);
+                widen(&mut needs[input as usize], (s_lo, s_hi), i64::from(h));
+            }
+            continue;
+        }
         let grid_h = i64::from(program.grid(stage, width, height).1);
         for (&q, reach) in stage.reads.iter().zip(&stage.reaches) {
             let Reach::Near(apron) = reach else { continue };
@@ -434,14 +471,20 @@ pub fn window_needs(
             if !info.wrap {
                 (q_lo, q_hi) = (q_lo.max(0), q_hi.min(h));
             }
-            let need = match needs[q as usize] {
-                Some((a, b)) => (a.min(q_lo), b.max(q_hi)),
-                None => (q_lo, q_hi),
-            };
-            needs[q as usize] = Some(if need.1 - need.0 >= h { (0, h) } else { need });
+            widen(&mut needs[q as usize], (q_lo, q_hi), h);
         }
     }
     needs
+}
+
+/// `need` (of a plane `h` rows high) widened to take in the rows `lo..hi` too; every row
+/// once when that goes all round.
+fn widen(need: &mut Option<(i64, i64)>, (lo, hi): (i64, i64), h: i64) {
+    let (lo, hi) = match *need {
+        Some((a, b)) => (a.min(lo), b.max(hi)),
+        None => (lo, hi),
+    };
+    *need = Some(if hi - lo >= h { (0, h) } else { (lo, hi) });
 }
 
 impl Drop for Bands<'_> {

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use super::{mib, working_bytes, workspace_bytes};
+use crate::eval::blur::Columns;
 use crate::eval::image_bytes;
 use crate::eval::stream::{Region, band_rows, window_needs};
 use crate::program::{Program, StageWork};
@@ -139,11 +140,20 @@ pub fn streamed(
             PlaneHold::Whole { kept: false, .. } => 0,
         })
         .fold(0, u64::saturating_add);
+    // Each thread's working memory for the band's stages, one stage at a time: tile
+    // buffers, or a streamed blur's strip buffers.
     let workspace = program
         .stages
         .iter()
-        .filter_map(|s| match &s.work {
-            StageWork::Pixels(tiles) => Some(workspace_bytes(tiles)),
+        .filter_map(|s| match (&s.work, s.target) {
+            (StageWork::Pixels(tiles), _) => Some(workspace_bytes(tiles)),
+            (StageWork::Blur { radius, .. }, Some(t)) if streamed[t as usize] => {
+                let info = &program.planes[t as usize];
+                let (w, h) = info.size.at(width, height);
+                let columns = Columns::new(*radius, h as usize, info.wrap);
+                let rows = needs[t as usize].unwrap_or((0, i64::from(h)));
+                Some(columns.working_bytes(rows, w as usize, info.channels as usize))
+            }
             _ => None,
         })
         .max()

@@ -121,19 +121,46 @@ fn the_near_chain_streams_its_planes() {
         streamed.iter().filter(|s| **s).count() >= 5,
         "{streamed:?}: the test graph must hold most planes as windows"
     );
-    // A blur and what it reads are whole.
-    let program = compile(&common::example("marble_slab"), None).unwrap();
-    for (info, streamed) in program.planes.iter().zip(program.streamed_planes()) {
-        let blurred = program.stages.iter().any(|s| {
-            s.target
-                .is_some_and(|t| program.planes[t as usize].node == info.node)
-                && matches!(s.work, texgraph_core::program::StageWork::Blur { .. })
-        });
-        assert!(
-            !(blurred && streamed),
-            "{}: a blur's plane is whole",
-            info.node
-        );
+    // So are blurs, a blur of a blur and what they read.
+    let program = compile(&blur_chain(false), None).unwrap();
+    let streamed = program.streamed_planes();
+    let blurs = program
+        .stages
+        .iter()
+        .filter(|s| matches!(s.work, texgraph_core::program::StageWork::Blur { .. }))
+        .filter_map(|s| s.target)
+        .collect::<Vec<_>>();
+    assert_eq!(blurs.len(), 3, "the test graph blurs three planes");
+    assert!(
+        streamed.iter().all(|s| *s),
+        "{streamed:?}: every plane of the blur chain is a window"
+    );
+}
+
+/// Blurs chained with near stages: a blur of noise, a normal map of it, a wide blur of
+/// the normal map and a narrow one of the first blur, blended.
+fn blur_chain(tileable: bool) -> Graph {
+    common::graph(&format!(
+        r#"{{ "format": "texgraph", "version": 1, "settings": {{ "tileable": {tileable} }}, "nodes": [
+           {{ "id": "h", "type": "fbm", "params": {{ "frequency": 6.1, "octaves": 3 }} }},
+           {{ "id": "b1", "type": "blur", "params": {{ "radius": 0.02 }}, "inputs": {{ "input": "h" }} }},
+           {{ "id": "nm", "type": "normal", "inputs": {{ "height": "b1" }} }},
+           {{ "id": "b2", "type": "blur", "params": {{ "radius": 0.09 }}, "inputs": {{ "input": "nm" }} }},
+           {{ "id": "b3", "type": "blur", "params": {{ "radius": 0.005 }}, "inputs": {{ "input": "b1" }} }},
+           {{ "id": "ed", "type": "edge_detect", "params": {{ "width": 0.01, "threshold": 0.02 }}, "inputs": {{ "input": "b3" }} }},
+           {{ "id": "m", "type": "blend", "params": {{ "mode": "overlay" }}, "inputs": {{ "a": "b2", "b": "h", "mask": "ed" }} }},
+           {{ "id": "out", "type": "output", "inputs": {{ "color": "m" }} }} ] }}"#
+    ))
+}
+
+#[test]
+fn regions_and_bands_of_blurs_equal_the_whole_render() {
+    for tileable in [false, true] {
+        let graph = blur_chain(tileable);
+        let name = format!("blur chain, tileable {tileable}");
+        // Tall enough for several blocks of the blurs' restarts, cut off their rows.
+        check_cuts(&graph, &name, (61, 437), &[29], &[1, 130, 131, 400], 7);
+        check_cuts(&graph, &name, (40, 650), &[], &[64, 333], 45);
     }
 }
 
@@ -191,9 +218,9 @@ fn streamed_files_are_the_bytes_of_in_memory_files() {
         ("tif", Depth::Float),
         ("exr", Depth::Float),
     ];
-    // Every raster stage (a blur, a distance and a flood fill whole, a normal map and
-    // slope blur among them), the near chain and eroded terrain's slope blurs (streamed
-    // planes), and several outputs of every usage together (brick wall).
+    // Every raster stage (a distance and a flood fill whole, a blur, a normal map and a
+    // slope blur among them), the near chain, chained blurs and eroded terrain's slope
+    // blurs (streamed planes), and several outputs of every usage together (brick wall).
     let image = dir.path().join("i.png");
     image::RgbaImage::from_fn(9, 7, |x, y| {
         image::Rgba([(x * 28) as u8, (y * 36) as u8, 90, 255])
@@ -206,6 +233,7 @@ fn streamed_files_are_the_bytes_of_in_memory_files() {
             common::everything_raster(&image.display().to_string(), true),
         ),
         ("near", near_chain(true)),
+        ("blurs", blur_chain(false)),
         ("terrain", common::example("eroded_terrain")),
         ("bricks", common::example("brick_wall")),
     ];

@@ -1,9 +1,8 @@
 //! Parsing of the argument values clap does not know: sizes and `--set` assignments.
 
-use anyhow::{Context, anyhow, bail};
-use texgraph_core::graph::{CurvePoint, GradientStop};
-use texgraph_core::registry::{self, ParamKind};
-use texgraph_core::{Graph, ParamValue};
+use anyhow::anyhow;
+use texgraph_core::Graph;
+use texgraph_core::variation::set_param;
 
 /// Largest side of an image, in pixels.
 pub const MAX_SIDE: u32 = 65_536;
@@ -83,7 +82,8 @@ fn bounded(text: &str, max: usize, what: &str) -> Result<usize, String> {
     }
 }
 
-/// Applies `node.param=value` to `graph`; the value is read as the param's type.
+/// Applies `node.param=value` to `graph`; the value is read as the param's type
+/// ([`texgraph_core::variation::set_param`]).
 pub fn apply_set(graph: &mut Graph, assignment: &str) -> anyhow::Result<()> {
     let (key, value) = assignment
         .split_once('=')
@@ -91,61 +91,8 @@ pub fn apply_set(graph: &mut Graph, assignment: &str) -> anyhow::Result<()> {
     let (node_id, param) = key
         .split_once('.')
         .ok_or_else(|| anyhow!("--set '{assignment}': expected node.param=value"))?;
-    let node = graph
-        .node_mut(node_id)
-        .ok_or_else(|| anyhow!("--set '{assignment}': the graph has no node '{node_id}'"))?;
-    let desc = registry::lookup(&node.kind).ok_or_else(|| {
-        anyhow!(
-            "--set '{assignment}': node '{node_id}' has unknown type '{}'",
-            node.kind
-        )
-    })?;
-    let kind = desc.param(param).map(|p| p.kind).ok_or_else(|| {
-        let names: Vec<_> = desc.params.iter().map(|p| p.name).collect();
-        anyhow!(
-            "--set '{assignment}': node '{node_id}' ({}) has no param '{param}' (params: {})",
-            desc.id,
-            names.join(", ")
-        )
-    })?;
-    let parsed = match kind {
-        ParamKind::Float { .. } | ParamKind::Int { .. } => {
-            let number: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| anyhow!("--set '{assignment}': '{value}' is not a number"))?;
-            ParamValue::Number(number)
-        }
-        ParamKind::Stops { .. } => {
-            let stops: Vec<GradientStop> = serde_json::from_str(value)
-                .with_context(|| format!("--set '{assignment}': expected a JSON list of stops"))?;
-            ParamValue::Stops(stops)
-        }
-        ParamKind::Points { .. } => {
-            let points: Vec<CurvePoint> = serde_json::from_str(value).with_context(|| {
-                format!("--set '{assignment}': expected a JSON list of points like [{{\"x\": 0, \"y\": 0}}, …]")
-            })?;
-            ParamValue::Points(points)
-        }
-        ParamKind::Choice { .. } | ParamKind::Color { .. } | ParamKind::Text { .. } => {
-            ParamValue::Text(value.to_owned())
-        }
-        // A path typed on the command line is relative to the working directory.
-        ParamKind::File { .. } => {
-            let path = std::path::absolute(value).unwrap_or_else(|_| value.into());
-            ParamValue::Text(path.to_string_lossy().into_owned())
-        }
-        ParamKind::Bool { .. } => match value.trim() {
-            "true" => ParamValue::Bool(true),
-            "false" => ParamValue::Bool(false),
-            _ => bail!("--set '{assignment}': '{value}' is not true or false"),
-        },
-    };
-    if let Err(message) = texgraph_core::validate::check_param_value(&kind, &parsed) {
-        bail!("--set '{assignment}': node '{node_id}', field '{param}': {message}");
-    }
-    node.params.insert(param.to_owned(), parsed);
-    Ok(())
+    set_param(graph, node_id, param, value)
+        .map_err(|e| anyhow!("--set '{assignment}': {}", e.message))
 }
 
 #[cfg(test)]

@@ -11,9 +11,8 @@ use texgraph_core::export::material::{MaterialSettings, export_preset};
 use texgraph_core::export::presets::{FileKind, find};
 use texgraph_core::export::streamed::export_streamed;
 use texgraph_core::export::{
-    Depth, ExportSettings, Format, default_image_name, file_stem_for, output_paths,
+    Depth, ExportSettings, default_image_name, file_stem_for, render_targets,
 };
-use texgraph_core::usage::Usage;
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
 use crate::args::{apply_set, parse_grid, parse_region, parse_size, parse_threads};
@@ -171,20 +170,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| default_image_name(&graph, Some(&args.graph)));
-    let format = Format::from_path(&out).map_err(|e| anyhow!("{e}"))?;
-    let asked = match &args.depth {
+    let depth = match &args.depth {
         None => None,
         Some(bits) => Some(Depth::from_bits(bits.parse()?).expect("clap checked the value")),
     };
-    let depth = asked.unwrap_or_else(|| format.default_depth());
-    if !format.supports(depth) {
-        bail!(
-            "{}: {format:?} cannot hold {}-bit samples (PNG: 8 or 16, EXR: 32, TIFF: 8, 16 or 32)",
-            out.display(),
-            depth.bits()
-        );
-    }
-
     if let Some(r) = args.region
         && !r.fits(args.size.0, args.size.1)
     {
@@ -200,46 +189,30 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             args.size.1
         );
     }
-    let targets: Vec<(Option<String>, PathBuf)> = if args.all_outputs {
-        output_paths(&graph, &out)
-            .into_iter()
-            .map(|(name, path)| (Some(name), path))
-            .collect()
-    } else {
-        vec![(args.output.clone(), out)]
+    let options = RenderOptions {
+        threads: args.threads,
+        ..RenderOptions::default()
     };
-    if targets.is_empty() {
-        bail!(
-            "{}: the graph has no output node, so there is nothing to render",
-            args.graph.display()
-        );
-    }
+    let output = args.output.as_deref();
+    let jobs = render_targets(
+        &graph,
+        &out,
+        args.size,
+        depth,
+        output,
+        args.all_outputs,
+        &options,
+    )
+    .map_err(|e| match e {
+        Error::Render(message) => anyhow!("{}: {message}", args.graph.display()),
+        other => anyhow!("{other}"),
+    })?;
     // Errors stop the render below, named by file, node and field; warnings are about
     // nodes no output uses, so the render goes on.
     let found = diagnose(&graph);
     if found.errors.is_empty() {
         print_warnings(&args.graph, &found.warnings);
     }
-    let jobs: Vec<(ExportSettings, PathBuf)> = targets
-        .into_iter()
-        .map(|(output, path)| {
-            // A map's usage picks its depth when none is asked for: 16 bits for height.
-            let usage_depth = Usage::of_output(&graph, output.as_deref())
-                .and_then(|u| Depth::from_bits(u.default_bits()))
-                .filter(|d| format.supports(*d));
-            let settings = ExportSettings {
-                width: args.size.0,
-                height: args.size.1,
-                depth: asked.or(usage_depth).unwrap_or(depth),
-                output,
-                options: RenderOptions {
-                    threads: args.threads,
-                    ..RenderOptions::default()
-                },
-            };
-            (settings, path)
-        })
-        .collect();
     render_all(args, &graph, &jobs)
 }
 

@@ -114,7 +114,8 @@ pub enum Error {
         /// What the encoder said.
         message: String,
     },
-    /// A file given to read (a region to stitch, a manifest) cannot be used.
+    /// A file given (a region to stitch, a manifest, a file to write in a format that
+    /// cannot hold what is asked) cannot be used.
     #[error("{path}: {message}")]
     Input {
         /// The file.

@@ -113,7 +113,16 @@ pub struct Bands<'p> {
 struct Window {
     lo: i64,
     hi: i64,
+    /// Where row `lo` is held in `data`, in rows: the rows slide down the buffer, with
+    /// room behind them ([`held_rows`]), and move to its front only when they reach its end.
+    start: usize,
     data: Vec<f32>,
+}
+
+/// Rows a window of `rows` rows of a plane `height` rows high holds room for: half as
+/// many again, so that the rows are moved to the buffer's front once every few bands.
+pub fn held_rows(rows: u64, height: u64) -> u64 {
+    (rows + rows / 2).min(height).max(rows)
 }
 
 impl<'p> Bands<'p> {
@@ -317,28 +326,37 @@ impl<'p> Bands<'p> {
         let (w, h) = program.planes[p].size.at(self.size.0, self.size.1);
         let row_len = w as usize * stage.channels(&program.planes);
         let mut window = std::mem::take(&mut self.windows[p]);
-        let kept_to = if window.lo <= lo && lo < window.hi {
-            let from = (lo - window.lo) as usize * row_len;
-            let to = (window.hi.min(hi) - window.lo) as usize * row_len;
-            window.data.copy_within(from..to, 0);
-            window.hi.min(hi)
+        let (mut start, kept_to) = if window.lo <= lo && lo < window.hi {
+            (window.start + (lo - window.lo) as usize, window.hi.min(hi))
         } else {
-            lo
+            (0, lo)
         };
-        let len = (hi - lo) as usize * row_len;
-        window.data.truncate((kept_to - lo) as usize * row_len);
-        if window
-            .data
-            .try_reserve_exact(len - window.data.len())
-            .is_err()
-        {
-            return Err(Error::Render(format!(
-                "not enough memory for {} rows of the {w}x{h} plane of node '{}'",
-                hi - lo,
-                stage.node
-            )));
+        let (rows, kept) = ((hi - lo) as usize, (kept_to - lo) as usize);
+        if (start + rows) * row_len > window.data.len() {
+            // Move the kept rows to the front, growing the buffer past the window's rows
+            // so that it slides a while before the next move: each row is moved about
+            // twice in all, not once per band.
+            let range = start * row_len..(start + kept) * row_len;
+            window.data.copy_within(range, 0);
+            start = 0;
+            let room = held_rows(rows as u64, u64::from(h)) as usize * row_len;
+            if room > window.data.len() {
+                window.data.truncate(kept * row_len);
+                if window
+                    .data
+                    .try_reserve_exact(room - window.data.len())
+                    .is_err()
+                {
+                    return Err(Error::Render(format!(
+                        "not enough memory for {} rows of the {w}x{h} plane of node '{}'",
+                        hi - lo,
+                        stage.node
+                    )));
+                }
+                window.data.resize(room, 0.0);
+            }
         }
-        window.data.resize(len, 0.0);
+        window.start = start;
         (window.lo, window.hi) = (lo, hi);
         let views = self.views();
         let tables = Tables::of(program, &views);
@@ -349,7 +367,8 @@ impl<'p> Bands<'p> {
         let mut row = kept_to;
         while row < hi {
             let end = hi.min((row.div_euclid(h) + 1) * h);
-            let at = (row - lo) as usize * row_len..(end - lo) as usize * row_len;
+            let at =
+                (start + (row - lo) as usize) * row_len..(start + (end - lo) as usize) * row_len;
             let first = row.rem_euclid(h) as usize;
             match &stage.work {
                 StageWork::Pixels(tiles) => fill_rows(
@@ -406,8 +425,10 @@ impl<'p> Bands<'p> {
                     return None;
                 }
                 let (w, h) = info.size.at(width, height);
+                let row_len = w as usize * info.channels as usize;
+                let rows = (window.hi - window.lo) as usize;
                 Some(PlaneView {
-                    data: &window.data,
+                    data: &window.data[window.start * row_len..(window.start + rows) * row_len],
                     width: w as usize,
                     height: h as usize,
                     channels: info.channels as usize,

@@ -29,7 +29,7 @@ use crate::eval::{Image, RenderOptions, image_bytes, render};
 use crate::graph::Graph;
 use crate::program::Program;
 use crate::staging::{self, Staged};
-use crate::usage::Encoding;
+use crate::usage::{Encoding, Usage};
 
 pub mod material;
 pub mod presets;
@@ -430,6 +430,63 @@ fn suffixed(path: &Path, name: &str) -> PathBuf {
         None => format!("{stem}_{name}"),
     };
     path.with_file_name(file)
+}
+
+/// The files a render of `graph` to `out` writes, and how: `out` itself (or, with
+/// `all_outputs`, one file per output beside it), in the format of its extension, at
+/// `depth` or else the depth the output's usage asks for (16 bits for a height) where the
+/// format holds it, else the format's own. What `texgraph render` and the Python module's
+/// `Graph.export` both write.
+pub fn render_targets(
+    graph: &Graph,
+    out: &Path,
+    size: (u32, u32),
+    depth: Option<Depth>,
+    output: Option<&str>,
+    all_outputs: bool,
+    options: &RenderOptions,
+) -> Result<Vec<(ExportSettings, PathBuf)>> {
+    let format = Format::from_path(out)?;
+    if let Some(depth) = depth
+        && !format.supports(depth)
+    {
+        return Err(Error::Input {
+            path: out.to_owned(),
+            message: format!(
+                "{format:?} cannot hold {}-bit samples (PNG: 8 or 16, EXR: 32, TIFF: 8, 16 or 32)",
+                depth.bits()
+            ),
+        });
+    }
+    let targets: Vec<(Option<String>, PathBuf)> = if all_outputs {
+        output_paths(graph, out)
+            .into_iter()
+            .map(|(name, path)| (Some(name), path))
+            .collect()
+    } else {
+        vec![(output.map(str::to_owned), out.to_owned())]
+    };
+    if output_names(graph).is_empty() {
+        return Err(Error::Render(
+            "the graph has no output node, so there is nothing to render".to_owned(),
+        ));
+    }
+    Ok(targets
+        .into_iter()
+        .map(|(output, path)| {
+            let usage_depth = Usage::of_output(graph, output.as_deref())
+                .and_then(|u| Depth::from_bits(u.default_bits()))
+                .filter(|d| format.supports(*d));
+            let settings = ExportSettings {
+                width: size.0,
+                height: size.1,
+                depth: depth.or(usage_depth).unwrap_or(format.default_depth()),
+                output,
+                options: options.clone(),
+            };
+            (settings, path)
+        })
+        .collect())
 }
 
 /// Refuses renders whose planes, working memory and image would not fit in the memory this

@@ -7,7 +7,7 @@ use std::fmt;
 use super::{mib, working_bytes, workspace_bytes};
 use crate::eval::blur::Columns;
 use crate::eval::image_bytes;
-use crate::eval::stream::{Region, band_rows, window_needs};
+use crate::eval::stream::{Region, band_rows, held_rows, window_needs};
 use crate::program::{Program, StageWork};
 
 /// How a streamed render holds one plane.
@@ -15,9 +15,9 @@ use crate::program::{Program, StageWork};
 pub enum PlaneHold {
     /// A window of this many rows, sliding down with the bands.
     Window {
-        /// Rows held.
+        /// Rows a band reaches.
         rows: u64,
-        /// Their bytes.
+        /// Bytes of the buffer they slide down (with room for half as many again).
         bytes: u64,
     },
     /// Computed whole before the first band.
@@ -93,9 +93,10 @@ pub fn streamed(
             let hold = match needs[p] {
                 Some((lo, hi)) if streamed[p] => {
                     let rows = (hi - lo) as u64;
+                    let h = info.size.at(width, height).1;
                     PlaneHold::Window {
                         rows,
-                        bytes: plane_bytes(p, Some(rows)),
+                        bytes: plane_bytes(p, Some(held_rows(rows, u64::from(h)))),
                     }
                 }
                 _ => PlaneHold::Whole {

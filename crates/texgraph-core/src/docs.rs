@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::registry::{Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType};
 
-const CATEGORIES: [Category; 11] = [
+const CATEGORIES: [Category; 12] = [
     Category::Noise,
     Category::Fractal,
     Category::Pattern,
@@ -13,6 +13,7 @@ const CATEGORIES: [Category; 11] = [
     Category::Color,
     Category::Combine,
     Category::Filter,
+    Category::Mask,
     Category::Material,
     Category::Input,
     Category::Output,

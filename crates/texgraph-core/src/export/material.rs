@@ -110,6 +110,15 @@ fn plan_files<'p>(
     Ok(planned)
 }
 
+/// The glTF scene files (`.gltf` and its `.bin`) `preset` writes into `dir` beside its
+/// maps; none for presets without a scene.
+pub fn scene_paths(preset: &Preset, settings: &MaterialSettings, dir: &Path) -> Vec<PathBuf> {
+    if !preset.gltf {
+        return Vec::new();
+    }
+    vec![dir.join(gltf_name(settings)), dir.join(bin_name(settings))]
+}
+
 fn gltf_name(settings: &MaterialSettings) -> String {
     format!("{}.gltf", settings.graph_name)
 }

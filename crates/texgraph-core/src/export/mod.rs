@@ -585,23 +585,29 @@ pub(crate) fn encode(
 /// `image` with its RGB (or its one gray channel) decoded from sRGB to linear light;
 /// alpha is linear already.
 fn decoded_srgb(image: &Image) -> Result<Image, String> {
-    use crate::kernels::color::srgb_to_linear;
-    let c = image.channels;
-    let samples = image.data.iter().enumerate().map(|(i, &v)| {
-        if c == 4 && i % 4 == 3 {
-            v
-        } else {
-            srgb_to_linear(v)
-        }
-    });
-    let data = crate::memory::try_collect(image.data.len(), samples)
+    let data = crate::memory::try_collect(image.data.len(), image.data.iter().copied())
         .ok_or_else(|| short_of_memory(image))?;
-    Ok(Image {
-        width: image.width,
-        height: image.height,
-        channels: c,
-        data,
-    })
+    let mut copy = Image { data, ..*image };
+    to_linear_light(&mut copy);
+    Ok(copy)
+}
+
+/// Decodes `image`'s RGB (or its one gray channel) from sRGB to linear light in place,
+/// alpha untouched: what EXR and float TIFF files of sRGB maps (base color, emissive)
+/// hold.
+pub fn to_linear_light(image: &mut Image) {
+    use crate::kernels::color::srgb_to_linear;
+    if image.channels == 4 {
+        for texel in image.data.chunks_exact_mut(4) {
+            for v in &mut texel[..3] {
+                *v = srgb_to_linear(*v);
+            }
+        }
+    } else {
+        for v in &mut image.data {
+            *v = srgb_to_linear(*v);
+        }
+    }
 }
 
 /// Not enough memory for the encoder's copy of the image.

@@ -208,6 +208,21 @@ fn node_reference_is_up_to_date() {
         committed == texgraph_core::docs::nodes_markdown(),
         "docs/nodes.md is stale: run `cargo run -p texgraph-cli -- nodes --markdown > docs/nodes.md`"
     );
+    // Every node of every category is listed, in the reference and the terminal listing.
+    let text = texgraph_core::docs::nodes_text();
+    for desc in texgraph_core::registry::NODES {
+        assert!(
+            committed.contains(&format!("### `{}`", desc.id)),
+            "docs/nodes.md lacks {}",
+            desc.id
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{} ", desc.id))),
+            "`texgraph nodes` lacks {}",
+            desc.id
+        );
+    }
 }
 
 #[test]

@@ -1,0 +1,107 @@
+//! texgraph's Python module, `import texgraph`: the engine of the `texgraph` CLI for
+//! scripts, notebooks and pipelines. Graphs load, vary and render into NumPy arrays
+//! (float32, height × width × channels, owning the render's memory) or export to files
+//! byte for byte as `texgraph render` writes them. Renders release the GIL and stop on
+//! Ctrl+C; every error is a Python exception carrying the CLI's message.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use texgraph_core::registry::{self, OutputType, PortType};
+
+mod detached;
+mod errors;
+mod graph;
+mod values;
+
+use graph::PyGraph;
+
+/// Reads a graph file. Relative file params (images, subgraphs) start from the file's
+/// folder, as the CLI reads them.
+#[pyfunction]
+fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyGraph> {
+    PyGraph::load(py, &path)
+}
+
+/// Every node type of the registry, as plain data: a list of dicts with `id`, `label`,
+/// `category`, `doc`, `inputs` (name, type, required, doc), `outputs` (name, type, doc)
+/// and `params` (param, kind, default, min, max, options, doc). Float params are inputs
+/// too: connect a node to one to vary it per pixel.
+#[pyfunction]
+fn nodes(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    registry::NODES
+        .iter()
+        .map(|desc| {
+            let node = PyDict::new(py);
+            node.set_item("id", desc.id)?;
+            node.set_item("label", desc.label)?;
+            node.set_item("category", desc.category.label())?;
+            node.set_item("doc", desc.doc)?;
+            let inputs = desc
+                .inputs
+                .iter()
+                .map(|port| {
+                    let entry = PyDict::new(py);
+                    entry.set_item("name", port.name)?;
+                    entry.set_item("type", port_type(port.ty))?;
+                    entry.set_item("required", port.required)?;
+                    entry.set_item("doc", port.doc)?;
+                    Ok(entry)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            node.set_item("inputs", inputs)?;
+            let outputs = desc
+                .outputs
+                .iter()
+                .map(|port| {
+                    let entry = PyDict::new(py);
+                    entry.set_item("name", port.name)?;
+                    entry.set_item("type", output_type(port.ty))?;
+                    entry.set_item("doc", port.doc)?;
+                    Ok(entry)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            node.set_item("outputs", outputs)?;
+            let params = desc
+                .params
+                .iter()
+                .map(|param| values::param_dict(py, param))
+                .collect::<PyResult<Vec<_>>>()?;
+            node.set_item("params", params)?;
+            Ok(node)
+        })
+        .collect()
+}
+
+fn port_type(ty: PortType) -> &'static str {
+    match ty {
+        PortType::Scalar => "scalar",
+        PortType::Color => "color",
+        PortType::Any => "any",
+    }
+}
+
+fn output_type(ty: OutputType) -> &'static str {
+    match ty {
+        OutputType::Scalar => "scalar",
+        OutputType::Color => "color",
+        OutputType::FollowsInputs => "follows inputs",
+        OutputType::ByParam => "by param",
+    }
+}
+
+/// The module.
+#[pymodule]
+fn texgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<PyGraph>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(nodes, m)?)?;
+    m.add("TexgraphError", py.get_type::<errors::TexgraphError>())?;
+    m.add("GraphError", py.get_type::<errors::GraphError>())?;
+    m.add("ExportError", py.get_type::<errors::ExportError>())?;
+    m.add("RenderError", py.get_type::<errors::RenderError>())?;
+    Ok(())
+}

@@ -1,0 +1,324 @@
+"""The Python module against the CLI: the same pixels, files, params and errors.
+
+Run by scripts/test-python.sh (the README's test command), which builds the module and
+the CLI first. TEXGRAPH_CLI names the `texgraph` binary to compare with.
+"""
+
+import _thread
+import ast
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import OpenEXR
+import pytest
+
+import texgraph
+
+REPO = Path(__file__).resolve().parents[3]
+GRAPHS = REPO / "graphs"
+CLI = os.environ.get("TEXGRAPH_CLI", str(REPO / "target" / "release" / "texgraph"))
+
+
+def cli(*args, cwd=None):
+    """Runs the CLI; returns the completed process (its output captured)."""
+    return subprocess.run(
+        [CLI, *map(str, args)], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def read_exr(path):
+    """An EXR's pixels as float32 (height, width, channels): Y alone, or R, G, B, A."""
+    with OpenEXR.File(str(path), separate_channels=True) as f:
+        channels = f.channels()
+        names = ["Y"] if "Y" in channels else ["R", "G", "B", "A"]
+        return np.stack([channels[n].pixels for n in names], axis=-1).astype(np.float32)
+
+
+def cli_exr(tmp_path, graph, *args):
+    out = tmp_path / f"cli_{len(list(tmp_path.iterdir()))}.exr"
+    done = cli("render", graph, "-o", out, *args)
+    assert done.returncode == 0, done.stderr
+    return read_exr(out)
+
+
+def same_bits(a, b):
+    return a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
+@pytest.mark.parametrize(
+    "name, output, size",
+    [
+        ("marble.json", None, (96, 64)),
+        ("eroded_terrain.json", "height", (80, 80)),
+        ("eroded_terrain.json", "normal", (80, 80)),
+        ("cobblestone_floor.json", "roughness", (70, 90)),
+        ("brick_wall.json", "basecolor", (48, 48)),
+    ],
+)
+def test_a_render_is_the_bits_of_the_cli_exr(tmp_path, name, output, size):
+    graph = texgraph.load(GRAPHS / name)
+    image = graph.render(size=size, output=output)
+    assert image.dtype == np.float32
+    assert image.shape[:2] == (size[1], size[0])
+    args = ["--size", f"{size[0]}x{size[1]}"] + (["--output", output] if output else [])
+    assert same_bits(image, cli_exr(tmp_path, GRAPHS / name, *args))
+
+
+def test_set_and_time_are_the_cli_flags(tmp_path):
+    graph = texgraph.load(GRAPHS / "fire.json")
+    key, value = "flame_noise.frequency", 6.5
+    before = graph.render(size=64, time=0.7)
+    graph.set(key, value)
+    after = graph.render(size=64, time=0.7)
+    assert not same_bits(before, after), "the param changes the image"
+    expected = cli_exr(tmp_path, GRAPHS / "fire.json", "--size", "64", "--time", "0.7",
+                       "--set", f"{key}={value!r}")
+    assert same_bits(after, expected)
+    assert not same_bits(after, graph.render(size=64, time=0.2)), "time moves the fire"
+    # The change is in the graph's JSON, as a file would hold it.
+    again = texgraph.Graph.from_json(graph.to_json())
+    assert same_bits(again.render(size=64, time=0.7), after)
+    assert next(p for p in again.params() if f"{p['node']}.{p['param']}" == key)["value"] == value
+
+
+def test_set_reads_every_kind_as_the_cli_does(tmp_path):
+    graph = texgraph.load(GRAPHS / "brick_wall.json")
+    kinds = {p["kind"]: p for p in graph.params()}
+    assert {"float", "integer", "choice"} <= kinds.keys()
+    sets = []
+    for kind, python_value, text in [
+        ("integer", None, None),
+        ("choice", None, None),
+    ]:
+        p = kinds[kind]
+        if kind == "integer":
+            v = p["min"] if p["value"] != p["min"] else p["max"]
+            python_value, text = v, str(v)
+        else:
+            v = next(o for o in p["options"] if o != p["value"])
+            python_value, text = v, v
+        graph.set(f"{p['node']}.{p['param']}", python_value)
+        sets += ["--set", f"{p['node']}.{p['param']}={text}"]
+    image = graph.render(size=48, output="basecolor")
+    assert same_bits(image, cli_exr(tmp_path, GRAPHS / "brick_wall.json", "--size", "48",
+                                    "--output", "basecolor", *sets))
+
+
+def test_render_all_is_every_output_rendered_together(tmp_path):
+    graph = texgraph.load(GRAPHS / "brick_wall.json")
+    maps = graph.render_all(size=(64, 40))
+    assert list(maps) == graph.outputs
+    for name, image in maps.items():
+        assert same_bits(image, graph.render(size=(64, 40), output=name)), name
+    assert maps["roughness"].shape == (40, 64, 1)
+    assert maps["basecolor"].shape == (40, 64, 4)
+    # Base color is decoded to linear light unless asked for as rendered (as a PNG holds it).
+    encoded = graph.render(size=(64, 40), output="basecolor", linear=False)
+    rgb = encoded[..., :3]
+    decoded = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    assert np.allclose(maps["basecolor"][..., :3], decoded, atol=1e-5)
+    assert np.array_equal(maps["basecolor"][..., 3], encoded[..., 3])
+
+
+@pytest.mark.parametrize(
+    "name, args, kwargs",
+    [
+        ("marble.json", ["--depth", "16"], {"depth": 16}),
+        ("marble.json", [], {}),
+        ("eroded_terrain.json", ["--output", "height"], {"output": "height"}),
+    ],
+)
+@pytest.mark.parametrize("ext", ["png", "tif", "exr"])
+def test_exports_are_the_bytes_of_the_cli(tmp_path, name, args, kwargs, ext):
+    if ext == "exr" and kwargs.get("depth") == 16:
+        pytest.skip("EXR holds 32-bit floats only")
+    ours, theirs = tmp_path / f"ours.{ext}", tmp_path / f"theirs.{ext}"
+    graph = texgraph.load(GRAPHS / name)
+    written = graph.export(ours, size=72, **kwargs)
+    assert written == [str(ours)]
+    done = cli("render", GRAPHS / name, "--size", "72", "-o", theirs, *args)
+    assert done.returncode == 0, done.stderr
+    assert ours.read_bytes() == theirs.read_bytes()
+
+
+def test_all_outputs_and_presets_are_the_bytes_of_the_cli(tmp_path):
+    graph = texgraph.load(GRAPHS / "brick_wall.json")
+    (tmp_path / "ours").mkdir()
+    (tmp_path / "theirs").mkdir()
+    ours = graph.export(tmp_path / "ours" / "b.png", size=64, all_outputs=True)
+    assert len(ours) == len(graph.outputs)
+    done = cli("render", GRAPHS / "brick_wall.json", "--size", "64", "--all-outputs",
+               "-o", tmp_path / "theirs" / "b.png")
+    assert done.returncode == 0, done.stderr
+    for path in ours:
+        assert Path(path).read_bytes() == (tmp_path / "theirs" / Path(path).name).read_bytes()
+    for preset in ["gltf", "unreal"]:
+        ours = graph.export(tmp_path / f"ours_{preset}", size=64, preset=preset)
+        theirs = tmp_path / f"theirs_{preset}"
+        done = cli("render", GRAPHS / "brick_wall.json", "--size", "64", "--preset", preset,
+                   "-o", theirs)
+        assert done.returncode == 0, done.stderr
+        assert sorted(Path(p).name for p in ours) == sorted(p.name for p in theirs.iterdir())
+        for path in ours:
+            assert Path(path).read_bytes() == (theirs / Path(path).name).read_bytes(), path
+
+
+def test_errors_carry_node_field_and_the_cli_message(tmp_path):
+    graph = texgraph.load(GRAPHS / "marble.json")
+    p = next(p for p in graph.params() if p["kind"] == "float")
+    key = f"{p['node']}.{p['param']}"
+    with pytest.raises(texgraph.GraphError) as e:
+        graph.set(key, p["max"] + 1000)
+    assert (e.value.node, e.value.field) == (p["node"], p["param"])
+    assert "out of range" in str(e.value)
+    done = cli("render", GRAPHS / "marble.json", "--set", f"{key}={p['max'] + 1000}", "-o",
+               tmp_path / "x.png")
+    assert done.returncode == 2 and str(e.value) in done.stderr
+    with pytest.raises(texgraph.GraphError) as e:
+        graph.set(key, "lots")
+    assert "not a number" in str(e.value)
+    with pytest.raises(texgraph.GraphError) as e:
+        graph.set(f"{p['node']}.no_such_param", 1)
+    assert (e.value.node, e.value.field) == (p["node"], "no_such_param")
+    with pytest.raises(texgraph.GraphError) as e:
+        graph.set("ghost.frequency", 1)
+    assert e.value.node == "ghost" and e.value.field is None
+    with pytest.raises(texgraph.GraphError) as e:
+        graph.render(size=16, output="no_such_output")
+    assert "no_such_output" in str(e.value)
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{ "format": "texgraph", "version": 1, "nodes": ['
+                   '{ "id": "n", "type": "perlin", "params": { "frequency": "high" } },'
+                   '{ "id": "out", "type": "output", "inputs": { "color": "n" } } ] }')
+    with pytest.raises(texgraph.GraphError) as e:
+        texgraph.load(bad).render(size=8)
+    assert (e.value.node, e.value.field) == ("n", "frequency")
+    assert e.value.problems[0][:2] == ("n", "frequency")
+    with pytest.raises(texgraph.GraphError):
+        texgraph.Graph.from_json("{ not json")
+    with pytest.raises(texgraph.ExportError) as e:
+        texgraph.load(tmp_path / "missing.json")
+    assert "missing.json" in str(e.value)
+
+    with pytest.raises(texgraph.ExportError) as e:
+        graph.export(tmp_path / "x.png", size=8, depth=32)
+    assert "cannot hold 32-bit" in str(e.value)
+    with pytest.raises(texgraph.ExportError):
+        graph.export(tmp_path / "x.bmp", size=8)
+    with pytest.raises(ValueError):
+        graph.render(size=0)
+    with pytest.raises(ValueError):
+        graph.export(tmp_path / "m", size=8, preset="no_such_engine")
+
+    # The memory check refuses before anything is allocated: a whole-plane distance at
+    # 65536², 16 GiB a plane.
+    far = texgraph.Graph.from_json(
+        '{ "format": "texgraph", "version": 1, "nodes": ['
+        '{ "id": "noise", "type": "perlin", "params": { "frequency": 6 } },'
+        '{ "id": "far", "type": "distance", "inputs": { "mask": "noise" } },'
+        '{ "id": "out", "type": "output", "inputs": { "color": "far" } } ] }')
+    with pytest.raises(MemoryError) as e:
+        far.render(size=65536)
+    assert "65536x65536" in str(e.value)
+    # Nothing of a failed export is left behind.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+
+
+def test_two_threads_render_at_once_and_both_are_right():
+    graph = texgraph.load(GRAPHS / "eroded_terrain.json")
+    expected = {o: graph.render(size=160, output=o, threads=1) for o in ("height", "normal")}
+    results, started = {}, threading.Barrier(2)
+
+    def render(output):
+        started.wait()
+        results[output] = graph.render(size=160, output=output, threads=1)
+
+    threads = [threading.Thread(target=render, args=(o,)) for o in expected]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for output, image in expected.items():
+        assert same_bits(results[output], image), output
+
+
+def test_the_gil_is_released_while_rendering():
+    # A Python thread counts while the main thread renders: with the GIL held by the
+    # render it could not count at all until the render ended.
+    graph = texgraph.load(GRAPHS / "eroded_terrain.json")
+    counted, rendering = [], threading.Event()
+
+    def count():
+        rendering.wait()
+        while rendering.is_set():
+            counted.append(None)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    rendering.set()
+    graph.render(size=384, output="normal")
+    during = len(counted)
+    rendering.clear()
+    counter.join()
+    assert during > 1000
+
+
+def test_ctrl_c_stops_a_large_render():
+    # Eroded terrain's height at 16384² takes minutes; Ctrl+C a moment in stops it at
+    # its next band, and the module renders again afterwards.
+    graph = texgraph.load(GRAPHS / "eroded_terrain.json")
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        graph.render(size=16384, output="height")
+    timer.join()
+    assert graph.render(size=16, output="height").shape == (16, 16, 1)
+
+
+def test_nodes_lists_the_registry_as_the_cli_does():
+    nodes = texgraph.nodes()
+    listed = cli("nodes").stdout
+    assert len(nodes) > 40
+    for node in nodes:
+        assert node["id"] in listed
+    perlin = next(n for n in nodes if n["id"] == "perlin")
+    frequency = next(p for p in perlin["params"] if p["param"] == "frequency")
+    assert frequency["kind"] == "float" and frequency["min"] < frequency["default"] <= frequency["max"]
+    assert perlin["outputs"][0]["type"] == "scalar"
+    output = next(n for n in nodes if n["id"] == "output")
+    assert any(p["required"] for p in output["inputs"])
+
+
+def test_the_stub_declares_every_node_and_everything_the_module_has():
+    stub = ast.parse((REPO / "crates" / "texgraph-python" / "texgraph.pyi").read_text())
+    declared = {}
+    for item in stub.body:
+        if isinstance(item, ast.ClassDef):
+            declared[item.name] = {f.name for f in item.body if isinstance(f, ast.FunctionDef)}
+        elif isinstance(item, ast.FunctionDef):
+            declared[item.name] = None
+        elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+            target = item.targets[0] if isinstance(item, ast.Assign) else item.target
+            declared[target.id] = item.value
+    ids = [e.value for e in declared["NodeId"].slice.elts]
+    assert ids == [n["id"] for n in texgraph.nodes()]
+    public = {n for n in dir(texgraph) if not n.startswith("_")} - {"texgraph"}  # itself
+    assert public <= declared.keys(), public - declared.keys()
+    methods = {n for n in dir(texgraph.Graph) if not n.startswith("_")}
+    assert methods <= declared["Graph"], methods - declared["Graph"]
+
+
+def test_the_tutorial_runs(tmp_path):
+    done = subprocess.run([sys.executable, REPO / "docs" / "python_tutorial.py", tmp_path],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    from PIL import Image
+    sheet = Image.open(tmp_path / "marble_seeds.png")
+    assert sheet.size == (4 * 256, 4 * 256)
+    frames = sorted(tmp_path.glob("fire_*.png"))
+    assert len(frames) == 8

@@ -1,0 +1,201 @@
+"""texgraph: procedural materials from node graphs, with the engine of the texgraph CLI.
+
+Load a graph, vary its params, render it into NumPy arrays or export it to files byte for
+byte as `texgraph render` writes them. Renders release the GIL and stop on Ctrl+C.
+"""
+
+from os import PathLike
+from typing import Any, Literal, Optional, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+#: Every node type of the registry (`texgraph.nodes()` describes each).
+NodeId = Literal[
+    "perlin",
+    "simplex",
+    "value",
+    "white_noise",
+    "cellular",
+    "fbm",
+    "ridged",
+    "turbulence",
+    "wave",
+    "checker",
+    "shape",
+    "bricks",
+    "scatter",
+    "coords",
+    "transform",
+    "warp",
+    "directional_warp",
+    "make_it_tile",
+    "levels",
+    "curve",
+    "gradient",
+    "split",
+    "merge",
+    "grayscale",
+    "hsl",
+    "threshold",
+    "remap",
+    "quantize",
+    "blend",
+    "math",
+    "buffer",
+    "blur",
+    "sharpen",
+    "normal",
+    "emboss",
+    "edge_detect",
+    "slope_blur",
+    "non_uniform_blur",
+    "directional_blur",
+    "distance",
+    "bevel",
+    "flood_fill",
+    "fill_to_random",
+    "fill_to_color",
+    "fill_to_gradient",
+    "fill_to_bbox_size",
+    "fill_to_position",
+    "fill_to_index",
+    "histogram_scan",
+    "histogram_range",
+    "histogram_shift",
+    "ambient_occlusion",
+    "curvature",
+    "normal_blend",
+    "height_blend",
+    "image",
+    "constant",
+    "color",
+    "time",
+    "graph_input",
+    "output",
+]
+
+#: An image size: a side for a square, or (width, height); each 1 to 65536 pixels.
+Size = Union[int, tuple[int, int]]
+
+class ParamInfo(TypedDict):
+    """A param of a node type."""
+
+    param: str
+    #: float, integer, choice, color, text, file, boolean, stops or points.
+    kind: str
+    default: Any
+    #: Numbers' range; None for other kinds.
+    min: Optional[float]
+    max: Optional[float]
+    #: A choice's words; None for other kinds.
+    options: Optional[list[str]]
+    doc: str
+
+class GraphParam(ParamInfo):
+    """A param of a node of a graph, with its value there."""
+
+    node: str
+    #: The node's type.
+    type: NodeId
+    value: Any
+
+class PortInfo(TypedDict, total=False):
+    name: str
+    #: scalar, color or any (inputs); scalar, color, follows inputs or by param (outputs).
+    type: str
+    required: bool
+    doc: str
+
+class NodeInfo(TypedDict):
+    """A node type: what `texgraph nodes` lists."""
+
+    id: NodeId
+    label: str
+    category: str
+    doc: str
+    inputs: list[PortInfo]
+    outputs: list[PortInfo]
+    params: list[ParamInfo]
+
+class TexgraphError(Exception):
+    """Base class of texgraph's own errors."""
+
+class GraphError(TexgraphError):
+    """A problem with the graph."""
+
+    #: The node concerned, or None for the whole graph.
+    node: Optional[str]
+    #: The field (param, input, setting) concerned, or None for the whole node.
+    field: Optional[str]
+    #: Every problem found, as (node, field, message).
+    problems: list[tuple[Optional[str], Optional[str], str]]
+
+class ExportError(TexgraphError):
+    """A file that cannot be written or read."""
+
+    path: str
+
+class RenderError(TexgraphError):
+    """A render the machine cannot or should not carry out."""
+
+class Graph:
+    """A texgraph graph: nodes, their params and outputs."""
+
+    @staticmethod
+    def from_json(text: str) -> Graph:
+        """A graph from the text of a graph file (JSON)."""
+    def to_json(self) -> str:
+        """The graph as the text of a graph file, with every `set` applied."""
+    @property
+    def path(self) -> Optional[str]:
+        """The file the graph was loaded from, or None."""
+    @property
+    def outputs(self) -> list[str]:
+        """The names of the graph's outputs, in order."""
+    def params(self) -> list[GraphParam]:
+        """Every param of every node, with its value in this graph."""
+    def set(self, key: str, value: Any) -> None:
+        """Sets `node.param` as `texgraph render --set node.param=value` does."""
+    def render(
+        self,
+        size: Size = 1024,
+        output: Optional[str] = None,
+        time: Optional[float] = None,
+        threads: Optional[int] = None,
+        linear: bool = True,
+    ) -> npt.NDArray[np.float32]:
+        """One output as a float32 array (height, width, channels): 1 channel for scalar
+        outputs, 4 (RGBA) for colors; with `linear`, base color and emissive in linear
+        light as EXR files hold them, else as rendered (as PNGs hold them)."""
+    def render_all(
+        self,
+        size: Size = 1024,
+        time: Optional[float] = None,
+        threads: Optional[int] = None,
+        linear: bool = True,
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        """Every output, rendered together as one program, by name."""
+    def export(
+        self,
+        path: Union[str, PathLike[str]],
+        size: Size = 1024,
+        depth: Optional[Literal[8, 16, 32]] = None,
+        output: Optional[str] = None,
+        all_outputs: bool = False,
+        preset: Optional[str] = None,
+        format: Optional[Literal["png", "exr", "tif", "dds", "ktx2"]] = None,
+        time: Optional[float] = None,
+        threads: Optional[int] = None,
+    ) -> list[str]:
+        """Writes files as `texgraph render` does, byte for byte; returns their paths."""
+    def __copy__(self) -> Graph: ...
+    def __deepcopy__(self, memo: Any) -> Graph: ...
+
+def load(path: Union[str, PathLike[str]]) -> Graph:
+    """Reads a graph file."""
+
+def nodes() -> list[NodeInfo]:
+    """Every node type of the registry, as plain data."""

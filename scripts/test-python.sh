@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The Python module's tests: installs what they need into a virtual environment
+# (target/python-venv: maturin, NumPy, pytest, Pillow, OpenEXR from the package index),
+# builds the module into it and the CLI it is compared with, and runs pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=target/python-venv
+python=${PYTHON:-python3}
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check \
+    -r crates/texgraph-python/tests/requirements.txt
+export VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH"
+cargo build --release --quiet -p texgraph-cli
+(cd crates/texgraph-python && maturin develop --release --quiet)
+export TEXGRAPH_CLI="$PWD/target/release/texgraph"
+python -m pytest -q crates/texgraph-python/tests

@@ -104,7 +104,7 @@ class GraphParam(ParamInfo):
 
 class PortInfo(TypedDict, total=False):
     name: str
-    #: scalar, color or any (inputs); scalar, color, follows inputs or by param (outputs).
+    #: What the port takes or carries, in words, as docs/nodes.md says it.
     type: str
     required: bool
     doc: str

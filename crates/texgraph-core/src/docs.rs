@@ -19,7 +19,8 @@ const CATEGORIES: [Category; 12] = [
     Category::Output,
 ];
 
-fn port_type(ty: PortType) -> &'static str {
+/// What an input port accepts, in words (as the node reference says it).
+pub fn port_type(ty: PortType) -> &'static str {
     match ty {
         PortType::Scalar => "scalar",
         PortType::Color => "color",
@@ -27,7 +28,8 @@ fn port_type(ty: PortType) -> &'static str {
     }
 }
 
-fn output_type(ty: OutputType) -> &'static str {
+/// What an output port carries, in words (as the node reference says it).
+pub fn output_type(ty: OutputType) -> &'static str {
     match ty {
         OutputType::Scalar => "scalar",
         OutputType::Color => "color",

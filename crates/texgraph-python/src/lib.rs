@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use texgraph_core::registry::{self, OutputType, PortType};
+use texgraph_core::docs::{output_type, port_type};
+use texgraph_core::registry;
 
 mod detached;
 mod errors;
@@ -72,23 +73,6 @@ fn nodes(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             Ok(node)
         })
         .collect()
-}
-
-fn port_type(ty: PortType) -> &'static str {
-    match ty {
-        PortType::Scalar => "scalar",
-        PortType::Color => "color",
-        PortType::Any => "any",
-    }
-}
-
-fn output_type(ty: OutputType) -> &'static str {
-    match ty {
-        OutputType::Scalar => "scalar",
-        OutputType::Color => "color",
-        OutputType::FollowsInputs => "follows inputs",
-        OutputType::ByParam => "by param",
-    }
 }
 
 /// The module.

@@ -537,9 +537,9 @@ mod tests {
     }
 
     /// A pseudo-random plane: values in [-1, 1] with a few large ones.
-    fn noise_plane(w: usize, h: usize, c: usize) -> Vec<f32> {
+    fn noise_plane(w: usize, h: usize, c: usize) -> Image {
         let mut state = 0x2545_f491_4f6c_dd1du64;
-        (0..w * h * c)
+        let data = (0..w * h * c)
             .map(|_| {
                 state ^= state << 13;
                 state ^= state >> 7;
@@ -551,7 +551,13 @@ mod tests {
                     v
                 }
             })
-            .collect()
+            .collect();
+        Image {
+            width: w as u32,
+            height: h as u32,
+            channels: c,
+            data,
+        }
     }
 
     #[test]
@@ -565,18 +571,10 @@ mod tests {
             (5, 700, 1, 0.004),
         ] {
             for wrap in [false, true] {
-                let data = noise_plane(w, h, c);
-                let input = Image {
-                    width: w as u32,
-                    height: h as u32,
-                    channels: c,
-                    data,
-                };
+                let input = noise_plane(w, h, c);
                 let mut out = Image {
-                    width: w as u32,
-                    height: h as u32,
-                    channels: c,
                     data: vec![0.0; w * h * c],
+                    ..input.clone()
                 };
                 blur(&input, radius, wrap, &mut out).unwrap();
                 let down = BoxRadius::for_sigma(f64::from(radius) * h as f64);
@@ -618,13 +616,7 @@ mod tests {
     fn rows_blurred_alone_are_the_bits_of_the_whole_blur() {
         for (w, h, c, radius) in [(11, 333, 1, 0.03), (6, 200, 4, 0.15), (7, 90, 1, 0.9)] {
             for wrap in [false, true] {
-                let data = noise_plane(w, h, c);
-                let input = Image {
-                    width: w as u32,
-                    height: h as u32,
-                    channels: c,
-                    data,
-                };
+                let input = noise_plane(w, h, c);
                 let mut whole = Image {
                     data: vec![0.0; w * h * c],
                     ..input.clone()

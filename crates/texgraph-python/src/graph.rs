@@ -124,19 +124,21 @@ impl PyGraph {
             options: Self::options(threads, &cancel)?,
         };
         let rendered = detached::run(py, &cancel, || {
-            render_together(&graph, &names, &settings, &|_| 0, &|_| {})
+            let mut rendered = render_together(&graph, &names, &settings, &|_| 0, &|_| {})?;
+            // Decoded here, still without the GIL.
+            for (image, output) in rendered.images.iter_mut().zip(&rendered.outputs) {
+                if linear && output.usage.encoding() == Encoding::Srgb {
+                    to_linear_light(image);
+                }
+            }
+            Ok::<_, texgraph_core::Error>(rendered)
         })?
         .map_err(|e| to_py(py, e, self.file().as_deref()))?;
         rendered
             .images
             .into_iter()
             .zip(rendered.outputs)
-            .map(|(mut image, output)| {
-                if linear && output.usage.encoding() == Encoding::Srgb {
-                    to_linear_light(&mut image);
-                }
-                Ok((output.name, array(py, image)?))
-            })
+            .map(|(image, output)| Ok((output.name, array(py, image)?)))
             .collect()
     }
 }

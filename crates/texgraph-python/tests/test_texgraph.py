@@ -6,6 +6,7 @@ the CLI first. TEXGRAPH_CLI names the `texgraph` binary to compare with.
 
 import _thread
 import ast
+import json
 import os
 import signal
 import subprocess
@@ -87,27 +88,57 @@ def test_set_and_time_are_the_cli_flags(tmp_path):
     assert next(p for p in again.params() if f"{p['node']}.{p['param']}" == key)["value"] == value
 
 
+KINDS = """{ "format": "texgraph", "version": 1, "nodes": [
+  { "id": "n", "type": "perlin" },
+  { "id": "shape", "type": "curve", "inputs": { "input": "n" } },
+  { "id": "steps", "type": "quantize", "inputs": { "input": "shape" } },
+  { "id": "span", "type": "remap", "inputs": { "input": "steps" } },
+  { "id": "ramp", "type": "gradient", "inputs": { "input": "span" } },
+  { "id": "tint", "type": "color" },
+  { "id": "mix", "type": "blend", "inputs": { "a": "ramp", "b": "tint" } },
+  { "id": "out", "type": "output", "inputs": { "color": "mix" } } ] }"""
+
+
+def as_cli_text(value):
+    """A Python value as typed after `--set node.param=`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return json.dumps(value)
+    return str(value)
+
+
 def test_set_reads_every_kind_as_the_cli_does(tmp_path):
-    graph = texgraph.load(GRAPHS / "brick_wall.json")
-    kinds = {p["kind"]: p for p in graph.params()}
-    assert {"float", "integer", "choice"} <= kinds.keys()
+    # A float, an integer, a choice, two booleans, a color, stops and points, each set
+    # from Python values and, as text, with --set.
+    path = tmp_path / "kinds.json"
+    path.write_text(KINDS)
+    stops = [{"pos": 0.0, "color": "#102040"}, {"pos": 0.7, "color": "#f0c080"}]
+    points = [{"x": 0.0, "y": 0.1}, {"x": 0.4, "y": 0.8}, {"x": 1.0, "y": 0.9}]
+    values = {
+        "n.frequency": 6.25,
+        "n.seed": 9,
+        "mix.mode": "multiply",
+        "steps.dither": True,
+        "span.clamp": True,
+        "tint.color": "#c08040",
+        "ramp.stops": stops,
+        "shape.points": points,
+    }
+    graph = texgraph.load(path)
+    before = graph.render(size=40)
     sets = []
-    for kind, python_value, text in [
-        ("integer", None, None),
-        ("choice", None, None),
-    ]:
-        p = kinds[kind]
-        if kind == "integer":
-            v = p["min"] if p["value"] != p["min"] else p["max"]
-            python_value, text = v, str(v)
-        else:
-            v = next(o for o in p["options"] if o != p["value"])
-            python_value, text = v, v
-        graph.set(f"{p['node']}.{p['param']}", python_value)
-        sets += ["--set", f"{p['node']}.{p['param']}={text}"]
-    image = graph.render(size=48, output="basecolor")
-    assert same_bits(image, cli_exr(tmp_path, GRAPHS / "brick_wall.json", "--size", "48",
-                                    "--output", "basecolor", *sets))
+    for key, value in values.items():
+        graph.set(key, value)
+        sets += ["--set", f"{key}={as_cli_text(value)}"]
+    kinds = {f"{p['node']}.{p['param']}": p["kind"] for p in graph.params()}
+    assert {kinds[k] for k in values} == {"float", "integer", "choice", "boolean", "color",
+                                          "stops", "points"}
+    after = graph.render(size=40)
+    assert not same_bits(before, after)
+    assert same_bits(after, cli_exr(tmp_path, path, "--size", "40", *sets))
+    params = {f"{p['node']}.{p['param']}": p["value"] for p in graph.params()}
+    assert params["ramp.stops"] == stops and params["steps.dither"] is True
 
 
 def test_render_all_is_every_output_rendered_together(tmp_path):

@@ -4,10 +4,7 @@ use anyhow::anyhow;
 use texgraph_core::Graph;
 use texgraph_core::variation::set_param;
 
-/// Largest side of an image, in pixels.
-pub const MAX_SIDE: u32 = 65_536;
-/// Most worker threads.
-pub const MAX_THREADS: usize = 1024;
+pub use texgraph_core::eval::{MAX_SIDE, MAX_THREADS};
 /// Most repetitions of `texgraph bench`.
 pub const MAX_REPS: usize = 100_000;
 

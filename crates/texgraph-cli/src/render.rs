@@ -7,7 +7,7 @@ use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::animation::{Frames, Layout, export_animation};
 use texgraph_core::eval::stream::Region;
-use texgraph_core::export::material::{MaterialSettings, export_preset};
+use texgraph_core::export::material::{MaterialSettings, export_preset, scene_paths};
 use texgraph_core::export::presets::{FileKind, find};
 use texgraph_core::export::streamed::export_streamed;
 use texgraph_core::export::{
@@ -380,11 +380,9 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
             done.depth.bits(),
         );
     }
-    if preset.gltf {
-        crate::say!(
-            "wrote {}",
-            dir.join(format!("{}.gltf", settings.graph_name)).display()
-        );
+    // The scene's .gltf (its .bin beside it goes unsaid, as before).
+    if let Some(gltf) = scene_paths(preset, &settings, &dir).first() {
+        crate::say!("wrote {}", gltf.display());
     }
     crate::say!(
         "preset '{name}': {} files from one render of {:.3} s",

@@ -9,6 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 use texgraph_core::error::Location;
+use texgraph_core::eval::{MAX_SIDE, MAX_THREADS};
 use texgraph_core::export::material::{
     MaterialSettings, export_preset, render_together, scene_paths,
 };
@@ -34,16 +35,16 @@ pub enum Size {
 }
 
 impl Size {
-    /// Width and height, each 1 to 65536 as the CLI's `--size` takes them.
+    /// Width and height, each 1 to [`MAX_SIDE`] as the CLI's `--size` takes them.
     fn checked(self) -> PyResult<(u32, u32)> {
         let (w, h) = match self {
             Size::Square(side) => (side, side),
             Size::Rect(w, h) => (w, h),
         };
-        let fits = |side: u32| (1..=65_536).contains(&side);
+        let fits = |side: u32| (1..=MAX_SIDE).contains(&side);
         if !fits(w) || !fits(h) {
             return Err(PyValueError::new_err(format!(
-                "size {w}x{h}: each side must be 1 to 65536 pixels"
+                "size {w}x{h}: each side must be 1 to {MAX_SIDE} pixels"
             )));
         }
         Ok((w, h))
@@ -92,8 +93,10 @@ impl PyGraph {
 
     /// Render options for `threads` threads (all cores when None), cancelled by `cancel`.
     fn options(threads: Option<usize>, cancel: &Arc<AtomicBool>) -> PyResult<RenderOptions> {
-        if threads.is_some_and(|n| !(1..=1024).contains(&n)) {
-            return Err(PyValueError::new_err("threads must be 1 to 1024"));
+        if threads.is_some_and(|n| !(1..=MAX_THREADS).contains(&n)) {
+            return Err(PyValueError::new_err(format!(
+                "threads must be 1 to {MAX_THREADS}"
+            )));
         }
         Ok(RenderOptions {
             threads,

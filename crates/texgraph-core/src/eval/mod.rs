@@ -43,6 +43,12 @@ use planes::{PlaneView, TileAt};
 /// image lie a power of two apart and fall into the same few cache sets.
 pub const TILE: [usize; 2] = [128, 32];
 
+/// Largest side of an image a front end renders, in pixels: what `--size` and the Python
+/// module's `size` accept.
+pub const MAX_SIDE: u32 = 65_536;
+/// Most worker threads a front end asks for.
+pub const MAX_THREADS: usize = 1024;
+
 /// A rendered image: `channels` (1 = gray, 4 = RGBA) interleaved `f32` per pixel,
 /// rows top to bottom.
 #[derive(Debug, Clone, PartialEq)]

@@ -458,6 +458,11 @@ pub fn render_targets(
             ),
         });
     }
+    if output_names(graph).is_empty() {
+        return Err(Error::Render(
+            "the graph has no output node, so there is nothing to render".to_owned(),
+        ));
+    }
     let targets: Vec<(Option<String>, PathBuf)> = if all_outputs {
         output_paths(graph, out)
             .into_iter()
@@ -466,11 +471,6 @@ pub fn render_targets(
     } else {
         vec![(output.map(str::to_owned), out.to_owned())]
     };
-    if output_names(graph).is_empty() {
-        return Err(Error::Render(
-            "the graph has no output node, so there is nothing to render".to_owned(),
-        ));
-    }
     Ok(targets
         .into_iter()
         .map(|(output, path)| {

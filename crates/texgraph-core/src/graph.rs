@@ -10,6 +10,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, GraphError, Location, Result};
+use crate::usage::Usage;
+
+/// The name an `output` node's map takes when its `name` param is absent (the param's
+/// default in the registry).
+pub const DEFAULT_OUTPUT_NAME: &str = "color";
 
 /// The value of the `format` field of every graph file.
 pub const FORMAT: &str = "texgraph";
@@ -133,6 +138,24 @@ impl Node {
             pos: [0.0, 0.0],
         }
     }
+
+    /// The name of an `output` node's map: its `name` param, [`DEFAULT_OUTPUT_NAME`] when
+    /// absent.
+    pub fn output_name(&self) -> String {
+        match self.params.get("name") {
+            Some(ParamValue::Text(name)) => name.clone(),
+            _ => DEFAULT_OUTPUT_NAME.to_owned(),
+        }
+    }
+
+    /// What an `output` node's map is for (`color` when its param is absent or unknown:
+    /// validation reports an unknown one).
+    pub fn usage(&self) -> Usage {
+        match self.params.get("usage") {
+            Some(ParamValue::Text(id)) => Usage::parse(id).unwrap_or(Usage::Color),
+            _ => Usage::Color,
+        }
+    }
 }
 
 /// A note or frame on the editor canvas: a colored rectangle with a text, drawn behind
@@ -234,6 +257,16 @@ pub fn split_reference(reference: &str) -> (&str, Option<&str>) {
 }
 
 impl Graph {
+    /// The usage of the output called `name` (the first output when `None`); `None` when
+    /// there is no such output.
+    pub fn output_usage(&self, name: Option<&str>) -> Option<Usage> {
+        self.nodes
+            .iter()
+            .filter(|n| n.kind == "output")
+            .find(|n| name.is_none_or(|name| n.output_name() == name))
+            .map(Node::usage)
+    }
+
     /// An empty graph of the current format version.
     pub fn new() -> Self {
         Self {

@@ -501,7 +501,7 @@ fn check_outputs(graph: &Graph, problems: &mut Vec<GraphError>) {
     // A material has one map of each usage; `color` outputs are plain images.
     let mut usages: HashMap<Usage, &str> = HashMap::new();
     for node in graph.nodes.iter().filter(|n| n.kind == "output") {
-        let usage = Usage::of(node);
+        let usage = node.usage();
         if usage == Usage::Color {
             continue;
         }
@@ -525,13 +525,7 @@ fn check_outputs(graph: &Graph, problems: &mut Vec<GraphError>) {
 
 /// The `name` param of an `output` node (its default when absent).
 pub fn output_name(node: &Node) -> String {
-    match node.params.get("name") {
-        Some(ParamValue::Text(name)) => name.clone(),
-        _ => match crate::nodes::input::OUTPUT.param("name").map(|p| p.kind) {
-            Some(ParamKind::Text { default }) => default.to_owned(),
-            _ => unreachable!("the output node has a text param 'name'"),
-        },
-    }
+    node.output_name()
 }
 
 /// Ids of `node` and of every node it depends on, through any input.

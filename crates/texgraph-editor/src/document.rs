@@ -439,8 +439,8 @@ pub fn fit_new_output(graph: &Graph, node: &mut Node) {
         node.params
             .insert("name".into(), texgraph_core::ParamValue::Text(free));
     }
-    let usage = Usage::of(node);
-    if usage != Usage::Color && outputs.iter().any(|o| Usage::of(o) == usage) {
+    let usage = node.usage();
+    if usage != Usage::Color && outputs.iter().any(|o| o.usage() == usage) {
         node.params.remove("usage");
     }
 }

@@ -907,11 +907,11 @@ impl ExportDialog {
                     .selected_text(self.output.clone().unwrap_or_else(|| "every output".into()))
                     .show_ui(ui, |ui| {
                         for name in &names {
-                            let shown =
-                                match Usage::of_output(graph, Some(name)).unwrap_or(Usage::Color) {
-                                    Usage::Color => name.clone(),
-                                    usage => format!("{name} ({})", usage.label()),
-                                };
+                            let shown = match graph.output_usage(Some(name)).unwrap_or(Usage::Color)
+                            {
+                                Usage::Color => name.clone(),
+                                usage => format!("{name} ({})", usage.label()),
+                            };
                             ui.selectable_value(&mut self.output, Some(name.clone()), shown);
                         }
                         if names.len() > 1 && !self.animate {
@@ -981,7 +981,7 @@ impl ExportDialog {
                 .filter(|n| n.kind == "output")
                 .map(|n| {
                     let name = texgraph_core::validate::output_name(n);
-                    match Usage::of(n) {
+                    match n.usage() {
                         Usage::Color => format!("{name}: no usage (not part of the material)"),
                         usage => format!("{name}: {}", usage.label()),
                     }

@@ -100,7 +100,7 @@ pub fn ports(graph: &Graph, id: &str) -> Option<NodePorts> {
         Some(desc) => {
             let mut ports = NodePorts::of_descriptor(desc);
             // An output says which map of the material it is, and its pin what it takes.
-            let usage = Usage::of(node);
+            let usage = node.usage();
             if node.kind == "output" && usage != Usage::Color {
                 ports.label = format!("{} · {}", desc.label, usage.label());
                 let ty = match usage.channels() {
@@ -121,8 +121,8 @@ pub fn ports(graph: &Graph, id: &str) -> Option<NodePorts> {
 /// output of a material, its usage (`roughness`).
 pub fn pin_label<'p>(graph: &Graph, id: &str, port: &'p str) -> std::borrow::Cow<'p, str> {
     match graph.node(id) {
-        Some(node) if node.kind == "output" && Usage::of(node) != Usage::Color => {
-            Usage::of(node).id().into()
+        Some(node) if node.kind == "output" && node.usage() != Usage::Color => {
+            node.usage().id().into()
         }
         _ => port.into(),
     }

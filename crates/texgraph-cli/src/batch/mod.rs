@@ -17,7 +17,6 @@ use texgraph_core::export::material::{MaterialSettings, export_preset};
 use texgraph_core::export::presets::find;
 use texgraph_core::export::streamed::export_streamed;
 use texgraph_core::export::{Depth, ExportSettings, Format};
-use texgraph_core::usage::Usage;
 use texgraph_core::{Error, RenderOptions};
 
 use crate::args::parse_threads;
@@ -196,7 +195,9 @@ fn render_job(job: &Job) -> anyhow::Result<usize> {
             let targets: Vec<(ExportSettings, PathBuf)> = files
                 .iter()
                 .map(|(output, path)| {
-                    let usage_depth = Usage::of_output(&job.graph, output.as_deref())
+                    let usage_depth = job
+                        .graph
+                        .output_usage(output.as_deref())
                         .and_then(|u| Depth::from_bits(u.default_bits()))
                         .filter(|d| format.supports(*d));
                     let depth = depth.or(usage_depth).unwrap_or(format.default_depth());

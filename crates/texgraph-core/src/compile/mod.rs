@@ -259,7 +259,7 @@ fn build(graph: &Graph, targets: &[(&Node, usize, String)]) -> Result<Program> {
             name: name.clone(),
             node: target.id.clone(),
             usage: if target.kind == "output" {
-                crate::usage::Usage::of(target)
+                target.usage()
             } else {
                 crate::usage::Usage::Color
             },

@@ -172,7 +172,7 @@ impl NodeCtx<'_, '_> {
             input: mask,
             threshold,
         };
-        let channels = crate::eval::flood::CHANNELS as u32;
+        let channels = crate::program::FLOOD_CHANNELS as u32;
         self.derived(work, channels, Reach::Whole, FLOOD_FILL_COST)
     }
 

@@ -39,7 +39,7 @@ pub fn material_outputs(graph: &Graph) -> HashMap<Usage, String> {
         .nodes
         .iter()
         .filter(|n| n.kind == "output")
-        .map(|n| (Usage::of(n), output_name(n)))
+        .map(|n| (n.usage(), output_name(n)))
         .filter(|(usage, _)| *usage != Usage::Color)
         .collect()
 }

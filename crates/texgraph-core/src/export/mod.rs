@@ -29,7 +29,7 @@ use crate::eval::{Image, RenderOptions, image_bytes, render};
 use crate::graph::Graph;
 use crate::program::Program;
 use crate::staging::{self, Staged};
-use crate::usage::{Encoding, Usage};
+use crate::usage::Encoding;
 
 pub mod material;
 pub mod presets;
@@ -474,7 +474,8 @@ pub fn render_targets(
     Ok(targets
         .into_iter()
         .map(|(output, path)| {
-            let usage_depth = Usage::of_output(graph, output.as_deref())
+            let usage_depth = graph
+                .output_usage(output.as_deref())
                 .and_then(|u| Depth::from_bits(u.default_bits()))
                 .filter(|d| format.supports(*d));
             let settings = ExportSettings {

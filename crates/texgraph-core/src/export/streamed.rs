@@ -206,7 +206,7 @@ fn write_file(
         let mut last: Option<Arc<Image>> = None;
         let mut next = || {
             if let Some(image) = last.take().and_then(|a| Arc::try_unwrap(a).ok()) {
-                crate::eval::recycle(image.data);
+                crate::eval::pool::give(image.data);
             }
             let band = bands();
             stopped = band.is_none();

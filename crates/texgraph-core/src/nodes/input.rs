@@ -120,7 +120,9 @@ pub static OUTPUT: NodeDescriptor = NodeDescriptor {
         Param {
             name: "name",
             doc: "Output name, unique in the graph (letters, digits, '_' and '-'), e.g. basecolor, height.",
-            kind: ParamKind::Text { default: "color" },
+            kind: ParamKind::Text {
+                default: crate::graph::DEFAULT_OUTPUT_NAME,
+            },
         },
         choice(
             "usage",

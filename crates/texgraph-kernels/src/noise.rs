@@ -1,6 +1,6 @@
 //! Lattice noises: Ken Perlin's improved noise (2002) and hashed value noise.
 
-use super::fastmath::floor_within;
+use crate::fastmath::floor_within;
 
 /// Ken Perlin's reference permutation of 0..=255 (ImprovedNoise, 2002).
 pub const REFERENCE_PERMUTATION: [u8; 256] = [
@@ -72,6 +72,7 @@ impl Permutation {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): the seed expander of [`Permutation::for_seed`].
+#[inline]
 pub fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -88,7 +89,7 @@ pub fn pack(c00: u32, c10: u32, c01: u32, c11: u32) -> u32 {
 
 /// Coordinates are clamped to ±2³⁰ before lattice math so that every path converts them to
 /// integers the same way (NaN becomes -2³⁰). Beyond 2²⁴ an f32 has no fraction left anyway.
-pub(crate) const COORD_LIMIT: f32 = 1_073_741_824.0;
+pub const COORD_LIMIT: f32 = 1_073_741_824.0;
 
 /// The lattice cell of coordinate `c`: (floor as f32, fraction in [0, 1)).
 #[inline(always)]
@@ -398,7 +399,7 @@ pub fn constant(_t: f32) -> f32 {
 /// (1 − cos πt) / 2, as a value-noise interpolation.
 #[inline(always)]
 pub fn cosine(t: f32) -> f32 {
-    0.5 - 0.5 * super::fastmath::cos_2pi(0.5 * t)
+    0.5 - 0.5 * crate::fastmath::cos_2pi(0.5 * t)
 }
 
 /// The lattice period of a tileable frequency: max(1, round(freq)).

@@ -20,8 +20,8 @@ use super::{
     Image, RenderOptions, Tables, compute_whole, fill_rows, planes::PlaneView, pool_of, release,
     whole_view,
 };
-use crate::error::{Error, Result};
 use crate::program::{Program, Reach, StageWork};
+use texgraph_base::error::{Error, Result};
 
 /// A rectangle of the image: its first column and row and its size, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,9 +15,9 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::Image;
 use super::planes::PlaneView;
-use crate::kernels::dispatch::multiversion;
+use crate::image::Image;
+use texgraph_kernels::dispatch::multiversion;
 
 /// A box of radius n + f: weight 1 out to n texels, f at n + 1.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -18,7 +18,7 @@
 // Lane loops index several per-lane arrays in step; `for l in 0..CHUNK` says so best.
 #![allow(clippy::needless_range_loop)]
 
-use super::noise::{cell_index, split_vectorized};
+use crate::noise::{cell_index, split_vectorized};
 
 /// Samples searched together: the rings a chunk needs are decided once for all of them.
 pub const CHUNK: usize = 16;

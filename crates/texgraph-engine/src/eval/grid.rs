@@ -6,20 +6,20 @@
 //! gathers in the inner loop, which every instruction set vectorizes alike.
 //!
 //! Each sample goes through the same IEEE operations in the same order as the per-sample
-//! kernels ([`perlin_plane`](crate::kernels::noise::perlin_plane),
-//! [`perlin_volume`](crate::kernels::noise::perlin_volume),
-//! [`value2`](crate::kernels::noise::value2)); they are only hoisted out of the loop, so
+//! kernels ([`perlin_plane`](texgraph_kernels::noise::perlin_plane),
+//! [`perlin_volume`](texgraph_kernels::noise::perlin_volume),
+//! [`value2`](texgraph_kernels::noise::value2)); they are only hoisted out of the loop, so
 //! the bits are identical.
 
-use crate::kernels::dispatch::{Level, level, multiversion};
-use crate::kernels::noise::{
+use texgraph_kernels::dispatch::{Level, level, multiversion};
+use texgraph_kernels::noise::{
     CornerTable, GRADIENTS, cell_index, fade, lattice_value, lerp, next_index, split,
     split_vectorized,
 };
 
-use crate::kernels::simplex;
+use texgraph_kernels::simplex;
 
-use super::ops::{Arg, Finish, Lane, Uniform};
+use super::lanes::{Arg, Finish, Lane, Uniform};
 
 /// Most columns of a tile the grid kernels take (their per-column arrays have fixed size).
 pub(super) const MAX_COLS: usize = 256;
@@ -321,7 +321,7 @@ multiversion! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::noise::{Permutation, constant, cosine, linear, perlin3, value2};
+    use texgraph_kernels::noise::{Permutation, constant, cosine, linear, perlin3, value2};
 
     /// A tile of `COLS` × `ROWS` samples at column `col0` and row `row0` of an image
     /// `side` pixels wide: each row's u, and each sample's v.

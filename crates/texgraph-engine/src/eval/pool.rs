@@ -31,7 +31,7 @@ pub fn take(len: usize) -> Option<Vec<f32>> {
             buffer.resize(len, 0.0);
             Some(buffer)
         }
-        None => super::try_zeroed(len),
+        None => zeroed(len),
     }
 }
 
@@ -48,3 +48,44 @@ pub fn give(mut buffer: Vec<f32>) {
         pool.push(buffer);
     }
 }
+
+/// A zeroed buffer from the allocator's zeroed pages: no single-threaded memset before
+/// the parallel render touches it. `None` when memory is short.
+pub fn zeroed(len: usize) -> Option<Vec<f32>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<f32>(len).ok()?;
+    // SAFETY: the layout is non-zero-sized; the pointer, when non-null, comes from the global
+    // allocator with f32's layout and `len` elements, all initialized (zero bits are 0.0).
+    let buffer = unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<f32>();
+        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, len, len))?
+    };
+    advise_huge_pages(&buffer);
+    Some(buffer)
+}
+
+/// Asks Linux to back a large buffer with 2 MiB pages, so that first touching it costs a
+/// few hundred page faults instead of one per 4 KiB. Purely advisory.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buffer: &[f32]) {
+    const HUGE: usize = 2 << 20;
+    let start = buffer.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(buffer);
+    let (first, last) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+    if first < last {
+        // SAFETY: the range lies inside `buffer`'s allocation; MADV_HUGEPAGE changes no
+        // contents and its failure is harmless.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            )
+        };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_buffer: &[f32]) {}

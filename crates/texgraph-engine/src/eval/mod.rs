@@ -17,14 +17,15 @@ pub mod distance;
 pub mod flood;
 mod grid;
 mod interleave;
+mod lanes;
 mod material;
 mod ops;
 pub mod planes;
-mod pool;
+pub mod pool;
 pub mod stream;
 
-pub use ops::Tables;
-pub(crate) use ops::apply_uniform;
+pub use crate::image::{Image, image_bytes};
+pub use ops::{Tables, apply_uniform};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,9 +33,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
 use crate::program::{Operand, PlaneId, Program, StageWork, TileProgram, U_SLOT, V_SLOT};
 use planes::{PlaneView, TileAt};
+use texgraph_base::error::{Error, Result};
 
 /// Columns and rows of the tiles the image is cut into. Wide tiles keep each written
 /// image row long (512 bytes) and give the grid kernels long runs of columns per lattice
@@ -48,20 +49,6 @@ pub const TILE: [usize; 2] = [128, 32];
 pub const MAX_SIDE: u32 = 65_536;
 /// Most worker threads a front end asks for.
 pub const MAX_THREADS: usize = 1024;
-
-/// A rendered image: `channels` (1 = gray, 4 = RGBA) interleaved `f32` per pixel,
-/// rows top to bottom.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Image {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// 1 (grayscale) or 4 (RGBA).
-    pub channels: usize,
-    /// width × height × channels samples.
-    pub data: Vec<f32>,
-}
 
 /// How to render.
 #[derive(Debug, Clone)]
@@ -97,13 +84,6 @@ impl RenderOptions {
             .as_deref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
-}
-
-/// Bytes an image of this size needs while rendering (the float buffer).
-pub fn image_bytes(width: u32, height: u32, channels: usize) -> Option<u64> {
-    u64::from(width)
-        .checked_mul(u64::from(height))?
-        .checked_mul(channels as u64 * 4)
 }
 
 /// Renders `program` at `width` × `height`. `progress` is called with the number of
@@ -144,7 +124,7 @@ pub fn split_outputs(program: &Program, image: Image) -> Result<Vec<Image>> {
             .chunks_exact(total)
             .flat_map(|pixel| &pixel[first..first + take])
             .copied();
-        let data = crate::memory::try_collect(pixels * take, samples).ok_or_else(|| {
+        let data = texgraph_base::memory::try_collect(pixels * take, samples).ok_or_else(|| {
             Error::Render(format!(
                 "not enough memory to take the {}x{} map '{}' out of the render",
                 image.width, image.height, output.name
@@ -197,7 +177,7 @@ pub fn render_timed(
     }
     if image.data.len() != len {
         image.data = Vec::new();
-        image.data = zeroed(len).ok_or_else(|| {
+        image.data = pool::zeroed(len).ok_or_else(|| {
             Error::Render(format!("not enough memory for a {width}x{height} image"))
         })?;
     }
@@ -445,57 +425,6 @@ fn release(plane: Option<Arc<Image>>) {
         pool::give(image.data);
     }
 }
-
-/// Gives the samples of a band or image done with back for the next render's buffers.
-pub(crate) fn recycle(data: Vec<f32>) {
-    pool::give(data);
-}
-
-/// A zeroed buffer of `len` samples, or `None` when memory is short (never an abort).
-pub(crate) fn try_zeroed(len: usize) -> Option<Vec<f32>> {
-    zeroed(len)
-}
-
-/// A zeroed buffer from the allocator's zeroed pages: no single-threaded memset before
-/// the parallel render touches it. `None` when memory is short.
-fn zeroed(len: usize) -> Option<Vec<f32>> {
-    if len == 0 {
-        return Some(Vec::new());
-    }
-    let layout = std::alloc::Layout::array::<f32>(len).ok()?;
-    // SAFETY: the layout is non-zero-sized; the pointer, when non-null, comes from the global
-    // allocator with f32's layout and `len` elements, all initialized (zero bits are 0.0).
-    let buffer = unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<f32>();
-        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, len, len))?
-    };
-    advise_huge_pages(&buffer);
-    Some(buffer)
-}
-
-/// Asks Linux to back a large buffer with 2 MiB pages, so that first touching it costs a
-/// few hundred page faults instead of one per 4 KiB. Purely advisory.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(buffer: &[f32]) {
-    const HUGE: usize = 2 << 20;
-    let start = buffer.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(buffer);
-    let (first, last) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-    if first < last {
-        // SAFETY: the range lies inside `buffer`'s allocation; MADV_HUGEPAGE changes no
-        // contents and its failure is harmless.
-        unsafe {
-            libc::madvise(
-                first as *mut libc::c_void,
-                last - first,
-                libc::MADV_HUGEPAGE,
-            )
-        };
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_buffer: &[f32]) {}
 
 /// Renders `program` into `data`: the columns `cols` of the rows from `row0` on of a
 /// grid of `grid` (width, height) texels, as many rows as `data` holds, in bands of

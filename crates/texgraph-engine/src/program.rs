@@ -7,11 +7,14 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::kernels::cellular::{Feature, Metric};
-use crate::kernels::curve::Curve;
-use crate::kernels::gradient::Ramp;
-use crate::kernels::noise::{CornerTable, Permutation};
-use crate::kernels::shapes::ShapeKind;
+use texgraph_kernels::cellular::{Feature, Metric};
+// The formulas' selectors live beside the formulas; the program names them.
+use texgraph_kernels::curve::Curve;
+use texgraph_kernels::gradient::Ramp;
+use texgraph_kernels::noise::{CornerTable, Permutation};
+pub use texgraph_kernels::normals::NormalBlendMode;
+pub use texgraph_kernels::scalar::{Binary, BlendMode, Unary};
+use texgraph_kernels::shapes::ShapeKind;
 
 /// Index of a tile buffer. Slots 0 and 1 hold the pixel's u and v.
 pub type Slot = u32;
@@ -60,90 +63,6 @@ impl Hash for Operand {
     }
 }
 
-/// Single-argument functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Unary {
-    /// |a|
-    Abs,
-    /// 1 − a
-    Invert,
-    /// a clamped to [0, 1]
-    Clamp01,
-    /// sin(a), a in radians
-    Sin,
-    /// a − floor(a)
-    Fract,
-    /// Hermite smoothstep of a over [0, 1]
-    Smoothstep,
-    /// cos of a in degrees
-    CosDeg,
-    /// sin of a in degrees
-    SinDeg,
-    /// max(1, round(a)): the integer period of a tileable frequency
-    Period,
-    /// round(a), halves away from zero
-    Round,
-    /// Sine wave profile 0.5 − 0.5·cos 2πa
-    SineWave,
-    /// Saw wave profile fract(a)
-    SawWave,
-    /// Triangle wave profile 1 − |2·fract(a) − 1|
-    TriangleWave,
-    /// 0.5 + 0.5·a: signed basis to [0, 1]
-    ToUnit,
-    /// 2·a − 1: [0, 1] to signed
-    ToSigned,
-    /// a clamped to ±[`SATURATION`](crate::kernels::scalar::SATURATION): what nodes that
-    /// amplify through operations that do not saturate themselves (sharpen's multiply-add,
-    /// a fractal's sum of a source) put on their results, so no chain of them reaches
-    /// infinity.
-    Saturate,
-}
-
-/// Two-argument functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Binary {
-    /// a + b (saturating, as the next three)
-    Add,
-    /// a − b
-    Subtract,
-    /// a · b
-    Multiply,
-    /// a / b, 0 where b = 0
-    Divide,
-    /// min(a, b)
-    Min,
-    /// max(a, b)
-    Max,
-    /// max(a, 0)^b, saturating
-    Power,
-    /// 1 where a ≥ b, else 0
-    Step,
-}
-
-/// Blend modes of the `blend` node, applied per channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BlendMode {
-    /// b
-    Mix,
-    /// a + b
-    Add,
-    /// a · b
-    Multiply,
-    /// 1 − (1 − a)(1 − b)
-    Screen,
-    /// multiply below a = 0.5, screen above
-    Overlay,
-    /// min(a, b)
-    Darken,
-    /// max(a, b)
-    Lighten,
-    /// |a − b|
-    Difference,
-    /// a − b
-    Subtract,
-}
-
 /// Value-noise interpolation between lattice values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Interpolation {
@@ -166,17 +85,6 @@ pub enum SlopeMode {
     Min,
     /// The largest.
     Max,
-}
-
-/// How `normal_blend` combines a base and a detail normal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NormalBlendMode {
-    /// Reoriented normal mapping (Barré-Brisebois and Hill): the detail turned with the base.
-    Reoriented,
-    /// Slopes added, z multiplied.
-    Whiteout,
-    /// The detail's offset from flat added to the base.
-    Linear,
 }
 
 /// One operation. Every operation is a pure function of its operands at each sample,
@@ -241,7 +149,7 @@ pub enum Op {
         tile: bool,
     },
     /// Cellular (Worley) noise at (x·freq + ox, y·freq + oy[, z]): see
-    /// [`crate::kernels::cellular`].
+    /// [`texgraph_kernels::cellular`].
     Cellular {
         /// Sample x.
         x: Operand,
@@ -267,7 +175,7 @@ pub enum Op {
         tile: bool,
     },
     /// Simplex noise, signed, at (x·freq + ox, y·freq + oy[, z]): see
-    /// [`crate::kernels::simplex`].
+    /// [`texgraph_kernels::simplex`].
     Simplex {
         /// Sample x.
         x: Operand,
@@ -279,7 +187,7 @@ pub enum Op {
         freq: Operand,
         /// Fixed lattice offset, bits of an f32 pair.
         offset: [u32; 2],
-        /// Hash seed term ([`crate::kernels::simplex::seed_term`]).
+        /// Hash seed term ([`texgraph_kernels::simplex::seed_term`]).
         seed: u32,
         /// 3D noise.
         volume: bool,
@@ -388,7 +296,7 @@ pub enum Op {
         out_high: Operand,
     },
     /// Hue, saturation and lightness adjustment of (r, g, b) in HSL space; writes three
-    /// consecutive slots (see [`crate::kernels::color::hsl_adjust`]).
+    /// consecutive slots (see [`texgraph_kernels::color::hsl_adjust`]).
     Hsl {
         /// Red, green and blue.
         rgb: [Operand; 3],
@@ -521,7 +429,7 @@ pub enum Op {
         /// The plane is a normal map.
         normal: bool,
     },
-    /// Two normal-map colors combined (see [`crate::kernels::normals::blend`]); writes
+    /// Two normal-map colors combined (see [`texgraph_kernels::normals::blend`]); writes
     /// r, g, b.
     NormalBlend {
         /// The base normal map's r, g, b.
@@ -838,6 +746,10 @@ pub struct ProgramOutput {
 /// Index of a plane in [`Program::planes`].
 pub type PlaneId = u32;
 
+/// Samples per texel of a flood fill's plane: each shape's box, anchor and number (the
+/// evaluator's `flood::Shape` record).
+pub const FLOOD_CHANNELS: usize = 7;
+
 /// How far around the pixel it computes a stage reads its input planes: `texels` of the
 /// plane plus `texture` texture units (a fraction of the width or height). A streaming
 /// renderer computing a band of rows needs this margin of each input plane.
@@ -919,7 +831,7 @@ pub struct PlaneInfo {
     /// clamp to the edge.
     pub wrap: bool,
     /// The pixels of a loaded image; `None` for planes a stage computes.
-    pub image: Option<Arc<crate::eval::Image>>,
+    pub image: Option<Arc<crate::image::Image>>,
 }
 
 /// A fused per-pixel program over a stage's grid.
@@ -960,7 +872,7 @@ pub enum StageWork {
         to_edge: bool,
     },
     /// The connected shapes of a one-channel plane labelled, each texel given its shape's
-    /// data (see [`crate::eval::flood::Shape`]): a whole-plane computation.
+    /// data (see the evaluator's `flood::Shape`): a whole-plane computation.
     FloodFill {
         /// The mask (one channel, same size as the result).
         input: PlaneId,
@@ -1010,7 +922,7 @@ impl Stage {
             StageWork::Pixels(p) => p.channels.len(),
             StageWork::Blur { input, .. } => planes[*input as usize].channels as usize,
             StageWork::Distance { .. } => 1,
-            StageWork::FloodFill { .. } => crate::eval::flood::CHANNELS,
+            StageWork::FloodFill { .. } => FLOOD_CHANNELS,
         }
     }
 }
@@ -1078,7 +990,7 @@ impl Program {
     }
 
     /// Which planes a render may hold as windows of rows instead of whole (see
-    /// [`crate::eval::stream`]): those computed per pixel or blurred, whose every reader
+    /// the evaluator's `stream`): those computed per pixel or blurred, whose every reader
     /// reaches a bounded apron of them and is itself the output or computes such a plane.
     /// A plane read anywhere, or by a whole-plane pass (distance, flood fill), is whole,
     /// and so is everything those read.

@@ -1,8 +1,8 @@
 //! Pattern formulas: the `shape` node's signed distances and the `bricks` layout.
 
-use super::fastmath::{atan2, cos_2pi, sin_2pi};
-use super::noise::lattice_hash;
-use super::scalar::smoothstep;
+use crate::fastmath::{atan2, cos_2pi, sin_2pi};
+use crate::noise::lattice_hash;
+use crate::scalar::smoothstep;
 
 /// What `shape` draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -53,6 +53,8 @@ fn detect() -> Level {
 
 /// Defines `pub fn $name(args)` running `$body` compiled for the CPU's best [`Level`].
 /// Everything `$body` calls must be `#[inline(always)]` to be compiled for that level.
+/// Exported for the evaluator's and the encoders' loops in the crates above.
+#[macro_export]
 macro_rules! multiversion {
     ($(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $body:block) => {
         $(#[$meta])*
@@ -66,15 +68,15 @@ macro_rules! multiversion {
                 fn avx512($($arg: $ty),*) { body($($arg),*) }
                 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
                 fn avx2($($arg: $ty),*) { body($($arg),*) }
-                match $crate::kernels::dispatch::level() {
+                match $crate::dispatch::level() {
                     // SAFETY: level() only reports features the running CPU has.
-                    $crate::kernels::dispatch::Level::Avx512 => return unsafe { avx512($($arg),*) },
-                    $crate::kernels::dispatch::Level::Avx2 => return unsafe { avx2($($arg),*) },
-                    $crate::kernels::dispatch::Level::Baseline => {}
+                    $crate::dispatch::Level::Avx512 => return unsafe { avx512($($arg),*) },
+                    $crate::dispatch::Level::Avx2 => return unsafe { avx2($($arg),*) },
+                    $crate::dispatch::Level::Baseline => {}
                 }
             }
             body($($arg),*)
         }
     };
 }
-pub(crate) use multiversion;
+pub use crate::multiversion;

@@ -131,7 +131,7 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
-    /// The render was cancelled through [`RenderOptions::cancel`](crate::RenderOptions::cancel).
+    /// The render was cancelled through `RenderOptions::cancel`.
     #[error("cancelled")]
     Cancelled,
 }

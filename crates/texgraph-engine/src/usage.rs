@@ -2,8 +2,6 @@
 //! one channel or a color, sRGB-encoded or linear data, its default bit depth — and the
 //! value an engine preset writes when a graph lacks the map.
 
-use crate::graph::{Graph, Node, ParamValue};
-
 /// The role of an `output` node's map in a material (its `usage` param).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Usage {
@@ -101,26 +99,6 @@ impl Usage {
             Usage::Opacity => "Opacity",
             Usage::Mask => "Mask",
         }
-    }
-
-    /// The usage of an `output` node (`color` when its param is absent or unknown:
-    /// validation reports an unknown one).
-    pub fn of(node: &Node) -> Usage {
-        match node.params.get("usage") {
-            Some(ParamValue::Text(id)) => Usage::parse(id).unwrap_or(Usage::Color),
-            _ => Usage::Color,
-        }
-    }
-
-    /// The usage of `graph`'s output called `name` (its first output when `None`); `None`
-    /// when there is no such output.
-    pub fn of_output(graph: &Graph, name: Option<&str>) -> Option<Usage> {
-        graph
-            .nodes
-            .iter()
-            .filter(|n| n.kind == "output")
-            .find(|n| name.is_none_or(|name| crate::validate::output_name(n) == name))
-            .map(Usage::of)
     }
 
     /// Channels of the map: `Some(1)` for data of one channel, `Some(4)` for colors (RGBA),

@@ -1,6 +1,6 @@
 //! Color-space arithmetic: the HSL adjustment of the `hsl` node.
 
-use super::fastmath::floor;
+use crate::fastmath::floor;
 
 /// (r, g, b) with its HSL hue turned by `hue` degrees, its saturation scaled by
 /// 1 + `saturation` (−1 removes it, 1 doubles it) and its lightness moved toward black
@@ -72,6 +72,7 @@ fn from_hsl(h: f32, s: f32, l: f32) -> [f32; 3] {
 }
 
 /// sRGB-encoded value to linear light (IEC 61966-2-1, the exact piecewise curve).
+#[inline]
 pub fn srgb_to_linear(v: f32) -> f32 {
     if v <= 0.040_45 {
         v / 12.92
@@ -81,6 +82,7 @@ pub fn srgb_to_linear(v: f32) -> f32 {
 }
 
 /// Linear light to an sRGB-encoded value (the inverse of [`srgb_to_linear`]).
+#[inline]
 pub fn linear_to_srgb(v: f32) -> f32 {
     if v <= 0.003_130_8 {
         v * 12.92

@@ -5,7 +5,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use crate::kernels::dispatch::{Level, level};
+use texgraph_kernels::dispatch::{Level, level};
 
 /// RGBA pixels from four channel rows of the pixels' length.
 pub fn interleave4(pixels: &mut [f32], [red, green, blue, alpha]: [&[f32]; 4]) {

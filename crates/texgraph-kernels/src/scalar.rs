@@ -2,9 +2,92 @@
 
 use std::f32::consts::TAU;
 
-use super::fastmath;
-use super::fastmath::floor;
-use crate::program::{Binary, BlendMode, Unary};
+use crate::fastmath;
+use crate::fastmath::floor;
+
+/// Single-argument functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unary {
+    /// |a|
+    Abs,
+    /// 1 − a
+    Invert,
+    /// a clamped to [0, 1]
+    Clamp01,
+    /// sin(a), a in radians
+    Sin,
+    /// a − floor(a)
+    Fract,
+    /// Hermite smoothstep of a over [0, 1]
+    Smoothstep,
+    /// cos of a in degrees
+    CosDeg,
+    /// sin of a in degrees
+    SinDeg,
+    /// max(1, round(a)): the integer period of a tileable frequency
+    Period,
+    /// round(a), halves away from zero
+    Round,
+    /// Sine wave profile 0.5 − 0.5·cos 2πa
+    SineWave,
+    /// Saw wave profile fract(a)
+    SawWave,
+    /// Triangle wave profile 1 − |2·fract(a) − 1|
+    TriangleWave,
+    /// 0.5 + 0.5·a: signed basis to [0, 1]
+    ToUnit,
+    /// 2·a − 1: [0, 1] to signed
+    ToSigned,
+    /// a clamped to ±[`SATURATION`]: what nodes that
+    /// amplify through operations that do not saturate themselves (sharpen's multiply-add,
+    /// a fractal's sum of a source) put on their results, so no chain of them reaches
+    /// infinity.
+    Saturate,
+}
+
+/// Two-argument functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Binary {
+    /// a + b (saturating, as the next three)
+    Add,
+    /// a − b
+    Subtract,
+    /// a · b
+    Multiply,
+    /// a / b, 0 where b = 0
+    Divide,
+    /// min(a, b)
+    Min,
+    /// max(a, b)
+    Max,
+    /// max(a, 0)^b, saturating
+    Power,
+    /// 1 where a ≥ b, else 0
+    Step,
+}
+
+/// Blend modes of the `blend` node, applied per channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BlendMode {
+    /// b
+    Mix,
+    /// a + b
+    Add,
+    /// a · b
+    Multiply,
+    /// 1 − (1 − a)(1 − b)
+    Screen,
+    /// multiply below a = 0.5, screen above
+    Overlay,
+    /// min(a, b)
+    Darken,
+    /// max(a, b)
+    Lighten,
+    /// |a − b|
+    Difference,
+    /// a − b
+    Subtract,
+}
 
 /// Rec.709 luma weights, used when a color feeds a scalar input.
 pub const LUMA: [f32; 3] = [0.2126, 0.7152, 0.0722];
@@ -42,7 +125,7 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::Smoothstep => smoothstep(a),
         Unary::CosDeg => fastmath::cos_2pi(a * (1.0 / 360.0)),
         Unary::SinDeg => fastmath::sin_2pi(a * (1.0 / 360.0)),
-        Unary::Period => super::noise::period_of(a),
+        Unary::Period => crate::noise::period_of(a),
         Unary::Round => a.round(),
         Unary::SineWave => 0.5 - 0.5 * fastmath::cos_2pi(a),
         Unary::SawWave => a - floor(a),

@@ -21,13 +21,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::Image;
 use super::planes::PlaneView;
-use crate::kernels::shapes::hash01;
-use crate::program::{BoxMeasure, FillRead};
-
-/// Samples per texel of a flood-fill plane: see [`Shape`].
-pub const CHANNELS: usize = 7;
+use crate::image::Image;
+use crate::program::{BoxMeasure, FLOOD_CHANNELS, FillRead};
+use texgraph_kernels::shapes::hash01;
 
 /// What a flood-fill plane holds at each texel of a shape, in order; background texels
 /// hold zeros (a zero width marks them).
@@ -47,7 +44,7 @@ pub struct Shape {
 impl Shape {
     /// Texel `t` of a flood-fill plane's `data`, whose channels are `texels` samples each.
     pub fn at(data: &[f32], texels: usize, t: usize) -> Self {
-        let s: [f32; CHANNELS] = std::array::from_fn(|ch| data[ch * texels + t]);
+        let s: [f32; FLOOD_CHANNELS] = std::array::from_fn(|ch| data[ch * texels + t]);
         Self {
             centre: [s[0], s[1]],
             size: [s[2], s[3]],
@@ -61,7 +58,7 @@ impl Shape {
         self.size[0] <= 0.0
     }
 
-    fn samples(&self) -> [f32; CHANNELS] {
+    fn samples(&self) -> [f32; FLOOD_CHANNELS] {
         let [cx, cy] = self.centre;
         let [w, h] = self.size;
         let [ax, ay] = self.anchor;
@@ -218,7 +215,7 @@ pub fn read_at(view: &PlaneView<'_>, read_what: FillRead, u: f32, v: f32) -> f32
     read(read_what, |ch| view.data[ch * texels + t], u, v, view.wrap)
 }
 
-/// Writes into `out` (of [`CHANNELS`] channels one after another, the size of `mask`)
+/// Writes into `out` (of [`FLOOD_CHANNELS`] channels one after another, the size of `mask`)
 /// each texel's shape data: a texel is inside when its value is above `threshold`. `None` when memory for the
 /// labels cannot be had. Once `cancel` is raised the work stops early (the caller
 /// discards the plane).
@@ -240,7 +237,7 @@ pub fn flood_fill(
     if cancelled() {
         return Some(());
     }
-    let records: Vec<[f32; CHANNELS]> = shapes.iter().map(Shape::samples).collect();
+    let records: Vec<[f32; FLOOD_CHANNELS]> = shapes.iter().map(Shape::samples).collect();
     for (ch, plane) in out.data.chunks_exact_mut(w * h).enumerate() {
         plane.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
             if cancelled() {
@@ -591,8 +588,8 @@ mod tests {
         let mut out = Image {
             width: mask.width,
             height: mask.height,
-            channels: CHANNELS,
-            data: vec![f32::NAN; mask.data.len() * CHANNELS],
+            channels: FLOOD_CHANNELS,
+            data: vec![f32::NAN; mask.data.len() * FLOOD_CHANNELS],
         };
         flood_fill(mask, 0.5, wrap, None, &mut out).unwrap();
         let texels = mask.data.len();

@@ -9,7 +9,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::kernels::noise::{COORD_LIMIT, CornerTable, GRADIENTS, fade, split};
+use texgraph_kernels::noise::{COORD_LIMIT, CornerTable, GRADIENTS, fade, split};
 
 /// Everything uniform about one table-driven Perlin operation.
 pub(super) struct PerlinTableArgs<'a> {

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::Image;
+use crate::image::Image;
 use crate::program::DistanceSide;
 
 /// The distance, in texture units, written where the other side of the threshold has no

@@ -16,8 +16,8 @@
 //! noise keeps its scale: one unit of the plane is one unit along the torus. `z` moves the
 //! torus along the 4D diagonal.
 
-use super::fastmath::{cos_2pi, sin_2pi};
-use super::noise::{COORD_LIMIT, split};
+use crate::fastmath::{cos_2pi, sin_2pi};
+use crate::noise::{COORD_LIMIT, split};
 
 /// Sum scale in 2D, 3D and 4D: Gustavson's constants. The largest sums found by
 /// sampling millions of points are 1/70.15, 1/32.71 and 1/27.28, so results stay just
@@ -150,7 +150,7 @@ const G2: f32 = 0.211_324_87; // (3 − √3)/6
 /// Where a 2D sample falls on the skewed lattice: its cell's floors (i, j) and its offset
 /// (x0, y0) from the cell's first corner. It lies in the cell's lower triangle when
 /// x0 > y0. `split` is the lattice split ([`split`], or the same bits through
-/// [`split_vectorized`](super::noise::split_vectorized)).
+/// [`split_vectorized`](crate::noise::split_vectorized)).
 #[inline(always)]
 pub fn triangle2_with(x: f32, y: f32, split: impl Fn(f32) -> (f32, f32)) -> [f32; 4] {
     const F2: f32 = 0.366_025_42; // (√3 − 1)/2

@@ -7,7 +7,7 @@
 use std::f64::consts::TAU;
 
 use super::planes::{self, PlaneView, RELIEF, TileAt};
-use crate::kernels::dispatch::multiversion;
+use texgraph_kernels::dispatch::multiversion;
 
 /// Where a tile's samples are.
 #[derive(Clone, Copy)]

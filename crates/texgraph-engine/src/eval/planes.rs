@@ -4,7 +4,7 @@
 //! anywhere else they are read with bilinear filtering one texel apart, so a filter of a
 //! warped or transformed position means the same thing.
 
-use crate::kernels::scalar::LUMA;
+use texgraph_kernels::scalar::LUMA;
 
 /// A plane while it is read: interleaved samples, rows top to bottom. It may hold only a
 /// window of its rows (a streamed render's band and apron): `rows` rows starting at row

@@ -1,7 +1,16 @@
 //! Normal-map math of the material nodes: combining two tangent-space normal maps.
 //! Normals are encoded as colors 0.5 + 0.5·n (x right, y up, z out of the surface).
 
-use crate::program::NormalBlendMode;
+/// How `normal_blend` combines a base and a detail normal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NormalBlendMode {
+    /// Reoriented normal mapping (Barré-Brisebois and Hill): the detail turned with the base.
+    Reoriented,
+    /// Slopes added, z multiplied.
+    Whiteout,
+    /// The detail's offset from flat added to the base.
+    Linear,
+}
 
 /// Smallest z of the base's `t` vector reoriented normal mapping divides by: a base
 /// pointing straight into the surface has none.

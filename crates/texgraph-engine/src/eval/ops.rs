@@ -4,27 +4,28 @@
 
 use std::sync::Arc;
 
-use crate::kernels::dispatch::{Level, level, multiversion};
+use texgraph_kernels::dispatch::{Level, level, multiversion};
 
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
-use crate::kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Samples, Search};
-use crate::kernels::curve::Curve;
-use crate::kernels::gradient::Ramp;
-use crate::kernels::noise::{
-    CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, constant,
-    cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
-};
-use crate::kernels::scalar::{self, LUMA};
-use crate::kernels::shapes::{self, ShapeKind};
-use crate::kernels::simplex;
 use crate::program::{
     Binary, BlendMode, Instr, Interpolation, NormalBlendMode, Op, Operand, Program, SlopeMode,
     U_SLOT, Unary, V_SLOT,
 };
+use texgraph_kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Samples, Search};
+use texgraph_kernels::curve::Curve;
+use texgraph_kernels::gradient::Ramp;
+use texgraph_kernels::noise::{
+    CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, constant,
+    cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
+};
+use texgraph_kernels::scalar::{self, LUMA};
+use texgraph_kernels::shapes::{self, ShapeKind};
+use texgraph_kernels::simplex;
 
 use super::flood;
 use super::grid;
+use super::lanes::{Arg, Finish, Lane, Uniform};
 use super::material::{self, Horizon, Place};
 use super::planes::{self, PlaneView, TileAt};
 
@@ -60,47 +61,6 @@ impl<'p> Tables<'p> {
         self.planes[index as usize]
             .as_ref()
             .expect("a plane is computed before the stages that read it")
-    }
-}
-
-/// An operand resolved for one tile.
-#[derive(Clone, Copy)]
-pub(super) enum Arg<'a> {
-    C(f32),
-    S(&'a [f32]),
-}
-
-impl Arg<'_> {
-    #[inline(always)]
-    pub(super) fn at(self, i: usize) -> f32 {
-        match self {
-            Arg::C(c) => c,
-            Arg::S(s) => s[i],
-        }
-    }
-}
-
-/// A per-sample accessor: a uniform value or a slice of exactly the tile's length.
-pub(super) trait Lane: Copy {
-    fn get(self, i: usize) -> f32;
-}
-
-#[derive(Clone, Copy)]
-pub(super) struct Uniform(pub(super) f32);
-
-impl Lane for Uniform {
-    #[inline(always)]
-    fn get(self, _: usize) -> f32 {
-        self.0
-    }
-}
-
-impl Lane for &[f32] {
-    #[inline(always)]
-    fn get(self, i: usize) -> f32 {
-        // SAFETY: `lanes!` only builds slice lanes of the destination's length, and the
-        // loops index below that length.
-        unsafe { *self.get_unchecked(i) }
     }
 }
 
@@ -207,7 +167,7 @@ pub(super) fn step(
 
 /// Evaluates an operation whose operands are all constants (compile-time folding);
 /// returns its one or four results.
-pub(crate) fn apply_uniform(op: &Op, tables: &Tables<'_>) -> [f32; 4] {
+pub fn apply_uniform(op: &Op, tables: &Tables<'_>) -> [f32; 4] {
     let mut out = [[0.0f32; 1]; 4];
     let arity = op.arity() as usize;
     let arg = |o: Operand| Arg::C(o.as_const().expect("uniform operands"));
@@ -683,7 +643,7 @@ fn apply<'s>(
             };
             let outputs = red.iter_mut().zip(green.iter_mut()).zip(blue.iter_mut());
             for (i, ((or, og), ob)) in outputs.enumerate() {
-                [*or, *og, *ob] = crate::kernels::color::hsl_adjust(
+                [*or, *og, *ob] = texgraph_kernels::color::hsl_adjust(
                     [r.at(i), g.at(i), b.at(i)],
                     h.at(i),
                     s.at(i),
@@ -703,11 +663,11 @@ fn samples(a: Arg<'_>, n: usize) -> std::borrow::Cow<'_, [f32]> {
 }
 
 multiversion! {
-    /// Two normal maps combined (see [`crate::kernels::normals::blend`]).
+    /// Two normal maps combined (see [`texgraph_kernels::normals::blend`]).
     fn normal_blend_k(out: [&mut [f32]; 3], base: [Arg<'_>; 3], detail: [Arg<'_>; 3], strength: Arg<'_>, mode: NormalBlendMode) {
         let [r, g, b] = out;
         for i in 0..r.len() {
-            let c = crate::kernels::normals::blend(
+            let c = texgraph_kernels::normals::blend(
                 base.map(|a| a.at(i)),
                 detail.map(|a| a.at(i)),
                 strength.at(i),
@@ -1052,21 +1012,6 @@ multiversion! {
             (None, false) => lanes!(perlin_plain_volume(out, plain_codes(below), plain_codes(above), [f, ox, oy, dz], layer); n; x, y, add),
             (Some(period), _) => lanes!(perlin_tiled(out, below, above, period, [f, ox, oy, dz], layer); n; x, y, add),
         }
-    }
-}
-
-/// The last step of a fused noise: scale·n + add, or scale·|n| + add.
-#[derive(Clone, Copy)]
-pub(super) struct Finish {
-    pub(super) scale: f32,
-    pub(super) abs: bool,
-}
-
-impl Finish {
-    #[inline(always)]
-    pub(super) fn apply(self, n: f32, add: f32) -> f32 {
-        let n = if self.abs { n.abs() } else { n };
-        self.scale * n + add
     }
 }
 

@@ -2,6 +2,7 @@
 //! images:
 //!
 //! - [`error`]: the one error type; every problem with a graph names its node and field.
+//! - [`files`]: text files read with a size limit, refusing devices and pipes.
 //! - [`text`]: text from files made safe to print on a terminal.
 //! - [`memory`]: what the process may still allocate (available memory, cgroup and
 //!   address-space limits), and fallible collection.
@@ -10,6 +11,7 @@
 //!   is killed.
 
 pub mod error;
+pub mod files;
 pub mod memory;
 pub mod signals;
 pub mod staging;

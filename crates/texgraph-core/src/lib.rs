@@ -1,5 +1,17 @@
-//! texgraph's core: the graph document, the node registry, validation, the compiler into
-//! a flat tile program, the parallel evaluator and image export.
+//! texgraph's core: the one crate front ends depend on. It re-exports the layers under
+//! the paths they have always had; each layer is a crate of its own, and imports run one
+//! way, from the top of this list to the bottom:
+//!
+//! - `texgraph-ball` ([`ball`]): the material ball, a CPU renderer of a material's maps.
+//! - `texgraph-export` ([`export`], [`animation`]): formats, presets, streamed renders
+//!   written band by band, regions and stitching, staged commits.
+//! - `texgraph-graph` ([`graph`], [`registry`], [`nodes`], [`validate`], [`subgraph`],
+//!   [`compile`], …): the document, the node types, validation and the compiler.
+//! - `texgraph-engine` ([`program`], [`eval`], [`plan`], [`usage`], [`image`]): the
+//!   compiled program as plain data and its evaluator.
+//! - `texgraph-kernels` ([`kernels`]): per-sample math and instruction-set dispatch.
+//! - `texgraph-base` ([`error`], [`files`], [`memory`], [`staging`], [`signals`],
+//!   [`text`]): what every layer shares.
 //!
 //! ```
 //! use texgraph_core::{Graph, compile, render, RenderOptions};
@@ -15,22 +27,16 @@
 //! assert_eq!(image.data.len(), 64 * 64);
 //! ```
 
-pub mod animation;
-pub mod ball;
-pub mod compile;
-pub mod docs;
-pub mod export;
-pub mod graph;
-pub mod images;
-pub use texgraph_base::{error, memory, signals, staging, text};
+pub use texgraph_ball as ball;
+pub use texgraph_base::{error, files, memory, signals, staging, text};
 pub use texgraph_engine::{eval, image, plan, program, usage};
+pub use texgraph_export as export;
+pub use texgraph_export::animation;
+pub use texgraph_graph::{
+    checks, compile, descriptor, docs, graph, images, nodes, paths, registry, subgraph, validate,
+    variation,
+};
 pub use texgraph_kernels as kernels;
-pub mod nodes;
-pub mod paths;
-pub mod registry;
-pub mod subgraph;
-pub mod validate;
-pub mod variation;
 
 pub use compile::{check, compile, compile_node, output_names};
 pub use error::{Error, GraphError, Location, Result};

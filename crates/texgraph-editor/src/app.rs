@@ -17,8 +17,9 @@ use egui_snarl::Snarl;
 use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
 use texgraph_core::Graph;
 
-pub use self::commands::{Command, copy_json};
+pub use self::commands::copy_json;
 use crate::canvas::{self, Canvas, PaletteState, ViewRequest};
+use crate::command::Command;
 use crate::comments;
 use crate::document::{arrange, needs_arranging, to_snarl};
 use crate::export::ExportDialog;

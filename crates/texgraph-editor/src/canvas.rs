@@ -10,13 +10,12 @@ use egui_snarl::{InPin, NodeId, OutPin, Snarl};
 use texgraph_core::registry::{self, NODES, ParamKind, PortType};
 use texgraph_core::{Graph, ParamValue, check_connection};
 
-use crate::app::Command;
+use crate::command::Command;
 use crate::comments;
-use crate::document::{DrawnSizes, decimal, input_name, node_rect, reference};
+use crate::document::{DrawnSizes, THUMBNAIL, input_name, node_rect, reference};
+use crate::shown::decimal;
 use crate::subgraphs::ports;
 
-/// Side of a node's thumbnail on the canvas, in points.
-pub const THUMBNAIL: f32 = 72.0;
 /// The smallest scale "frame all" picks: below it node text is too small to read, so a
 /// large graph is centred at this scale instead (pan to see the rest).
 pub const READABLE_SCALE: f32 = 0.8;
@@ -294,7 +293,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         let subgraph = self
             .graph
             .node(&id)
-            .is_some_and(|n| n.kind == texgraph_core::subgraph::KIND);
+            .is_some_and(|n| n.kind == texgraph_core::graph::SUBGRAPH_KIND);
         if subgraph && response.double_clicked() {
             self.commands.push(Command::OpenSubgraph(id.clone()));
         } else if response.clicked() {
@@ -347,7 +346,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         let subgraph = self
             .graph
             .node(&target)
-            .is_some_and(|n| n.kind == texgraph_core::subgraph::KIND);
+            .is_some_and(|n| n.kind == texgraph_core::graph::SUBGRAPH_KIND);
         let checked = if subgraph {
             Ok(())
         } else {
@@ -483,7 +482,7 @@ impl Canvas<'_> {
         let subgraph = self
             .graph
             .node(id)
-            .is_some_and(|n| n.kind == texgraph_core::subgraph::KIND);
+            .is_some_and(|n| n.kind == texgraph_core::graph::SUBGRAPH_KIND);
         if subgraph
             && ui
                 .button("Open graph file")

@@ -5,8 +5,8 @@
 use eframe::egui::{self, Color32, Id, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use texgraph_core::{Comment, Graph};
 
-use crate::app::Command;
-use crate::inspector::{to_bytes, to_hex};
+use crate::command::Command;
+use crate::shown::{to_bytes, to_hex};
 
 /// Height of a comment's title bar, in canvas units.
 pub const TITLE_HEIGHT: f32 = 26.0;

@@ -9,7 +9,7 @@ use texgraph_core::graph::CurvePoint;
 use texgraph_core::kernels::curve::Curve;
 use texgraph_core::registry::MAX_CURVE_POINTS;
 
-use crate::document::decimal;
+use crate::shown::decimal;
 
 /// Side of the square plot, in points.
 const PLOT: f32 = 200.0;

@@ -14,6 +14,9 @@ use texgraph_core::{Graph, Node};
 
 use crate::subgraphs::ports;
 
+/// Side of a node's thumbnail on the canvas, in points.
+pub const THUMBNAIL: f32 = 72.0;
+
 /// The input ports of a node type, in pin order.
 pub fn input_ports(desc: &NodeDescriptor) -> Vec<(&'static str, PortType)> {
     desc.connectable_inputs().collect()
@@ -260,7 +263,7 @@ pub type DrawnSizes = HashMap<String, Vec2>;
 /// rows beside the thumbnail.
 pub fn estimated_height(desc: &NodeDescriptor) -> f32 {
     let pins = input_ports(desc).len().max(desc.outputs.len()) as f32;
-    34.0 + (20.5 * pins).max(crate::canvas::THUMBNAIL + 8.0) + 12.0
+    34.0 + (20.5 * pins).max(THUMBNAIL + 8.0) + 12.0
 }
 
 /// About where a node of type `kind` with its top-left corner at `pos` is drawn.
@@ -412,29 +415,22 @@ fn depths(readers: &[Vec<usize>]) -> Vec<usize> {
     depth
 }
 
-/// The shortest decimal that reads back as `v` (what was typed, `0.6` rather than the
-/// f32's exact `0.6000000238418579`), for storing an edited value in the file.
-pub fn decimal(v: f32) -> f64 {
-    v.to_string().parse().unwrap_or(f64::from(v))
-}
-
 /// Makes an `output` node about to join `graph` fit in: a name another output has becomes
 /// the first free `<name><n>`, and a usage another output has goes back to `color`, so
 /// adding, duplicating or pasting an output never makes the graph invalid.
 pub fn fit_new_output(graph: &Graph, node: &mut Node) {
     use texgraph_core::usage::Usage;
-    use texgraph_core::validate::output_name;
     if node.kind != "output" {
         return;
     }
     let outputs: Vec<&Node> = graph.nodes.iter().filter(|n| n.kind == "output").collect();
-    let name = output_name(node);
-    if outputs.iter().any(|o| output_name(o) == name) {
+    let name = node.output_name();
+    if outputs.iter().any(|o| o.output_name() == name) {
         let base = name.trim_end_matches(|c: char| c.is_ascii_digit());
         let base = if base.is_empty() { "output" } else { base };
         let free = (2..)
             .map(|i| format!("{base}{i}"))
-            .find(|candidate| outputs.iter().all(|o| output_name(o) != *candidate))
+            .find(|candidate| outputs.iter().all(|o| o.output_name() != *candidate))
             .expect("unbounded");
         node.params
             .insert("name".into(), texgraph_core::ParamValue::Text(free));

@@ -980,7 +980,7 @@ impl ExportDialog {
                 .iter()
                 .filter(|n| n.kind == "output")
                 .map(|n| {
-                    let name = texgraph_core::validate::output_name(n);
+                    let name = n.output_name();
                     match n.usage() {
                         Usage::Color => format!("{name}: no usage (not part of the material)"),
                         usage => format!("{name}: {}", usage.label()),

@@ -7,9 +7,9 @@ use texgraph_core::kernels::gradient::{Ramp, parse_hex_color};
 use texgraph_core::registry::{self, ParamKind};
 use texgraph_core::{Graph, ParamValue};
 
-use crate::app::Command;
+use crate::command::Command;
 use crate::curve_editor::curve_editor;
-use crate::document::decimal;
+use crate::shown::{decimal, to_bytes, to_hex};
 use crate::slider::{self, Edit, Scale};
 
 /// One row of the inspector: a node type's param, or a subgraph's exposed param.
@@ -26,7 +26,7 @@ struct Field {
 /// the file does not load: the file can still be changed, a path typed letter by letter
 /// included); `None` when it is no subgraph.
 fn subgraph_fields(graph: &Graph, id: &str) -> Option<Vec<Field>> {
-    if graph.node(id)?.kind != texgraph_core::subgraph::KIND {
+    if graph.node(id)?.kind != texgraph_core::graph::SUBGRAPH_KIND {
         return None;
     }
     let mut fields = vec![Field {
@@ -363,22 +363,6 @@ fn random_seed(current: i64, max: i64) -> i64 {
     let mut state = current as u64 ^ 0xA076_1D64_78BD_642F;
     let mixed = texgraph_core::kernels::noise::splitmix64(&mut state);
     1 + (mixed % max as u64) as i64
-}
-
-/// A hex color as 8-bit RGBA (black when it does not parse).
-pub(crate) fn to_bytes(hex: &str) -> [u8; 4] {
-    parse_hex_color(hex)
-        .unwrap_or([0.0, 0.0, 0.0, 1.0])
-        .map(|c| (c * 255.0).round() as u8)
-}
-
-/// 8-bit RGBA as the file's hex color (`#rrggbb` when opaque).
-pub(crate) fn to_hex([r, g, b, a]: [u8; 4]) -> String {
-    if a == 255 {
-        format!("#{r:02x}{g:02x}{b:02x}")
-    } else {
-        format!("#{r:02x}{g:02x}{b:02x}{a:02x}")
-    }
 }
 
 /// The ramp editor: the ramp as a bar with a handle per stop (drag a handle to move the

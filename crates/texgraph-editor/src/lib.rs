@@ -1,13 +1,14 @@
 //! The texgraph editor: build materials visually on the core's graph, with live previews.
 //!
 //! The core's [`texgraph_core::Graph`] is the document. The node canvas (egui-snarl) holds
-//! only view state derived from it; every edit is a [`app::Command`] applied to the graph
+//! only view state derived from it; every edit is a [`command::Command`] applied to the graph
 //! after drawing, which also feeds undo.
 
 pub mod app;
 pub mod ball_renderer;
 pub mod ball_view;
 pub mod canvas;
+pub mod command;
 pub mod comments;
 mod curve_editor;
 pub mod document;
@@ -20,6 +21,7 @@ pub mod navigation;
 pub mod preview;
 pub mod recovery;
 pub mod settings;
+pub mod shown;
 pub mod slider;
 pub mod subgraphs;
 pub mod worker;

@@ -45,7 +45,7 @@ fn interface_of(path: &Path) -> (usize, usize) {
         let inputs = graph
             .nodes
             .iter()
-            .filter(|n| n.kind == texgraph_core::subgraph::INPUT_KIND)
+            .filter(|n| n.kind == texgraph_core::graph::GRAPH_INPUT_KIND)
             .count();
         (inputs, graph.exposed.len())
     })

@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use eframe::egui::emath::TSTransform;
+use texgraph_core::graph::GRAPH_INPUT_KIND;
 use texgraph_core::graph::split_reference;
-use texgraph_core::subgraph::INPUT_KIND;
 use texgraph_core::{Graph, ParamValue};
 
 use crate::history::History;
@@ -144,7 +144,7 @@ pub fn fed(child: &Graph, parent: &Graph, via: &str) -> Option<(Graph, HashMap<S
     }
     // The graph inputs it connects read from the connection.
     let mut inputs = HashMap::new();
-    for input in child.nodes.iter().filter(|n| n.kind == INPUT_KIND) {
+    for input in child.nodes.iter().filter(|n| n.kind == GRAPH_INPUT_KIND) {
         let name = match input.params.get("name") {
             Some(ParamValue::Text(name)) => name.clone(),
             _ => "input".to_owned(),

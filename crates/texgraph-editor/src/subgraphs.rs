@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use texgraph_core::graph::SUBGRAPH_KIND;
 use texgraph_core::registry::{NodeDescriptor, PortType};
 use texgraph_core::subgraph::{self, Interface};
 use texgraph_core::usage::Usage;
@@ -25,7 +26,7 @@ thread_local! {
 /// pins and wires must be laid out again).
 pub fn refresh(graph: &Graph, folder: &Path) -> bool {
     let mut known = HashMap::new();
-    for node in graph.nodes.iter().filter(|n| n.kind == subgraph::KIND) {
+    for node in graph.nodes.iter().filter(|n| n.kind == SUBGRAPH_KIND) {
         let Some(ParamValue::Text(file)) = node.params.get("file") else {
             continue;
         };
@@ -47,7 +48,7 @@ pub fn refresh(graph: &Graph, folder: &Path) -> bool {
 /// The interface of subgraph node `node` of `graph`, if its file loaded.
 pub fn interface(graph: &Graph, node: &str) -> Option<Arc<Interface>> {
     let node = graph.node(node)?;
-    if node.kind != subgraph::KIND {
+    if node.kind != SUBGRAPH_KIND {
         return None;
     }
     let Some(ParamValue::Text(file)) = node.params.get("file") else {

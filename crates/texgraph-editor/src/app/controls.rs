@@ -2,7 +2,8 @@
 
 use eframe::egui::{self, Key, KeyboardShortcut, Modifiers, Pos2, Ui};
 
-use super::{Command, EditorApp, copy_json};
+use super::{EditorApp, copy_json};
+use crate::command::Command;
 use crate::files::Then;
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use eframe::egui::{self, Ui};
 
-use super::{Command, EditorApp};
+use super::EditorApp;
+use crate::command::Command;
 use crate::export::ExportJob;
 use crate::files::{Answer, Purpose, Then};
 

@@ -352,7 +352,7 @@ fn add_stamps<'n>(
 ) {
     let modified = |path: &str| std::fs::metadata(path).and_then(|m| m.modified()).ok();
     for node in nodes {
-        if node.kind == texgraph_core::subgraph::KIND {
+        if node.kind == texgraph_core::graph::SUBGRAPH_KIND {
             let Some(ParamValue::Text(file)) = node.params.get("file") else {
                 continue;
             };
@@ -412,7 +412,7 @@ fn signature(graph: &Graph, id: &str) -> String {
     // Time and the loop change only what reads a `time` node (a subgraph may hide one).
     let timed = nodes
         .iter()
-        .any(|(_, kind, _, _)| *kind == "time" || *kind == texgraph_core::subgraph::KIND);
+        .any(|(_, kind, _, _)| *kind == "time" || *kind == texgraph_core::graph::SUBGRAPH_KIND);
     let settings = &graph.settings;
     let motion = timed.then(|| {
         (

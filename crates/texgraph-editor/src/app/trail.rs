@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use eframe::egui::Ui;
 use texgraph_core::Graph;
 
-use super::{Command, EditorApp};
+use super::EditorApp;
+use crate::command::Command;
 use crate::document::replace_snarl;
 use crate::navigation::{Parked, Step};
 use crate::recovery::OtherGraph;

@@ -6,7 +6,7 @@ use eframe::egui::{Modifiers, vec2};
 use egui_kittest::kittest::Queryable;
 use texgraph_core::ParamValue;
 use texgraph_core::ball::{material_maps, render_ball};
-use texgraph_editor::app::Command;
+use texgraph_editor::command::Command;
 
 use crate::common::*;
 

@@ -6,8 +6,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::registry::NODES;
 use texgraph_core::{Graph, ParamValue};
-use texgraph_editor::app::{Command, EMPTY_HINT, EditorApp, STATUS_SECONDS};
+use texgraph_editor::app::{EMPTY_HINT, EditorApp, STATUS_SECONDS};
 use texgraph_editor::canvas::READABLE_SCALE;
+use texgraph_editor::command::Command;
 use texgraph_editor::document::new_graph;
 
 use crate::common::*;

@@ -92,7 +92,7 @@ fn the_export_dialog_writes_a_presets_files_into_a_folder() {
 
 #[test]
 fn a_new_or_duplicated_output_takes_a_free_name_and_usage() {
-    use texgraph_editor::app::Command;
+    use texgraph_editor::command::Command;
     let dir = tempfile::tempdir().unwrap();
     let mut h = open_json(dir.path(), "stone.json", STONE);
     h.state_mut().push(Command::AddNode {

@@ -8,8 +8,9 @@ use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::ParamValue;
-use texgraph_editor::app::{Command, EditorApp};
+use texgraph_editor::app::EditorApp;
 use texgraph_editor::canvas::STAGE_BADGE;
+use texgraph_editor::command::Command;
 
 use crate::common::*;
 

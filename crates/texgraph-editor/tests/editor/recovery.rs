@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use egui_kittest::kittest::Queryable;
 use texgraph_core::{Graph, ParamValue};
-use texgraph_editor::app::Command;
+use texgraph_editor::command::Command;
 use texgraph_editor::recovery::{self, Autosave, INTERVAL, RESCAN, Watch};
 
 use crate::common::*;

@@ -8,7 +8,8 @@ use eframe::egui::{self, Event, Key, Modifiers, PointerButton, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::ParamValue;
-use texgraph_editor::app::{Command, EditorApp};
+use texgraph_editor::app::EditorApp;
+use texgraph_editor::command::Command;
 
 use crate::common::*;
 

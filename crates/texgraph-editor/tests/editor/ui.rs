@@ -7,7 +7,8 @@ use eframe::egui::{self, Event, Key, Modifiers, PointerButton, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::{Graph, ParamValue};
-use texgraph_editor::app::{Command, EditorApp};
+use texgraph_editor::app::EditorApp;
+use texgraph_editor::command::Command;
 use texgraph_editor::document::new_graph;
 
 use crate::common::*;

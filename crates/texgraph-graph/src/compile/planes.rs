@@ -1,0 +1,288 @@
+//! What nodes that need neighbours ask of the compiler: an input as a plane (compiled in
+//! a stage of its own, over the whole image), a blurred plane, a loaded image, and reads
+//! of a plane at the node's own sample position. Nodes say what they read and how far;
+//! the compiler decides the stages, and where a plane is read exactly or filtered.
+
+use std::sync::Arc;
+
+use super::compiler::{Derived, StageBuilder, area};
+use super::node_ctx::{Frame, NodeCtx, Val};
+use texgraph_base::error::GraphError;
+use texgraph_engine::eval::Image;
+use texgraph_engine::program::{
+    Apron, DistanceSide, Op, Operand, PlaneInfo, PlaneSize, Reach, Slot, Stage, StageWork,
+};
+
+/// How an input is materialized as a plane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaneInput {
+    /// The plane is 2^shift times smaller than the render (0 = full size).
+    pub shift: u32,
+    /// Store one channel (a color input becomes its luminance) instead of following the
+    /// input.
+    pub scalar: bool,
+}
+
+impl PlaneInput {
+    /// A full-size plane of one channel: what gradient filters read.
+    pub const HEIGHT: PlaneInput = PlaneInput {
+        shift: 0,
+        scalar: true,
+    };
+    /// A full-size plane with the input's channels.
+    pub const FULL: PlaneInput = PlaneInput {
+        shift: 0,
+        scalar: false,
+    };
+}
+
+/// Estimated cost per pixel of a blur stage (six running-sum passes and two transposes).
+const BLUR_COST: f64 = 24.0;
+/// Estimated cost per pixel of one side of a distance transform (two column sweeps, then
+/// a lower envelope built and read along each row in exact integer arithmetic).
+const DISTANCE_COST: f64 = 40.0;
+/// Estimated cost per pixel of a flood fill (runs found, joined, and each texel written
+/// its shape's seven values).
+const FLOOD_FILL_COST: f64 = 20.0;
+
+impl NodeCtx<'_, '_> {
+    /// Input `port`, if connected, evaluated over the whole image into a plane (once per
+    /// graph, however many nodes or positions read it).
+    pub fn plane(&mut self, port: &str, shape: PlaneInput) -> Result<Option<u32>, GraphError> {
+        let Some(reference) = self.node.inputs.get(port) else {
+            return Ok(None);
+        };
+        let c = &mut *self.compiler;
+        let (index, slot) = c.resolve(reference);
+        let key = (index, slot, shape.shift, shape.scalar, c.pass_of(index));
+        if let Some(&plane) = c.plane_memo.get(&key) {
+            return Ok(Some(plane));
+        }
+        let outer = std::mem::replace(&mut c.stage, StageBuilder::new(shape.shift));
+        let outer_share = outer.cost.total * area(outer.shift);
+        c.outer_cost += outer_share;
+        let compiled = match c.node(index, Frame::IMAGE) {
+            Ok(values) => match values[slot] {
+                Val::Color(rgba) if !shape.scalar => Ok(rgba.to_vec()),
+                val => self.scalar(val).map(|s| vec![s]),
+            },
+            Err(e) => Err(e),
+        };
+        let c = &mut *self.compiler;
+        let channels = match compiled {
+            Ok(channels) => channels,
+            Err(e) => {
+                c.stage = outer;
+                c.outer_cost -= outer_share;
+                return Err(e);
+            }
+        };
+        let plane = c.planes.len() as u32;
+        let source = c.graph.nodes[index].id.clone();
+        c.planes.push(PlaneInfo {
+            node: source.clone(),
+            channels: channels.len() as u32,
+            size: PlaneSize::Render { shift: shape.shift },
+            wrap: c.graph.settings.tileable,
+            image: None,
+        });
+        c.finish_stage(&source, Some(plane), channels);
+        c.stage = outer;
+        c.outer_cost -= outer_share;
+        c.plane_memo.insert(key, plane);
+        Ok(Some(plane))
+    }
+
+    /// `plane` blurred with a Gaussian-like kernel of standard deviation `radius` texture
+    /// units (a fraction of the width across, of the height down).
+    pub fn blurred(&mut self, plane: u32, radius: f32) -> Result<u32, GraphError> {
+        let channels = self.plane_channels(plane);
+        // Three boxes of about the standard deviation each, plus a texel of rounding per
+        // box.
+        let reach = Reach::Near(Apron {
+            texels: 3,
+            texture: 3.0 * radius,
+        });
+        self.derived(
+            StageWork::Blur {
+                input: plane,
+                radius,
+            },
+            channels,
+            reach,
+            BLUR_COST,
+        )
+    }
+
+    /// The exact distance field of `mask` (a one-channel plane) across `threshold`, in
+    /// texture units: a whole-plane stage (see [`DistanceSide`] for its values), measured
+    /// between texel centres or, `to_edge`, to the edge between the sides.
+    pub fn distance_field(
+        &mut self,
+        mask: u32,
+        threshold: f32,
+        side: DistanceSide,
+        to_edge: bool,
+    ) -> Result<u32, GraphError> {
+        let passes = if side == DistanceSide::Signed {
+            2.0
+        } else {
+            1.0
+        };
+        let work = StageWork::Distance {
+            input: mask,
+            threshold,
+            side,
+            to_edge,
+        };
+        self.derived(work, 1, Reach::Whole, DISTANCE_COST * passes)
+    }
+
+    /// The shapes of `mask` (a one-channel plane) above `threshold`, labelled: a
+    /// whole-plane stage whose plane holds each texel's [`Shape`](texgraph_engine::eval::flood::Shape).
+    /// Read it with [`Op::Fill`], never as an image.
+    pub fn shapes(&mut self, mask: u32, threshold: f32) -> Result<u32, GraphError> {
+        let work = StageWork::FloodFill {
+            input: mask,
+            threshold,
+        };
+        let channels = texgraph_engine::program::FLOOD_CHANNELS as u32;
+        self.derived(work, channels, Reach::Whole, FLOOD_FILL_COST)
+    }
+
+    /// Runs `f` as the node connected to `port` when that node is of type `kind`: for
+    /// nodes that reach through their input to what it computes rather than to its
+    /// output. `None` when nothing, or a node of another type, is connected there.
+    pub fn through_input<R>(
+        &mut self,
+        port: &str,
+        kind: &str,
+        f: impl FnOnce(&mut NodeCtx<'_, '_>) -> Result<R, GraphError>,
+    ) -> Option<Result<R, GraphError>> {
+        let reference = self.node.inputs.get(port)?;
+        let (index, _) = self.compiler.resolve(reference);
+        let node = &self.compiler.graph.nodes[index];
+        if node.kind != kind {
+            return None;
+        }
+        let mut ctx = NodeCtx {
+            desc: (self.compiler.lookup)(&node.kind).expect("validated"),
+            node,
+            compiler: &mut *self.compiler,
+            frame: self.frame,
+        };
+        Some(f(&mut ctx))
+    }
+
+    /// The plane `work` computes from another of the same size, made once per graph: a
+    /// stage of this node of `channels`, charged `cost` per texel.
+    fn derived(
+        &mut self,
+        work: StageWork,
+        channels: u32,
+        reach: Reach,
+        cost: f64,
+    ) -> Result<u32, GraphError> {
+        let key = Derived::of(&work);
+        if let Some(&plane) = self.compiler.derived_memo.get(&key) {
+            return Ok(plane);
+        }
+        let input = match work {
+            StageWork::Blur { input, .. }
+            | StageWork::Distance { input, .. }
+            | StageWork::FloodFill { input, .. } => input,
+            StageWork::Pixels(_) => unreachable!("per-pixel stages are not derived planes"),
+        };
+        let c = &mut *self.compiler;
+        let info = c.planes[input as usize].clone();
+        let shift = match info.size {
+            PlaneSize::Render { shift } => shift,
+            PlaneSize::Fixed { .. } => 0,
+        };
+        c.charge_pass(cost, shift, &self.node.id)?;
+        let plane = c.planes.len() as u32;
+        c.planes.push(PlaneInfo {
+            node: self.node.id.clone(),
+            channels,
+            image: None,
+            ..info
+        });
+        c.stages.push(Stage {
+            node: self.node.id.clone(),
+            target: Some(plane),
+            work,
+            reads: vec![input],
+            reaches: vec![reach],
+            cost: cost as f32,
+        });
+        c.derived_memo.insert(key, plane);
+        Ok(plane)
+    }
+
+    /// The plane of a loaded image for this node, made by `load` the first time this node
+    /// asks (a node is compiled once per position it is sampled at).
+    pub fn image_plane(
+        &mut self,
+        load: impl FnOnce() -> Result<(Arc<Image>, bool), GraphError>,
+    ) -> Result<u32, GraphError> {
+        let index = self.compiler.index[self.node.id.as_str()];
+        if let Some(&plane) = self.compiler.image_planes.get(&index) {
+            return Ok(plane);
+        }
+        let (image, wrap) = load()?;
+        let c = &mut *self.compiler;
+        let plane = c.planes.len() as u32;
+        c.planes.push(PlaneInfo {
+            node: self.node.id.clone(),
+            channels: image.channels as u32,
+            size: PlaneSize::Fixed {
+                width: image.width,
+                height: image.height,
+            },
+            wrap,
+            image: Some(image),
+        });
+        c.image_planes.insert(index, plane);
+        Ok(plane)
+    }
+
+    /// Channels of `plane` (1 or 4).
+    pub fn plane_channels(&self, plane: u32) -> u32 {
+        self.compiler.planes[plane as usize].channels
+    }
+
+    /// Whether this node's position is the pixel being computed on a plane of the stage's
+    /// own grid: then neighbours are whole texels away and reads can be exact.
+    pub fn on_grid(&self, plane: u32) -> bool {
+        self.frame == Frame::IMAGE
+            && self.compiler.planes[plane as usize].size
+                == (PlaneSize::Render {
+                    shift: self.compiler.stage.shift,
+                })
+    }
+
+    /// `plane` at this node's position: exact on the stage's own grid, else bilinear (or
+    /// `nearest`).
+    pub fn read(&mut self, plane: u32, nearest: bool) -> Result<Val, GraphError> {
+        let channels = self.plane_channels(plane);
+        let op = if self.on_grid(plane) {
+            Op::Fetch { plane, channels }
+        } else {
+            Op::Sample {
+                plane,
+                channels,
+                x: self.frame.x,
+                y: self.frame.y,
+                nearest,
+            }
+        };
+        Ok(Val::from_channels(&self.emit_many(op)?))
+    }
+
+    /// Emits an operation writing any number of slots (plane operations are never folded).
+    pub fn emit_many(&mut self, op: Op) -> Result<Vec<Operand>, GraphError> {
+        let arity = op.arity();
+        let dst = self.compiler.emit(op, self.node)?;
+        Ok((0..arity).map(|i| Operand::Slot(dst + i as Slot)).collect())
+    }
+}

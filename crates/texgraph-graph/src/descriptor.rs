@@ -1,0 +1,361 @@
+//! What a node type is: a static [`NodeDescriptor`] with its ports, params and compile
+//! function, and the helpers family files build them with. The table of every node type
+//! is `registry.rs`, above the families.
+
+use crate::compile::node_ctx::{NodeCtx, Val};
+use crate::graph::{CurvePoint, GradientStop, ParamValue};
+use texgraph_base::error::GraphError;
+
+/// How a node type's outputs are computed from its params and inputs.
+pub type CompileFn = fn(&mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError>;
+
+/// Everything the program knows about one node type.
+pub struct NodeDescriptor {
+    /// Stable id used in files (`"perlin"`).
+    pub id: &'static str,
+    /// Name shown in the editor.
+    pub label: &'static str,
+    /// Palette group.
+    pub category: Category,
+    /// One-line description of what the node computes.
+    pub doc: &'static str,
+    /// Input ports other than the float params (which are inputs too).
+    pub inputs: &'static [InputPort],
+    /// Output ports; the first is the one a bare `"node_id"` reference means.
+    pub outputs: &'static [OutputPort],
+    /// Params, in inspector order.
+    pub params: &'static [Param],
+    /// Emits the node's operations.
+    pub compile: CompileFn,
+}
+
+impl NodeDescriptor {
+    /// The param called `name`.
+    pub fn param(&self, name: &str) -> Option<&'static Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// The explicit input port called `name`.
+    pub fn input(&self, name: &str) -> Option<&'static InputPort> {
+        self.inputs.iter().find(|p| p.name == name)
+    }
+
+    /// The output port called `name`.
+    pub fn output(&self, name: &str) -> Option<&'static OutputPort> {
+        self.outputs.iter().find(|p| p.name == name)
+    }
+
+    /// Every port a connection may target: the explicit inputs, then one scalar socket
+    /// per float param.
+    pub fn connectable_inputs(&self) -> impl Iterator<Item = (&'static str, PortType)> {
+        self.inputs.iter().map(|p| (p.name, p.ty)).chain(
+            self.params
+                .iter()
+                .filter(|p| matches!(p.kind, ParamKind::Float { .. }))
+                .map(|p| (p.name, PortType::Scalar)),
+        )
+    }
+}
+
+/// Palette groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    /// Lattice noises.
+    Noise,
+    /// Octave sums of a noise or of any subgraph.
+    Fractal,
+    /// Regular patterns.
+    Pattern,
+    /// Nodes that move the sample position.
+    Coordinates,
+    /// Value and color adjustments.
+    Adjust,
+    /// Channels, conversions and ranges.
+    Color,
+    /// Nodes that combine two inputs.
+    Combine,
+    /// Neighbourhood filters and buffers: nodes whose input is computed over the whole
+    /// image first.
+    Filter,
+    /// Masks of shapes made into material maps: distances, bevels, flood fills, value
+    /// ranges.
+    Mask,
+    /// Material maps from heights and normal maps: occlusion, curvature, layer blends.
+    Material,
+    /// Constants, images and graph values.
+    Input,
+    /// Graph outputs.
+    Output,
+}
+
+impl Category {
+    /// Display name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::Noise => "Noise",
+            Category::Fractal => "Fractal",
+            Category::Pattern => "Pattern",
+            Category::Coordinates => "Coordinates",
+            Category::Adjust => "Adjust",
+            Category::Color => "Color",
+            Category::Combine => "Combine",
+            Category::Filter => "Filter",
+            Category::Mask => "Mask",
+            Category::Material => "Material",
+            Category::Input => "Input",
+            Category::Output => "Output",
+        }
+    }
+}
+
+/// What an input port accepts. Scalars and colors convert into each other implicitly
+/// (color → Rec.709 luminance, scalar → opaque gray), so the type says what the node
+/// computes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PortType {
+    /// One channel.
+    Scalar,
+    /// RGBA.
+    Color,
+    /// Either; the node keeps color if any such input is a color.
+    Any,
+}
+
+/// An input port.
+pub struct InputPort {
+    /// Port name used in `inputs`.
+    pub name: &'static str,
+    /// What it computes with.
+    pub ty: PortType,
+    /// Whether the node needs it connected.
+    pub required: bool,
+    /// What it does, and its value when unconnected.
+    pub doc: &'static str,
+}
+
+/// The type of an output port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputType {
+    /// One channel.
+    Scalar,
+    /// RGBA.
+    Color,
+    /// Color if any [`PortType::Any`] input is a color, else scalar.
+    FollowsInputs,
+    /// Scalar or color, as the node's `type` param says.
+    ByParam,
+}
+
+/// An output port.
+pub struct OutputPort {
+    /// Port name used in `"node_id.port"` references.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: OutputType,
+    /// What it carries.
+    pub doc: &'static str,
+}
+
+/// A param of a node type.
+pub struct Param {
+    /// Key in the node's `params`.
+    pub name: &'static str,
+    /// What it does.
+    pub doc: &'static str,
+    /// Type, default and range.
+    pub kind: ParamKind,
+}
+
+/// Type, default and range of a param.
+#[derive(Debug, Clone, Copy)]
+pub enum ParamKind {
+    /// A float, also an input socket of the same name (connected → per-pixel value).
+    Float {
+        /// Value when absent.
+        default: f32,
+        /// Smallest accepted value.
+        min: f32,
+        /// Largest accepted value.
+        max: f32,
+    },
+    /// An integer.
+    Int {
+        /// Value when absent.
+        default: i64,
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// One of a fixed list of words.
+    Choice {
+        /// Value when absent.
+        default: &'static str,
+        /// Accepted values.
+        options: &'static [&'static str],
+    },
+    /// A color written `#rrggbb` or `#rrggbbaa`.
+    Color {
+        /// Value when absent.
+        default: &'static str,
+    },
+    /// Free text.
+    Text {
+        /// Value when absent.
+        default: &'static str,
+    },
+    /// A file path, relative to the graph file's folder (or absolute).
+    File {
+        /// Value when absent.
+        default: &'static str,
+    },
+    /// `true` or `false`.
+    Bool {
+        /// Value when absent.
+        default: bool,
+    },
+    /// The stops of a color ramp, at least one.
+    Stops {
+        /// Value when absent, as (position, color).
+        default: &'static [(f32, &'static str)],
+    },
+    /// The points of a curve, 2 to [`MAX_CURVE_POINTS`].
+    Points {
+        /// Value when absent, as (x, y).
+        default: &'static [(f32, f32)],
+    },
+}
+
+/// The most points a curve may have.
+pub const MAX_CURVE_POINTS: usize = 64;
+
+impl ParamKind {
+    /// The default as a file would hold it.
+    pub fn default_value(&self) -> ParamValue {
+        match *self {
+            ParamKind::Float { default, .. } => ParamValue::Number(f64::from(default)),
+            ParamKind::Int { default, .. } => ParamValue::Number(default as f64),
+            ParamKind::Choice { default, .. }
+            | ParamKind::Color { default }
+            | ParamKind::Text { default }
+            | ParamKind::File { default } => ParamValue::Text(default.to_owned()),
+            ParamKind::Bool { default } => ParamValue::Bool(default),
+            ParamKind::Stops { default } => ParamValue::Stops(
+                default
+                    .iter()
+                    .map(|&(pos, color)| GradientStop {
+                        pos: f64::from(pos),
+                        color: color.to_owned(),
+                    })
+                    .collect(),
+            ),
+            ParamKind::Points { default } => ParamValue::Points(
+                default
+                    .iter()
+                    .map(|&(x, y)| CurvePoint {
+                        x: f64::from(x),
+                        y: f64::from(y),
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The default written as it would appear in JSON (for docs and the inspector).
+    pub fn default_text(&self) -> String {
+        match self {
+            ParamKind::Float { default, .. } => format!("{default}"),
+            ParamKind::Int { default, .. } => format!("{default}"),
+            ParamKind::Choice { default, .. }
+            | ParamKind::Color { default }
+            | ParamKind::Text { default }
+            | ParamKind::File { default } => format!("\"{default}\""),
+            ParamKind::Bool { default } => format!("{default}"),
+            ParamKind::Stops { default } => default
+                .iter()
+                .map(|(pos, color)| format!("{pos} {color}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            ParamKind::Points { default } => default
+                .iter()
+                .map(|(x, y)| format!("({x}, {y})"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
+    /// Short type name for docs.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ParamKind::Float { .. } => "float",
+            ParamKind::Int { .. } => "integer",
+            ParamKind::Choice { .. } => "choice",
+            ParamKind::Color { .. } => "color",
+            ParamKind::Text { .. } => "text",
+            ParamKind::File { .. } => "file",
+            ParamKind::Bool { .. } => "boolean",
+            ParamKind::Stops { .. } => "stops",
+            ParamKind::Points { .. } => "points",
+        }
+    }
+}
+
+/// Shorthand for a float param in node family files.
+pub const fn float(
+    name: &'static str,
+    default: f32,
+    min: f32,
+    max: f32,
+    doc: &'static str,
+) -> Param {
+    Param {
+        name,
+        doc,
+        kind: ParamKind::Float { default, min, max },
+    }
+}
+
+/// The `angle` param of a node that works along a direction: degrees counterclockwise
+/// from the right, 0 by default, ±360.
+pub const fn angle(doc: &'static str) -> Param {
+    float("angle", 0.0, -360.0, 360.0, doc)
+}
+
+/// Shorthand for a choice param in node family files.
+pub const fn choice(
+    name: &'static str,
+    default: &'static str,
+    options: &'static [&'static str],
+    doc: &'static str,
+) -> Param {
+    Param {
+        name,
+        doc,
+        kind: ParamKind::Choice { default, options },
+    }
+}
+
+/// The `seed` param shared by every noise.
+pub const SEED: Param = Param {
+    name: "seed",
+    doc: "Noise seed. 0 uses Ken Perlin's reference permutation; others a shuffle of it.",
+    kind: ParamKind::Int {
+        default: 0,
+        min: 0,
+        max: 2_147_483_647,
+    },
+};
+
+/// The single scalar output most nodes have.
+pub const SCALAR_OUT: &[OutputPort] = &[OutputPort {
+    name: "out",
+    ty: OutputType::Scalar,
+    doc: "The computed value.",
+}];
+
+/// The single color output.
+pub const COLOR_OUT: &[OutputPort] = &[OutputPort {
+    name: "out",
+    ty: OutputType::Color,
+    doc: "The computed color.",
+}];

@@ -1,0 +1,62 @@
+//! File params (an `image` node's `path`, a subgraph's `file`) are written relative to the graph file's folder.
+//! Before compiling a graph loaded from a file, its relative paths are made to point into
+//! that folder; the document the editor saves keeps them as written.
+
+use std::path::{Path, PathBuf};
+
+pub use crate::graph::folder_of;
+use crate::graph::{Graph, ParamValue};
+use crate::registry::{self, ParamKind};
+
+impl Graph {
+    /// Joins every relative file param to `folder` (the graph file's folder), so the
+    /// graph can be compiled from any working directory.
+    pub fn resolve_paths(&mut self, folder: &Path) {
+        if folder == Path::new(".") {
+            return; // already relative to the working directory
+        }
+        for node in &mut self.nodes {
+            let files: Vec<String> = match registry::lookup(&node.kind) {
+                Some(desc) => desc
+                    .params
+                    .iter()
+                    .filter(|p| matches!(p.kind, ParamKind::File { .. }))
+                    .map(|p| p.name.to_owned())
+                    .collect(),
+                // A subgraph's file, then the exposed params its file says are paths.
+                None if node.kind == crate::graph::SUBGRAPH_KIND => {
+                    resolve(node.params.get_mut("file"), folder);
+                    let Some(ParamValue::Text(file)) = node.params.get("file") else {
+                        continue;
+                    };
+                    crate::subgraph::file_params(Path::new(file))
+                }
+                None => continue,
+            };
+            for name in files {
+                resolve(node.params.get_mut(&name), folder);
+            }
+        }
+    }
+}
+
+/// Joins a relative path param to `folder`.
+fn resolve(param: Option<&mut ParamValue>, folder: &Path) {
+    if let Some(ParamValue::Text(path)) = param
+        && !path.is_empty()
+        && Path::new(path.as_str()).is_relative()
+    {
+        *path = beside(folder, path).to_string_lossy().into_owned();
+    }
+}
+
+/// Where a relative file param `path` of a graph in `folder` lies: joined to the folder,
+/// except beside a graph named without a folder (`.`), where the path is already right as
+/// written (and reads better without a `./`).
+pub fn beside(folder: &Path, path: &str) -> PathBuf {
+    if folder == Path::new(".") {
+        PathBuf::from(path)
+    } else {
+        folder.join(path)
+    }
+}

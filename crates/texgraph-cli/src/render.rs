@@ -8,10 +8,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::animation::{Frames, Layout, export_animation};
 use texgraph_core::eval::stream::Region;
 use texgraph_core::export::material::{MaterialSettings, export_preset, scene_paths};
-use texgraph_core::export::presets::{FileKind, find};
+use texgraph_core::export::presets::find;
 use texgraph_core::export::streamed::export_streamed;
 use texgraph_core::export::{
-    Depth, ExportSettings, default_image_name, file_stem_for, render_targets,
+    Depth, ExportSettings, Format, default_image_name, file_stem_for, render_targets,
 };
 use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
@@ -59,7 +59,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", requires = "preset")]
     preset_file: Option<PathBuf>,
     /// Write every file of the preset in this format instead of the preset's.
-    #[arg(long, value_parser = ["png", "exr", "tif", "dds", "ktx2"], requires = "preset")]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Format::ids()), requires = "preset")]
     format: Option<String>,
     /// Render the graph's material on a lit shape instead of a map: sphere, plane, cube or
     /// cylinder (a CPU PBR render; `--size` is the image's, `--map-size` the maps').
@@ -346,7 +346,7 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
     let settings = MaterialSettings {
         width: args.size.0,
         height: args.size.1,
-        format: args.format.as_deref().and_then(FileKind::parse),
+        format: args.format.as_deref().and_then(Format::parse),
         graph_name: file_stem_for(graph, Some(&args.graph)),
         options: RenderOptions {
             threads: args.threads,

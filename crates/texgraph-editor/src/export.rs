@@ -12,9 +12,10 @@ use std::time::Instant;
 use eframe::egui::{self, Id, Ui};
 use texgraph_core::animation::{Frames, Layout, export_animation, frame_path};
 use texgraph_core::export::material::{MaterialSettings, export_preset, preset_paths};
-use texgraph_core::export::presets::{FileKind, Preset, built_in};
+use texgraph_core::export::presets::{Preset, built_in};
 use texgraph_core::export::{
-    Depth, ExportSettings, Exported, default_image_name, export_all, file_stem_for, output_paths,
+    Depth, ExportSettings, Exported, Format, default_image_name, export_all, file_stem_for,
+    output_paths, render_targets,
 };
 use texgraph_core::usage::Usage;
 use texgraph_core::{Graph, RenderOptions, output_names};
@@ -44,16 +45,23 @@ pub enum ImageKind {
     Tiff16,
     /// TIFF, 32-bit float.
     Tiff32,
+    /// DDS: each map block-compressed as its usage asks (BC7 sRGB, BC7, BC5, BC4, or
+    /// 16-bit heights), with its mips.
+    Dds,
+    /// KTX2: the same texture in Khronos' container.
+    Ktx2,
 }
 
 impl ImageKind {
-    const ALL: [ImageKind; 6] = [
+    const ALL: [ImageKind; 8] = [
         ImageKind::Png8,
         ImageKind::Png16,
         ImageKind::Exr,
         ImageKind::Tiff8,
         ImageKind::Tiff16,
         ImageKind::Tiff32,
+        ImageKind::Dds,
+        ImageKind::Ktx2,
     ];
 
     fn label(self) -> &'static str {
@@ -64,15 +72,24 @@ impl ImageKind {
             ImageKind::Tiff8 => "TIFF 8-bit",
             ImageKind::Tiff16 => "TIFF 16-bit",
             ImageKind::Tiff32 => "TIFF 32-bit float",
+            ImageKind::Dds => "DDS texture (BC7/BC5/BC4, mips)",
+            ImageKind::Ktx2 => "KTX2 texture (BC7/BC5/BC4, mips)",
         }
     }
 
-    /// The depth written.
-    pub fn depth(self) -> Depth {
+    /// Whether this is a game texture, one map with its mips (no animation frames).
+    pub fn is_texture(self) -> bool {
+        matches!(self, ImageKind::Dds | ImageKind::Ktx2)
+    }
+
+    /// The depth asked for; `None` for textures, whose depth follows each map's usage
+    /// (16 bits for a height), as `texgraph render -o x.dds` without `--depth`.
+    pub fn depth(self) -> Option<Depth> {
         match self {
-            ImageKind::Png8 | ImageKind::Tiff8 => Depth::Eight,
-            ImageKind::Png16 | ImageKind::Tiff16 => Depth::Sixteen,
-            ImageKind::Exr | ImageKind::Tiff32 => Depth::Float,
+            ImageKind::Png8 | ImageKind::Tiff8 => Some(Depth::Eight),
+            ImageKind::Png16 | ImageKind::Tiff16 => Some(Depth::Sixteen),
+            ImageKind::Exr | ImageKind::Tiff32 => Some(Depth::Float),
+            ImageKind::Dds | ImageKind::Ktx2 => None,
         }
     }
 
@@ -81,17 +98,21 @@ impl ImageKind {
             ImageKind::Exr => "exr",
             ImageKind::Tiff8 | ImageKind::Tiff16 | ImageKind::Tiff32 => "tif",
             ImageKind::Png8 | ImageKind::Png16 => "png",
+            ImageKind::Dds => "dds",
+            ImageKind::Ktx2 => "ktx2",
         }
     }
 
     /// The kind a file name's extension writes, keeping this one's depth where the
     /// format offers it; `None` for an extension that is no image format.
     fn for_extension(self, extension: &str) -> Option<Self> {
-        let depth = self.depth();
+        let depth = self.depth().unwrap_or(Depth::Eight);
         Some(match extension.to_ascii_lowercase().as_str() {
             "png" if depth == Depth::Eight => ImageKind::Png8,
             "png" => ImageKind::Png16,
             "exr" => ImageKind::Exr,
+            "dds" => ImageKind::Dds,
+            "ktx2" => ImageKind::Ktx2,
             "tif" | "tiff" => match depth {
                 Depth::Eight => ImageKind::Tiff8,
                 Depth::Sixteen => ImageKind::Tiff16,
@@ -131,7 +152,7 @@ pub struct MaterialRequest {
     /// The preset.
     pub preset: Preset,
     /// Every file in this format instead of the preset's.
-    pub format: Option<FileKind>,
+    pub format: Option<Format>,
     /// `{graph}` in the file names: the graph's name, else its file's stem.
     pub graph_name: String,
 }
@@ -209,14 +230,6 @@ impl ExportJob {
         wake: impl Fn() + Send + Sync + 'static,
         export: ExportFn,
     ) -> Self {
-        let targets: Vec<(Option<String>, PathBuf)> = if request.all_outputs {
-            output_paths(&graph, &request.path)
-                .into_iter()
-                .map(|(name, path)| (Some(name), path))
-                .collect()
-        } else {
-            vec![(request.output.clone(), request.path.clone())]
-        };
         let rows = Arc::new(AtomicU32::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
         // Stills of several outputs, and materials, are one render.
@@ -225,22 +238,19 @@ impl ExportJob {
             None => 1,
         };
         let total_rows = request.height.saturating_mul(copies.max(1));
-        let jobs: Vec<(ExportSettings, PathBuf)> = targets
-            .into_iter()
-            .map(|(output, path)| {
-                let settings = ExportSettings {
-                    width: request.width,
-                    height: request.height,
-                    depth: request.kind.depth(),
-                    output,
-                    options: RenderOptions {
-                        cancel: Some(cancel.clone()),
-                        ..RenderOptions::default()
-                    },
-                };
-                (settings, path)
-            })
-            .collect();
+        let options = RenderOptions {
+            cancel: Some(cancel.clone()),
+            ..RenderOptions::default()
+        };
+        // What a material or an animation is rendered with (a still's files and depths
+        // are the core's choice below, as the CLI's).
+        let settings = ExportSettings {
+            width: request.width,
+            height: request.height,
+            depth: request.kind.depth().unwrap_or(Depth::Eight),
+            output: request.output.clone(),
+            options: options.clone(),
+        };
         let (send, result) = channel();
         let job_rows = rows.clone();
         // Should no thread start, the sender goes with the closure and `poll` reports it.
@@ -253,7 +263,7 @@ impl ExportJob {
                 };
                 // A bug that panics ends this export with an error, not the editor.
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if jobs.is_empty() {
+                    if output_names(&graph).is_empty() {
                         return Err("the graph has no output node to export".to_owned());
                     }
                     if let Some(material) = &request.material {
@@ -262,7 +272,7 @@ impl ExportJob {
                             height: request.height,
                             format: material.format,
                             graph_name: material.graph_name.clone(),
-                            options: jobs[0].0.options.clone(),
+                            options: settings.options.clone(),
                         };
                         return export_preset(
                             &graph,
@@ -283,12 +293,23 @@ impl ExportJob {
                             &frames,
                             layout,
                             &request.path,
-                            &jobs[0].0,
+                            &settings,
                             &rows,
                         )
                         .map_err(|e| describe(&request.path, &e));
                     }
-                    // Every file or none (`--all-outputs` in the CLI does the same).
+                    // The files `texgraph render` would write for the same request, every
+                    // one or none.
+                    let jobs = render_targets(
+                        &graph,
+                        &request.path,
+                        (request.width, request.height),
+                        request.kind.depth(),
+                        request.output.as_deref(),
+                        request.all_outputs,
+                        &options,
+                    )
+                    .map_err(|e| describe(&request.path, &e))?;
                     export(&graph, &jobs, &progress).map_err(|e| describe(&request.path, &e))
                 }))
                 .unwrap_or_else(|panic| Err(crate::worker::panic_message("the export", &*panic)));
@@ -415,7 +436,7 @@ pub struct ExportDialog {
     /// The export preset writing the material's files, or `None` for images.
     pub material: Option<String>,
     /// The format of a material's files, or `None` for the preset's own.
-    pub material_format: Option<FileKind>,
+    pub material_format: Option<Format>,
     /// The folder a material's files go to, as typed.
     pub folder: String,
     /// `{graph}` in a material's file names.
@@ -885,13 +906,20 @@ impl ExportDialog {
 
                 let still_format =
                     !self.animate || matches!(self.motion, Motion::Sequence | Motion::Sheet);
+                if self.animate && self.kind.is_texture() {
+                    self.kind = ImageKind::Png8;
+                }
                 let kind = self.kind;
                 if still_format {
                     ui.label("format");
                     egui::ComboBox::from_id_salt("export_format")
                         .selected_text(self.kind.label())
                         .show_ui(ui, |ui| {
-                            for kind in ImageKind::ALL {
+                            // Textures hold one map each: stills only, no frames.
+                            for kind in ImageKind::ALL
+                                .into_iter()
+                                .filter(|k| !self.animate || !k.is_texture())
+                            {
                                 ui.selectable_value(&mut self.kind, kind, kind.label());
                             }
                         });
@@ -963,10 +991,10 @@ impl ExportDialog {
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut self.material_format, None, "the preset's");
-                for (_, kind) in FileKind::ALL {
+                for (_, kind) in Format::ALL {
                     let label = match kind {
-                        FileKind::Dds => "DDS (BC7, BC5, BC4, mips)".to_owned(),
-                        FileKind::Ktx2 => "KTX2 (BC7, BC5, BC4, mips)".to_owned(),
+                        Format::Dds => "DDS (BC7, BC5, BC4, mips)".to_owned(),
+                        Format::Ktx2 => "KTX2 (BC7, BC5, BC4, mips)".to_owned(),
                         other => other.id().to_uppercase(),
                     };
                     ui.selectable_value(&mut self.material_format, Some(kind), label);

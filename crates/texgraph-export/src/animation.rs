@@ -129,6 +129,13 @@ impl Layout {
             path: path.to_owned(),
             message: message.to_owned(),
         };
+        // Frames are stills of their own; a texture holds one map and its mips.
+        let image_format = || match Format::from_path(path)? {
+            format if format.is_texture() => Err(refuse(
+                "frames are written as .png, .exr, .tif or .tiff images (DDS and KTX2 hold one map)",
+            )),
+            format => Ok(format),
+        };
         match sheet {
             Some(_) if numbered || gif => Err(refuse(
                 "a sprite sheet is one still image: name it without # and as .png, .exr, .tif or .tiff",
@@ -136,13 +143,13 @@ impl Layout {
             Some((columns, rows)) => Ok(Layout::Sheet {
                 columns,
                 rows,
-                format: Format::from_path(path)?,
+                format: image_format()?,
             }),
             None if gif && numbered => {
                 Err(refuse("a GIF holds every frame itself: name it without #"))
             }
             None if gif => Ok(Layout::Gif),
-            None if numbered => Ok(Layout::Sequence(Format::from_path(path)?)),
+            None if numbered => Ok(Layout::Sequence(image_format()?)),
             None => match Format::from_path(path) {
                 Ok(Format::Png) => Ok(Layout::Apng),
                 Ok(_) | Err(_) => Err(refuse(

@@ -1,5 +1,7 @@
 //! The [`BlockFormat`] a map is stored in inside a DDS or KTX2 file.
 
+use texgraph_engine::usage::Encoding;
+
 /// How one map is stored in a DDS or KTX2 file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BlockFormat {
@@ -21,6 +23,20 @@ pub enum BlockFormat {
 }
 
 impl BlockFormat {
+    /// How a map is stored, as presets and single-output renders both choose: one
+    /// channel as BC4, or uncompressed 16-bit (R16) when 16 bits are asked for; a normal
+    /// map as BC5; sRGB-encoded colors as BC7 sRGB; other colors (packed data, plain
+    /// images) as BC7.
+    pub fn for_map(channels: usize, bits: u32, normal: bool, encoding: Encoding) -> Self {
+        match channels {
+            1 if bits >= 16 => BlockFormat::R16,
+            1 => BlockFormat::Bc4,
+            _ if normal => BlockFormat::Bc5,
+            _ if encoding == Encoding::Srgb => BlockFormat::Bc7Srgb,
+            _ => BlockFormat::Bc7,
+        }
+    }
+
     /// The name used in messages: `BC7`, `BC5`, `BC4` or `R16`.
     pub fn name(self) -> &'static str {
         match self {

@@ -25,107 +25,20 @@ pub mod streamed;
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use texgraph_base::error::{Error, Result};
 use texgraph_base::staging::{self, Staged};
-use texgraph_engine::eval::{Image, RenderOptions, image_bytes, render};
+use texgraph_engine::eval::{Image, RenderOptions, image_bytes};
 use texgraph_engine::program::Program;
 use texgraph_engine::usage::Encoding;
-use texgraph_graph::compile::{compile, output_names};
+use texgraph_graph::compile::output_names;
 use texgraph_graph::graph::Graph;
 
+pub mod format;
 pub mod material;
 pub mod presets;
 
-/// File formats, chosen by extension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// `.png`: 8 or 16 bits per channel.
-    Png,
-    /// `.exr`: 32-bit float.
-    Exr,
-    /// `.tif` / `.tiff`: 8, 16 or 32-bit float.
-    Tiff,
-}
-
-/// Bits per channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Depth {
-    /// 8-bit integer.
-    Eight,
-    /// 16-bit integer.
-    Sixteen,
-    /// 32-bit float.
-    Float,
-}
-
-impl Depth {
-    /// The depth written `8`, `16` or `32`.
-    pub fn from_bits(bits: u32) -> Option<Self> {
-        match bits {
-            8 => Some(Depth::Eight),
-            16 => Some(Depth::Sixteen),
-            32 => Some(Depth::Float),
-            _ => None,
-        }
-    }
-
-    /// 8, 16 or 32.
-    pub fn bits(self) -> u32 {
-        match self {
-            Depth::Eight => 8,
-            Depth::Sixteen => 16,
-            Depth::Float => 32,
-        }
-    }
-}
-
-impl Format {
-    /// The format for `path`'s extension.
-    pub fn from_path(path: &Path) -> Result<Self> {
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        match ext.as_deref() {
-            Some("png") => Ok(Format::Png),
-            Some("exr") => Ok(Format::Exr),
-            Some("tif" | "tiff") => Ok(Format::Tiff),
-            _ => Err(Error::Export {
-                path: path.to_owned(),
-                message: "unknown image extension; use .png, .exr, .tif or .tiff".to_owned(),
-            }),
-        }
-    }
-
-    /// The depth written when none is asked for.
-    pub fn default_depth(self) -> Depth {
-        match self {
-            Format::Png | Format::Tiff => Depth::Eight,
-            Format::Exr => Depth::Float,
-        }
-    }
-
-    /// Bytes a pixel of `channels` takes in the copy the encoder is given at `depth`.
-    fn copy_bytes_per_pixel(self, depth: Depth, channels: usize) -> u64 {
-        let channels = match (self, depth) {
-            // Gray is stored as RGBA in float TIFFs.
-            (Format::Tiff, Depth::Float) => 4,
-            _ => channels as u64,
-        };
-        channels * u64::from(depth.bits() / 8)
-    }
-
-    /// Whether the format can store `depth`.
-    pub fn supports(self, depth: Depth) -> bool {
-        match self {
-            Format::Png => depth != Depth::Float,
-            Format::Exr => depth == Depth::Float,
-            Format::Tiff => true,
-        }
-    }
-}
+pub use format::{Depth, Format};
 
 /// Writes `image` to `path` in the format of its extension at `depth`.
 pub fn write_image(image: &Image, path: &Path, depth: Depth) -> Result<()> {
@@ -140,8 +53,10 @@ pub(crate) fn checked_format(path: &Path, depth: Depth) -> Result<Format> {
         return Err(Error::Export {
             path: path.to_owned(),
             message: format!(
-                "{format:?} files cannot hold {}-bit samples (PNG: 8 or 16, EXR: 32, TIFF: 8, 16 or 32)",
-                depth.bits()
+                "{} files cannot hold {}-bit samples ({})",
+                format.name(),
+                depth.bits(),
+                Format::depths_text()
             ),
         });
     }
@@ -225,96 +140,31 @@ pub struct Exported {
     pub seconds: f64,
 }
 
-/// Compiles `graph` for `settings.output`, checks the image fits in available memory,
-/// renders it (progress = rows done), and writes it atomically to `path` (format from
-/// extension). Nothing is written when anything fails or the render is cancelled.
-///
-/// The extension and depth are checked first, then the graph and memory, all before
-/// rendering. Cancellation (through `settings.options.cancel`) returns
-/// [`Error::Cancelled`].
+/// Compiles `graph` for `settings.output`, checks the render fits in available memory,
+/// renders it (progress = rows done) and writes it atomically to `path` (format from
+/// extension): [`export_all`] of one target. Nothing is written when anything fails or
+/// the render is cancelled (through `settings.options.cancel`: [`Error::Cancelled`]).
 pub fn export_graph(
     graph: &Graph,
     settings: &ExportSettings,
     path: &Path,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Exported> {
-    let format = checked_format(path, settings.depth)?;
-    let program = compile(graph, settings.output.as_deref())?;
-    let (staged, done) = stage_export(&program, format, settings, path, progress)?;
-    staged.commit()?;
-    Ok(done)
+    let mut written = export_all(graph, &[(settings.clone(), path.to_owned())], progress)?;
+    Ok(written.remove(0))
 }
 
-/// [`export_graph`] for several outputs of one graph (`--all-outputs`), all at the size
-/// of the first target: the outputs are compiled into one program and rendered together
-/// (what several of them read is computed once), then each is encoded to a temporary;
-/// only when every one has succeeded are they renamed into place together. `progress`
-/// counts the render's rows.
+/// Writes several outputs of one graph (`--all-outputs`), all at the size of the first
+/// target: the outputs are compiled into one program and rendered together band by band
+/// ([`streamed::export_streamed`], what `texgraph render` runs), each file staged and all
+/// renamed into place together only when every one has succeeded. `progress` counts the
+/// render's rows.
 pub fn export_all(
     graph: &Graph,
     targets: &[(ExportSettings, PathBuf)],
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Exported>> {
-    let Some((first, _)) = targets.first() else {
-        return Ok(Vec::new());
-    };
-    let (names, formats) = checked_targets(graph, targets)?;
-    let together = material::MaterialSettings {
-        width: first.width,
-        height: first.height,
-        format: None,
-        graph_name: String::new(),
-        options: first.options.clone(),
-    };
-    // Beside the render: the maps taken apart when there are several, and the largest
-    // encoder's copy.
-    let after = |program: &Program| {
-        let split = if program.outputs.len() > 1 {
-            program.channels() as u64 * 4
-        } else {
-            0
-        };
-        let copy = program
-            .outputs
-            .iter()
-            .zip(targets.iter().zip(&formats))
-            .map(|(output, ((settings, _), format))| {
-                format.copy_bytes_per_pixel(settings.depth, output.channels)
-            })
-            .max()
-            .unwrap_or(0);
-        split + copy
-    };
-    let rendered = material::render_together(graph, &names, &together, &after, progress)?;
-    let seconds = rendered.seconds;
-    let cancel = first.options.cancel.as_deref();
-    let mut staged = Vec::with_capacity(targets.len());
-    let mut written = Vec::with_capacity(targets.len());
-    for (((settings, path), format), (image, output)) in targets
-        .iter()
-        .zip(formats.iter().copied())
-        .zip(rendered.images.iter().zip(&rendered.outputs))
-    {
-        let encoding = output.usage.encoding();
-        staged.push(stage_encoded(
-            image,
-            path,
-            format,
-            settings.depth,
-            encoding,
-            cancel,
-        )?);
-        written.push(Exported {
-            path: path.clone(),
-            width: image.width,
-            height: image.height,
-            channels: image.channels,
-            depth: settings.depth,
-            seconds,
-        });
-    }
-    staging::commit_all(staged)?;
-    Ok(written)
+    streamed::export_streamed(graph, targets, None, progress)
 }
 
 /// Checks every target of an export of several outputs before anything is rendered: one
@@ -350,36 +200,6 @@ pub(crate) fn checked_targets(
         });
     }
     Ok((names, formats))
-}
-
-/// Renders `program` and encodes it into a staged temporary for `path`.
-fn stage_export(
-    program: &Program,
-    format: Format,
-    settings: &ExportSettings,
-    path: &Path,
-    progress: &(dyn Fn(u32) + Sync),
-) -> Result<(Staged, Exported)> {
-    let (width, height) = (settings.width, settings.height);
-    let channels = program.channels();
-    let threads = settings.options.thread_count();
-    let copy = format.copy_bytes_per_pixel(settings.depth, channels);
-    check_memory_for(program, width, height, threads, copy)?;
-    let start = Instant::now();
-    let image = render(program, width, height, settings.options.clone(), progress)?;
-    let seconds = start.elapsed().as_secs_f64();
-    let cancel = settings.options.cancel.as_deref();
-    let encoding = program.output().usage.encoding();
-    let staged = stage_encoded(&image, path, format, settings.depth, encoding, cancel)?;
-    let done = Exported {
-        path: path.to_owned(),
-        width,
-        height,
-        channels,
-        depth: settings.depth,
-        seconds,
-    };
-    Ok((staged, done))
 }
 
 /// The files `texgraph render --all-outputs` writes: one per output name,
@@ -457,8 +277,10 @@ pub fn render_targets(
         return Err(Error::Input {
             path: out.to_owned(),
             message: format!(
-                "{format:?} cannot hold {}-bit samples (PNG: 8 or 16, EXR: 32, TIFF: 8, 16 or 32)",
-                depth.bits()
+                "{} cannot hold {}-bit samples ({})",
+                format.name(),
+                depth.bits(),
+                Format::depths_text()
             ),
         });
     }
@@ -582,6 +404,7 @@ pub(crate) fn encode(
         height: image.height,
         channels: image.channels,
         note: None,
+        block: None,
     };
     let mut whole = Some(image);
     stream::write(out, &spec, &mut || whole.take())

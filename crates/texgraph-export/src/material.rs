@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::presets::{Content, FileKind, NormalConvention, Preset, PresetFile, Source};
+use crate::presets::{Content, NormalConvention, Preset, PresetFile, Source};
 use crate::{Depth, Exported, Format};
 use texgraph_base::error::{Error, Result};
 use texgraph_base::staging::{self, Staged};
 use texgraph_engine::eval::{Image, RenderOptions, render, split_outputs};
 use texgraph_engine::program::ProgramOutput;
-use texgraph_engine::usage::{Encoding, Usage};
+use texgraph_engine::usage::Usage;
 use texgraph_graph::compile::compile_outputs;
 use texgraph_graph::graph::Graph;
 
@@ -25,7 +25,7 @@ pub struct MaterialSettings {
     /// Height of every map, in pixels.
     pub height: u32,
     /// Writes every file in this format instead of the preset's (`--format`).
-    pub format: Option<FileKind>,
+    pub format: Option<Format>,
     /// `{graph}` in file names.
     pub graph_name: String,
     /// Threads, tile size and cancellation of the render.
@@ -47,7 +47,7 @@ pub fn material_outputs(graph: &Graph) -> HashMap<Usage, String> {
 struct Planned<'p> {
     file: &'p PresetFile,
     path: PathBuf,
-    kind: FileKind,
+    kind: Format,
 }
 
 /// The files `preset` writes for `graph` into `dir`, with their formats: the optional
@@ -57,7 +57,7 @@ pub fn preset_paths(
     preset: &Preset,
     settings: &MaterialSettings,
     dir: &Path,
-) -> Result<Vec<(PathBuf, FileKind)>> {
+) -> Result<Vec<(PathBuf, Format)>> {
     Ok(plan_files(graph, preset, settings, dir)?
         .into_iter()
         .map(|p| (p.path, p.kind))
@@ -83,7 +83,7 @@ fn plan_files<'p>(
             continue;
         }
         let kind = settings.format.or(file.format).unwrap_or(preset.format);
-        if preset.gltf && file.slot.is_some() && kind != FileKind::Png {
+        if preset.gltf && file.slot.is_some() && kind != Format::Png {
             return Err(fail(format!(
                 "its .gltf reads PNG textures, so its files cannot be written as {}",
                 kind.id().to_uppercase()
@@ -170,7 +170,7 @@ pub fn export_preset(
     // 70 bytes a pixel).
     let blocks = planned
         .iter()
-        .any(|p| matches!(p.kind, FileKind::Dds | FileKind::Ktx2));
+        .any(|p| matches!(p.kind, Format::Dds | Format::Ktx2));
     let encoder = if blocks { 70 } else { 8 };
     let after =
         |program: &texgraph_engine::program::Program| program.channels() as u64 * 4 + 16 + encoder;
@@ -246,10 +246,10 @@ fn check_file(p: &Planned<'_>, preset: &Preset, settings: &MaterialSettings) -> 
     };
     let bits = p.file.bits();
     match p.kind {
-        FileKind::Png if bits == 32 => Err(fail(
+        Format::Png if bits == 32 => Err(fail(
             "PNG holds 8 or 16 bits; write 32-bit maps as EXR or TIFF".into(),
         )),
-        FileKind::Dds | FileKind::Ktx2
+        Format::Dds | Format::Ktx2
             if block_format(p.file) != crate::block_format::BlockFormat::R16
                 && (!settings.width.is_multiple_of(4) || !settings.height.is_multiple_of(4)) =>
         {
@@ -383,18 +383,14 @@ fn pack(
     })
 }
 
-/// How a file is block-compressed in DDS and KTX2: BC7 sRGB for sRGB colors, BC5 for a
-/// normal map, BC4 (or uncompressed 16-bit when the preset asks for 16 bits) for one
-/// channel, BC7 for packed maps.
+/// How a file is block-compressed in DDS and KTX2 ([`BlockFormat::for_map`]).
 fn block_format(file: &PresetFile) -> crate::block_format::BlockFormat {
-    use crate::block_format::BlockFormat;
-    match (&file.content, file.channels()) {
-        (_, 1) if file.bits() >= 16 => BlockFormat::R16,
-        (_, 1) => BlockFormat::Bc4,
-        (Content::Map(Usage::Normal), _) => BlockFormat::Bc5,
-        _ if file.encoding() == Encoding::Srgb => BlockFormat::Bc7Srgb,
-        _ => BlockFormat::Bc7,
-    }
+    crate::block_format::BlockFormat::for_map(
+        file.channels(),
+        file.bits(),
+        matches!(file.content, Content::Map(Usage::Normal)),
+        file.encoding(),
+    )
 }
 
 /// Encodes a file's image into a staged temporary; returns it with the depth written.
@@ -410,16 +406,12 @@ fn stage_file(
     };
     let cancel = settings.options.cancel.as_deref();
     let (format, depth) = match p.kind {
-        FileKind::Png => (
-            Format::Png,
+        Format::Png | Format::Tiff => (
+            p.kind,
             Depth::from_bits(p.file.bits()).unwrap_or(Depth::Eight),
         ),
-        FileKind::Tiff => (
-            Format::Tiff,
-            Depth::from_bits(p.file.bits()).unwrap_or(Depth::Eight),
-        ),
-        FileKind::Exr => (Format::Exr, Depth::Float),
-        FileKind::Dds | FileKind::Ktx2 => {
+        Format::Exr => (Format::Exr, Depth::Float),
+        Format::Dds | Format::Ktx2 => {
             let block = block_format(p.file);
             let depth = if block == crate::block_format::BlockFormat::R16 {
                 Depth::Sixteen
@@ -428,7 +420,7 @@ fn stage_file(
             };
             let staged = staging::stage(&p.path, |file| {
                 let mut out = std::io::BufWriter::new(file);
-                let written = if p.kind == FileKind::Dds {
+                let written = if p.kind == Format::Dds {
                     crate::dds::encode_dds(image, block, &mut out)
                 } else {
                     crate::ktx2::encode_ktx2(image, block, &mut out)

@@ -8,51 +8,11 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use crate::Depth;
+use crate::{Depth, Format};
 use texgraph_engine::usage::{Encoding, Usage};
 
 /// The built-in presets, in the schema of preset files.
 const BUILT_IN: &str = include_str!("presets.json");
-
-/// A file format a preset can write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FileKind {
-    /// PNG, 8 or 16 bits.
-    Png,
-    /// OpenEXR, 32-bit float, linear.
-    Exr,
-    /// TIFF, 8, 16 or 32 bits.
-    Tiff,
-    /// DirectDraw Surface, block-compressed with mips.
-    Dds,
-    /// Khronos KTX2, block-compressed with mips.
-    Ktx2,
-}
-
-impl FileKind {
-    /// Every kind, by id.
-    pub const ALL: [(&'static str, FileKind); 5] = [
-        ("png", FileKind::Png),
-        ("exr", FileKind::Exr),
-        ("tif", FileKind::Tiff),
-        ("dds", FileKind::Dds),
-        ("ktx2", FileKind::Ktx2),
-    ];
-
-    /// The kind called `id` (`tiff` is `tif`).
-    pub fn parse(id: &str) -> Option<FileKind> {
-        let id = if id == "tiff" { "tif" } else { id };
-        Self::ALL.iter().find(|(k, _)| *k == id).map(|(_, f)| *f)
-    }
-
-    /// The id, which is also the file extension.
-    pub fn id(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(_, f)| *f == self)
-            .map_or("", |(k, _)| k)
-    }
-}
 
 /// Which way a normal map's green channel points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,7 +85,7 @@ pub struct PresetFile {
     /// Bits per channel, when the preset fixes them.
     pub bits: Option<u32>,
     /// The format, when it differs from the preset's.
-    pub format: Option<FileKind>,
+    pub format: Option<Format>,
     /// Color space, when the preset fixes it (else from the maps read).
     pub encoding: Option<Encoding>,
     /// Left out when the graph has none of the maps it reads (else their neutral values
@@ -143,7 +103,7 @@ pub struct Preset {
     /// One line for `texgraph presets`.
     pub description: String,
     /// The files' format unless a file or `--format` says otherwise.
-    pub format: FileKind,
+    pub format: Format,
     /// Whether a `.gltf` scene of the material is written beside the files.
     pub gltf: bool,
     /// The files, in order.
@@ -284,13 +244,16 @@ impl<'v> Fields<'v> {
         }
     }
 
-    fn format(&self, field: &str) -> Result<Option<FileKind>, PresetError> {
+    fn format(&self, field: &str) -> Result<Option<Format>, PresetError> {
         self.text(field)?
             .map(|id| {
-                FileKind::parse(id).ok_or_else(|| {
+                Format::parse(id).ok_or_else(|| {
                     self.error(
                         field,
-                        format!("unknown format '{id}' (formats: png, exr, tif, dds, ktx2)"),
+                        format!(
+                            "unknown format '{id}' (formats: {})",
+                            Format::ids().collect::<Vec<_>>().join(", ")
+                        ),
                     )
                 })
             })
@@ -324,7 +287,7 @@ fn parse_preset(value: &Value, index: usize) -> Result<Preset, PresetError> {
     }
     fields.preset = name.to_owned();
     fields.only(&["name", "description", "format", "gltf", "files"])?;
-    let format = fields.format("format")?.unwrap_or(FileKind::Png);
+    let format = fields.format("format")?.unwrap_or(Format::Png);
     let gltf = fields.flag("gltf")?;
     let Some(Value::Array(list)) = object.get("files") else {
         return Err(fields.error("files", "missing, or not an array of files"));
@@ -363,7 +326,7 @@ fn check_files(preset: &Preset, fields: &Fields<'_>) -> Result<(), PresetError> 
     let mut names: Vec<String> = Vec::with_capacity(preset.files.len());
     for (i, file) in preset.files.iter().enumerate() {
         let kind = file.format.unwrap_or(preset.format);
-        if kind == FileKind::Png && file.bits == Some(32) {
+        if kind == Format::Png && file.bits == Some(32) {
             return Err(fields.error(
                 &format!("files[{i}].bits"),
                 "PNG holds 8 or 16 bits; write 32-bit maps as EXR or TIFF (\"format\": \"exr\")",
@@ -594,7 +557,7 @@ fn check_gltf(preset: &Preset, fields: &Fields<'_>) -> Result<(), PresetError> {
             ));
         }
         let format = file.format.unwrap_or(preset.format);
-        if preset.gltf && file.slot.is_some() && format != FileKind::Png {
+        if preset.gltf && file.slot.is_some() && format != Format::Png {
             return Err(fields.error(
                 &format!("files[{i}].format"),
                 "glTF materials read PNG textures",
@@ -757,7 +720,7 @@ impl PresetFile {
     }
 
     /// The file name for a graph called `graph` written as `kind`.
-    pub fn file_name(&self, graph: &str, kind: FileKind) -> String {
+    pub fn file_name(&self, graph: &str, kind: Format) -> String {
         let usage = match &self.content {
             Content::Map(usage) => usage.id(),
             Content::Channels(_) => "",

@@ -54,6 +54,12 @@ pub fn read_piece(path: &Path) -> Result<Piece> {
         Format::Png => png_header(path)?,
         Format::Tiff => tiff_header(path)?,
         Format::Exr => exr_header(path)?,
+        Format::Dds | Format::Ktx2 => {
+            return Err(fail(
+                path,
+                "is a texture, not a region of a render (regions are PNG, EXR or TIFF files)",
+            ));
+        }
     };
     let note = note.ok_or_else(|| {
         fail(
@@ -368,6 +374,7 @@ pub fn stitch(pieces: &[Piece], out: &Path, progress: &dyn Fn(u32)) -> Result<()
         height,
         channels: first.channels,
         note: None,
+        block: None,
     };
     let mut order: Vec<&Piece> = pieces.iter().collect();
     order.sort_by_key(|p| (p.region.y, p.region.x));

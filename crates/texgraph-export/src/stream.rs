@@ -2,13 +2,15 @@
 //! writer, TIFF in strips (BigTIFF past 4 GiB) and EXR in scan-line blocks. Each writer
 //! takes its rows one at a time whatever bands they come in, so a file's bytes do not
 //! depend on how the render was cut: a whole image written at once and the same image
-//! streamed band by band are the same file.
+//! streamed band by band are the same file. DDS and KTX2 textures gather their bands into
+//! the whole image, from which their mip chain is filtered.
 
 use std::io::{Seek, Write};
 use std::ops::Deref;
 
 use rayon::prelude::*;
 
+use crate::block_format::BlockFormat;
 use crate::{Depth, Format, decoded_srgb, eight_bit, float_rgba, sixteen_bit};
 use texgraph_engine::eval::Image;
 use texgraph_engine::usage::Encoding;
@@ -35,6 +37,8 @@ pub struct FileSpec {
     pub channels: usize,
     /// Text stored with the image (a region's place in the full render), if any.
     pub note: Option<String>,
+    /// How a DDS or KTX2 texture stores the map (`None` for the other formats).
+    pub block: Option<BlockFormat>,
 }
 
 /// Writes the file `spec` describes to `out`, its rows taken from `next`, which hands
@@ -67,6 +71,43 @@ pub fn write<B: Deref<Target = Image>>(
             }
         }
         Format::Exr => write_exr(out, spec, &mut rows),
+        Format::Dds | Format::Ktx2 => write_texture(out, spec, &mut rows),
+    }
+}
+
+/// A DDS or KTX2 texture: the bands gathered into the whole image, then its mip chain
+/// filtered and compressed in [`FileSpec::block`]'s format.
+fn write_texture<B: Deref<Target = Image>>(
+    out: &mut (impl Write + Seek),
+    spec: &FileSpec,
+    rows: &mut Rows<'_, B>,
+) -> Result<(), String> {
+    let block = spec.block.ok_or_else(|| {
+        format!(
+            "{} holds one map of a known usage; write it from a render of one output or a preset",
+            spec.format.name()
+        )
+    })?;
+    let len = spec.width as usize * spec.height as usize * spec.channels;
+    let mut data = Vec::new();
+    data.try_reserve_exact(len).map_err(|_| {
+        format!(
+            "not enough memory for a {}x{} texture",
+            spec.width, spec.height
+        )
+    })?;
+    while let Some(band) = rows.next()? {
+        data.extend_from_slice(&band.data);
+    }
+    let image = Image {
+        width: spec.width,
+        height: spec.height,
+        channels: spec.channels,
+        data,
+    };
+    match spec.format {
+        Format::Dds => crate::dds::encode_dds(&image, block, out),
+        _ => crate::ktx2::encode_ktx2(&image, block, out),
     }
 }
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
+use crate::block_format::BlockFormat;
 use crate::stream::{self, FileSpec};
 use crate::{ExportSettings, Exported, checked_targets};
 use texgraph_base::error::{Error, Result};
@@ -18,11 +19,13 @@ use texgraph_base::staging::{self, Staged};
 use texgraph_engine::eval::stream::{Bands, Region, band_rows};
 use texgraph_engine::eval::{Image, split_outputs};
 use texgraph_engine::program::Program;
+use texgraph_engine::usage::Usage;
 use texgraph_graph::compile::compile_outputs;
 use texgraph_graph::graph::Graph;
 
-/// [`crate::export_all`], streamed, for `region` of the image (the whole of it when
-/// `None`). A region's files carry a note of where they belong (see [`region_note`]),
+/// Renders the outputs `targets` name together, band by band, for `region` of the image
+/// (the whole of it when `None`), each band handed to its files' writers; the files are
+/// staged and committed together, all or none. A region's files carry a note of where they belong (see [`region_note`]),
 /// which `texgraph stitch` reads.
 pub fn export_streamed(
     graph: &Graph,
@@ -59,6 +62,18 @@ pub fn export_in_bands(
             region.height
         )));
     }
+    if region != whole
+        && let Some((_, path)) = targets
+            .iter()
+            .zip(&formats)
+            .find(|(_, f)| f.is_texture())
+            .map(|(t, _)| t)
+    {
+        return Err(Error::Input {
+            path: path.clone(),
+            message: "a region cannot be written as DDS or KTX2 (a texture's mips are filtered from the whole image); write regions as PNG, EXR or TIFF and stitch them".to_owned(),
+        });
+    }
     let program = compile_outputs(graph, &names)?;
     let threads = first.options.thread_count();
     let copy = targets
@@ -82,6 +97,14 @@ pub fn export_in_bands(
             channels: output.channels,
             note: (region != whole)
                 .then(|| region_note(region, (width, height), hash, &output.name)),
+            block: format.is_texture().then(|| {
+                BlockFormat::for_map(
+                    output.channels,
+                    settings.depth.bits(),
+                    output.usage == Usage::Normal,
+                    output.usage.encoding(),
+                )
+            }),
         })
         .collect();
     let start = Instant::now();

@@ -10,10 +10,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 use texgraph_core::error::Location;
 use texgraph_core::eval::{MAX_SIDE, MAX_THREADS};
+use texgraph_core::export::Format;
 use texgraph_core::export::material::{
     MaterialSettings, export_preset, render_together, scene_paths,
 };
-use texgraph_core::export::presets::{FileKind, built_in, find};
+use texgraph_core::export::presets::{built_in, find};
 use texgraph_core::export::streamed::export_streamed;
 use texgraph_core::export::{Depth, file_stem_for, render_targets, to_linear_light};
 use texgraph_core::registry;
@@ -319,9 +320,10 @@ impl PyGraph {
             })?;
             let format = match format.as_deref() {
                 None => None,
-                Some(id) => Some(FileKind::parse(id).ok_or_else(|| {
+                Some(id) => Some(Format::parse(id).ok_or_else(|| {
                     PyValueError::new_err(format!(
-                        "format '{id}': expected png, exr, tif, dds or ktx2"
+                        "format '{id}': expected one of {}",
+                        Format::ids().collect::<Vec<_>>().join(", ")
                     ))
                 })?),
             };

@@ -214,8 +214,9 @@ fn render_job(job: &Job) -> anyhow::Result<usize> {
             if let Some((settings, path)) = targets.iter().find(|(s, _)| !format.supports(s.depth))
             {
                 bail!(
-                    "{}: {format:?} cannot hold {}-bit samples",
+                    "{}: {} cannot hold {}-bit samples",
                     path.display(),
+                    format.name(),
                     settings.depth.bits()
                 );
             }

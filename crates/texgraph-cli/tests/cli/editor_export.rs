@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use texgraph_core::Graph;
-use texgraph_core::export::presets::{self, FileKind};
+use texgraph_core::export::Format;
+use texgraph_core::export::presets;
 use texgraph_editor::export::{
     AnimationRequest, ExportJob, ExportRequest, ImageKind, MaterialRequest,
 };
@@ -189,7 +190,7 @@ fn material_presets_match_the_cli_file_for_file() {
     let dir = tempfile::tempdir().unwrap();
     let graph = dir.path().join("stone.json");
     std::fs::write(&graph, crate::materials::STONE).unwrap();
-    for (preset, format) in [("gltf", None), ("unreal", Some(FileKind::Dds))] {
+    for (preset, format) in [("gltf", None), ("unreal", Some(Format::Dds))] {
         let editor_dir = dir.path().join(format!("editor_{preset}"));
         let written = editor_export(
             &graph,

@@ -336,3 +336,54 @@ fn a_ball_is_the_material_on_a_lit_shape_the_same_bytes_on_any_thread_count() {
     .code(2)
     .stderr(predicate::str::contains("--tiling"));
 }
+
+/// `render --output NAME -o x.dds` / `x.ktx2`: one map as a game texture, in the block
+/// format its usage asks for (read back from the DDS DX10 header's DXGI format and the
+/// KTX2 header's Vulkan format), with its full mip chain; an animation refuses textures.
+#[test]
+fn a_single_output_renders_to_dds_and_ktx2_in_its_usages_block_format() {
+    let dir = tempfile::tempdir().unwrap();
+    stone_in(dir.path());
+    let u32_at =
+        |bytes: &[u8], at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let common = ["render", "stone.json", "--size", "64"];
+    run_in(
+        dir.path(),
+        &[&common[..], &["--output", "base", "-o", "bc.dds"]].concat(),
+    )
+    .success();
+    let dds = std::fs::read(dir.path().join("bc.dds")).unwrap();
+    assert_eq!(&dds[0..4], b"DDS ");
+    assert_eq!(u32_at(&dds, 128), 99, "DXGI_FORMAT_BC7_UNORM_SRGB");
+    assert_eq!(u32_at(&dds, 28), 7, "mips 64 … 1");
+
+    run_in(
+        dir.path(),
+        &[&common[..], &["--output", "nrm", "-o", "n.ktx2"]].concat(),
+    )
+    .success();
+    let ktx2 = std::fs::read(dir.path().join("n.ktx2")).unwrap();
+    assert_eq!(&ktx2[0..12], b"\xABKTX 20\xBB\r\n\x1A\n");
+    assert_eq!(u32_at(&ktx2, 12), 141, "VK_FORMAT_BC5_UNORM_BLOCK");
+    assert_eq!(u32_at(&ktx2, 40), 7, "levelCount");
+
+    run_in(
+        dir.path(),
+        &[&common[..], &["--output", "height", "-o", "h.dds"]].concat(),
+    )
+    .success();
+    let height = std::fs::read(dir.path().join("h.dds")).unwrap();
+    assert_eq!(
+        u32_at(&height, 128),
+        56,
+        "DXGI_FORMAT_R16_UNORM: heights keep 16 bits"
+    );
+
+    run_in(
+        dir.path(),
+        &[&common[..], &["--frames", "0..2", "-o", "f_##.dds"]].concat(),
+    )
+    .failure()
+    .stderr(predicate::str::contains("frames are written as"));
+    assert!(!dir.path().join("f_00.dds").exists());
+}

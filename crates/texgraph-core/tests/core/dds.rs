@@ -762,3 +762,99 @@ fn nan_is_stored_as_zero() {
     let chain = mip_chain(&source, BlockFormat::Bc4).unwrap();
     assert!(chain.iter().all(|l| l.data.iter().all(|&v| v == 0.0)));
 }
+
+/// One output written as a texture (`texgraph render --output NAME -o x.dds`, or `.ktx2`)
+/// takes the block format its usage asks for, as presets choose, at the depth the usage
+/// asks for (16 bits for a height): the streamed file is, byte for byte, the encoding of
+/// that output's own render in that format, with a full chain.
+#[test]
+fn single_outputs_are_written_as_textures_in_their_usages_block_format() {
+    use texgraph_core::export::render_targets;
+    use texgraph_core::export::streamed::export_streamed;
+    use texgraph_core::{RenderOptions, compile, render};
+
+    let graph = crate::common::example("brick_wall");
+    let dir = tempfile::tempdir().unwrap();
+    let size = 64;
+    let cases = [
+        ("basecolor", "dds", BlockFormat::Bc7Srgb),
+        ("normal", "ktx2", BlockFormat::Bc5),
+        ("height", "dds", BlockFormat::R16),
+        ("roughness", "ktx2", BlockFormat::Bc4),
+    ];
+    for (output, extension, format) in cases {
+        let path = dir.path().join(format!("{output}.{extension}"));
+        let options = RenderOptions::default();
+        let targets = render_targets(
+            &graph,
+            &path,
+            (size, size),
+            None,
+            Some(output),
+            false,
+            &options,
+        )
+        .unwrap();
+        export_streamed(&graph, &targets, None, &|_| {}).unwrap();
+        let written = std::fs::read(&path).unwrap();
+
+        let program = compile(&graph, Some(output)).unwrap();
+        let image = render(&program, size, size, options, &|_| {}).unwrap();
+        let mut want = Vec::new();
+        if extension == "dds" {
+            encode_dds(&image, format, &mut want).unwrap();
+            let dds = parse_dds(&written);
+            assert_eq!(dds.dxgi, dxgi_of(format), "{output}");
+            assert_eq!(dds.mips, 7, "{output}: 64, 32, … 1");
+        } else {
+            encode_ktx2(&image, format, &mut want).unwrap();
+            let reader = ktx2::Reader::new(&written[..]).unwrap();
+            assert_eq!(
+                reader.header().format.map(|f| f.value()),
+                Some(vk_of(format))
+            );
+            assert_eq!(reader.header().level_count, 7, "{output}");
+        }
+        assert!(
+            written == want,
+            "{output}.{extension} is not its render in {format:?}"
+        );
+    }
+}
+
+/// Textures hold one whole map: a region of one is refused before anything renders.
+#[test]
+fn a_region_cannot_be_a_texture() {
+    use texgraph_core::eval::stream::Region;
+    use texgraph_core::export::render_targets;
+    use texgraph_core::export::streamed::export_streamed;
+
+    let graph = crate::common::example("brick_wall");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bc.dds");
+    let targets = render_targets(
+        &graph,
+        &path,
+        (64, 64),
+        None,
+        Some("basecolor"),
+        false,
+        &texgraph_core::RenderOptions::default(),
+    )
+    .unwrap();
+    let region = Region {
+        x: 0,
+        y: 0,
+        width: 32,
+        height: 32,
+    };
+    let error = export_streamed(&graph, &targets, Some(region), &|_| {}).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("region cannot be written as DDS"),
+        "{error}"
+    );
+    assert!(!path.exists());
+    assert_eq!(crate::common::dir_entries(dir.path()), Vec::<String>::new());
+}

@@ -8,8 +8,9 @@ use std::path::Path;
 
 use texgraph_core::compile::compile_outputs;
 use texgraph_core::eval::split_outputs;
+use texgraph_core::export::Format;
 use texgraph_core::export::material::{MaterialSettings, export_preset};
-use texgraph_core::export::presets::{self, FileKind, Preset, built_in, parse_presets};
+use texgraph_core::export::presets::{self, Preset, built_in, parse_presets};
 use texgraph_core::export::{Depth, ExportSettings, export_all, export_graph};
 use texgraph_core::{Graph, Image, RenderOptions, compile, diagnose, render};
 
@@ -41,7 +42,7 @@ fn alone(graph: &Graph, output: &str, size: u32) -> Image {
     common::render_graph(graph, Some(output), size, RenderOptions::default())
 }
 
-fn settings(size: u32, format: Option<FileKind>) -> MaterialSettings {
+fn settings(size: u32, format: Option<Format>) -> MaterialSettings {
     MaterialSettings {
         width: size,
         height: size,
@@ -618,7 +619,7 @@ fn a_preset_refuses_a_file_for_a_folder_and_a_graph_without_maps_leaving_files_a
     let error = export_preset(
         &stone(),
         &preset("unreal"),
-        &settings(30, Some(FileKind::Dds)),
+        &settings(30, Some(Format::Dds)),
         &out,
         &|_| {},
     )
@@ -716,7 +717,7 @@ fn every_material_example_renders_with_every_preset() {
     }
     // The emissive map of the lava goes where engines read it.
     let dir = tempfile::tempdir().unwrap();
-    let mut lava = settings(32, Some(FileKind::Dds));
+    let mut lava = settings(32, Some(Format::Dds));
     lava.graph_name = "lava".into();
     export_preset(
         &common::example("lava"),
@@ -786,7 +787,7 @@ fn the_gltf_preset_refuses_formats_its_gltf_cannot_read() {
     let error = export_preset(
         &stone(),
         &preset("gltf"),
-        &settings(16, Some(FileKind::Dds)),
+        &settings(16, Some(Format::Dds)),
         &out,
         &|_| {},
     )

@@ -34,14 +34,22 @@ async function validate(file) {
 }
 
 (async () => {
-    let clean = true;
+    let passed = 0;
+    let failed = 0;
     for (const file of process.argv.slice(2)) {
+        let clean = false;
         try {
-            clean = (await validate(file)) && clean;
+            clean = await validate(file);
         } catch (error) {
             console.log(`${file}: could not be validated: ${error}`);
-            clean = false;
+        }
+        if (clean) {
+            passed++;
+        } else {
+            failed++;
         }
     }
-    process.exit(clean ? 0 : 1);
+    // A closing line as test runners print one.
+    console.log(`glTF: ${passed} passed, ${failed} failed`);
+    process.exit(failed === 0 ? 0 : 1);
 })();

@@ -7,7 +7,8 @@
 #   scripts/validate-gltf.sh material.gltf [more.gltf ...]
 #
 # Needs node and npm. The validator is installed on first use into
-# ${XDG_CACHE_HOME:-~/.cache}/texgraph/gltf-validator-<version>.
+# target/gltf-validator-<version> (or $TEXGRAPH_GLTF_VALIDATOR_DIR). scripts/test-gltf.sh,
+# part of the README's test command, runs it on the example graphs' exports.
 #
 # The exporter's tests write sample documents for it when asked:
 #   TEXGRAPH_GLTF_SAMPLES=/tmp/gltf cargo test -p texgraph-core --test core gltf::
@@ -23,7 +24,7 @@ if [ "$#" -eq 0 ]; then
 fi
 command -v node >/dev/null || { echo "error: node not found" >&2; exit 2; }
 
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/texgraph/gltf-validator-$version"
+cache="${TEXGRAPH_GLTF_VALIDATOR_DIR:-$(dirname "$here")/target/gltf-validator-$version}"
 if [ ! -f "$cache/node_modules/gltf-validator/package.json" ]; then
     command -v npm >/dev/null || { echo "error: npm not found" >&2; exit 2; }
     echo "installing gltf-validator@$version into $cache" >&2

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use anyhow::anyhow;
 use texgraph_core::compile::compile_outputs;
+use texgraph_core::kernels::dispatch::Level;
 use texgraph_core::{Image, RenderOptions, compile, output_names, render_timed};
 
 use crate::args::{parse_reps, parse_size, parse_threads};
@@ -52,8 +53,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
     texgraph_core::export::check_memory(&program, width, height, options.thread_count())
         .map_err(|e| anyhow!("{e}"))?;
+    // The instruction set that runs, as `TEXGRAPH_SIMD` names it: the variable only caps
+    // the CPU's best, so timings (and tests) say which one they had.
+    let simd = match texgraph_core::kernels::dispatch::level() {
+        Level::Baseline => "baseline",
+        Level::Avx2 => "avx2",
+        Level::Avx512 => "avx512",
+    };
     crate::say!(
-        "{}: {width}x{height}, {} operations, {} threads, load+compile {:.2} ms",
+        "{}: {width}x{height}, {} operations, {} threads, {simd} instructions, load+compile {:.2} ms",
         args.graph.display(),
         program.operation_count(),
         args.threads

@@ -281,24 +281,37 @@ def test_two_threads_render_at_once_and_both_are_right():
 
 
 def test_the_gil_is_released_while_rendering():
-    # A Python thread counts while the main thread renders: with the GIL held by the
-    # render it could not count at all until the render ended.
+    # A Python thread stamps the time over and over while the main thread renders. Had
+    # the render the GIL, the thread could stamp only just before the render starts and
+    # just after it ends (the main thread hands it a turn at its next bytecode), leaving
+    # a gap as long as the render; released, its stamps cover the render evenly. Only
+    # stamps between the render's own start and end stamps count.
     graph = texgraph.load(GRAPHS / "eroded_terrain.json")
-    counted, rendering = [], threading.Event()
+    stamps, counting, stop = [], threading.Event(), threading.Event()
 
     def count():
-        rendering.wait()
-        while rendering.is_set():
-            counted.append(None)
+        counting.set()
+        while not stop.is_set():
+            stamps.append(time.perf_counter())
 
     counter = threading.Thread(target=count)
     counter.start()
-    rendering.set()
-    graph.render(size=384, output="normal")
-    during = len(counted)
-    rendering.clear()
-    counter.join()
-    assert during > 1000
+    counting.wait()
+    try:
+        start = time.perf_counter()
+        graph.render(size=512, output="normal", threads=1)
+        end = time.perf_counter()
+    finally:
+        stop.set()
+        counter.join()
+    took = end - start
+    during = [t for t in stamps if start < t < end]
+    edges = [start, *during, end]
+    gap, at = max((b - a, a - start) for a, b in zip(edges, edges[1:]))
+    assert len(during) > 1000, f"{len(during)} stamps during a {took:.3f} s render"
+    assert gap < took / 4, (
+        f"the other thread stood still for {gap:.3f} s from {at:.3f} s into a {took:.3f} s render"
+    )
 
 
 def test_ctrl_c_stops_a_large_render():

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+use crate::common::skipped;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -523,9 +525,75 @@ const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "ti
     { "id": "q", "type": "math", "params": { "op": "add" }, "inputs": { "a": "o", "b": "sc" } },
     { "id": "out", "type": "output", "inputs": { "color": "q" } } ] }"#;
 
+/// The instruction sets (as `TEXGRAPH_SIMD` names them) this CPU has, detected here as
+/// the core detects them, so that a core that misdetects or ignores the cap is caught.
+fn instruction_sets_of_this_cpu() -> Vec<&'static str> {
+    #[allow(unused_mut)] // only x86-64 has more than the baseline
+    let mut sets = vec!["baseline"];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx2") {
+            sets.push("avx2");
+            if std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx512vl")
+            {
+                sets.push("avx512");
+            }
+        }
+    }
+    sets
+}
+
+/// The instruction set `texgraph bench` says it ran with `TEXGRAPH_SIMD=asked`.
+fn instruction_set_run(dir: &Path, asked: &str) -> String {
+    let out = texgraph(dir)
+        .env("TEXGRAPH_SIMD", asked)
+        .arg("bench")
+        .arg(example("marble.json"))
+        .args(["--size", "8", "--reps", "1", "--threads", "1"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let first = stdout.lines().next().unwrap_or_default();
+    let set = first
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" instructions"));
+    set.unwrap_or_else(|| panic!("bench names no instruction set: {stdout}"))
+        .to_owned()
+}
+
 #[test]
 fn every_instruction_set_renders_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
+    // `TEXGRAPH_SIMD` only caps the CPU's best: each level this CPU has must be the one
+    // that runs when asked for, and a level it lacks is said to be untested.
+    let cpu = instruction_sets_of_this_cpu();
+    let mut levels = Vec::new();
+    for asked in ["baseline", "avx2", "avx512"] {
+        let ran = instruction_set_run(dir.path(), asked);
+        if cpu.contains(&asked) {
+            assert_eq!(ran, asked, "TEXGRAPH_SIMD={asked} on a CPU with {asked}");
+            levels.push(asked);
+        } else {
+            assert_eq!(
+                ran,
+                *cpu.last().unwrap(),
+                "TEXGRAPH_SIMD={asked} on a CPU without it"
+            );
+            skipped(&format!(
+                "this CPU has no {asked}: {asked} is not compared with the other \
+                 instruction sets (TEXGRAPH_SIMD={asked} ran {ran})"
+            ));
+        }
+    }
+    if levels.len() < 2 {
+        skipped(&format!(
+            "this CPU has only {levels:?}: no two instruction sets to compare"
+        ));
+        return;
+    }
     let mut graphs: Vec<PathBuf> = [
         "marble.json",
         "blend_mask.json",
@@ -557,7 +625,7 @@ fn every_instruction_set_renders_the_same_bytes() {
         ));
     }
     let mut files = Vec::new();
-    for level in ["baseline", "avx2", "avx512"] {
+    for level in &levels {
         for (g, graph) in graphs.iter().enumerate() {
             let out = format!("{level}_{g}.exr");
             texgraph(dir.path())
@@ -570,12 +638,15 @@ fn every_instruction_set_renders_the_same_bytes() {
             files.push((g, std::fs::read(dir.path().join(&out)).unwrap()));
         }
     }
-    for (g, bytes) in &files[graphs.len()..] {
-        let (_, first) = files.iter().find(|(h, _)| h == g).unwrap();
+    // Each level's files against the first level's (the baseline's).
+    for (i, (g, bytes)) in files.iter().enumerate().skip(graphs.len()) {
+        let (_, first) = &files[*g];
         assert!(
             bytes == first,
-            "{} differs between instruction sets",
-            graphs[*g].display()
+            "{} differs between {} and {}",
+            graphs[*g].display(),
+            levels[0],
+            levels[i / graphs.len()]
         );
     }
 }

@@ -3,7 +3,7 @@
 //! succeeds or says how much it needs, with exit code 2 and nothing written.
 #![cfg(target_os = "linux")]
 
-use crate::common::example;
+use crate::common::{Unavailable, example, not_tested};
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -92,36 +92,88 @@ fn address_space_limits_give_errors_not_aborts() {
     }
 }
 
-/// A new memory cgroup under this process's own (v1), or `None` where cgroups cannot be
-/// made (no permission, no v1 memory controller).
-fn memory_cgroup(limit: u64) -> Option<PathBuf> {
-    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let path = own.lines().find_map(|l| {
-        let mut f = l.splitn(3, ':');
-        let (_, controllers, path) = (f.next()?, f.next()?, f.next()?);
-        controllers
-            .split(',')
-            .any(|c| c == "memory")
-            .then(|| path.to_owned())
-    })?;
-    let group = Path::new("/sys/fs/cgroup/memory")
-        .join(path.trim_start_matches('/'))
-        .join(format!("texgraph-test-{}", std::process::id()));
-    std::fs::create_dir(&group).ok()?;
-    if std::fs::write(group.join("memory.limit_in_bytes"), limit.to_string()).is_err() {
-        let _ = std::fs::remove_dir(&group);
-        return None;
+/// A memory cgroup made for a test, removed when dropped (its processes have ended by
+/// then).
+struct Cgroup {
+    dir: PathBuf,
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.dir);
     }
-    Some(group)
+}
+
+/// A new memory cgroup limited to `limit` bytes, where the core looks for limits: under
+/// this process's own group in the v1 memory hierarchy (/sys/fs/cgroup/memory), or, on
+/// the unified (v2) hierarchy, a child of its root (/sys/fs/cgroup), as a group that
+/// holds processes cannot give its children a memory controller.
+fn memory_cgroup(limit: u64) -> Result<Cgroup, Unavailable> {
+    let failed = |what: &str, e: std::io::Error| Unavailable::Failed(format!("{what}: {e}"));
+    let name = format!("texgraph-test-{}", std::process::id());
+    // "#subsys_name hierarchy num_cgroups enabled": hierarchy 0 is the unified one.
+    let controllers = std::fs::read_to_string("/proc/cgroups")
+        .map_err(|e| Unavailable::Lacking(format!("no /proc/cgroups: {e}")))?;
+    let hierarchy = controllers.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields.first() == Some(&"memory") && fields.get(3) == Some(&"1"))
+            .then(|| fields.get(1).copied())
+            .flatten()
+    });
+    let Some(hierarchy) = hierarchy else {
+        return Err(Unavailable::Lacking(
+            "the kernel has no memory cgroup controller, or it is disabled".into(),
+        ));
+    };
+    let (group, limit_file) = if hierarchy != "0" {
+        // v1: the memory controller's own hierarchy.
+        let own = std::fs::read_to_string("/proc/self/cgroup")
+            .map_err(|e| failed("reading /proc/self/cgroup", e))?;
+        let path = texgraph_core::memory::cgroup_paths(&own).1.ok_or_else(|| {
+            Unavailable::Failed(format!("no v1 memory group in /proc/self/cgroup: {own}"))
+        })?;
+        let parent = Path::new("/sys/fs/cgroup/memory").join(path.trim_start_matches('/'));
+        if !parent.join("memory.limit_in_bytes").is_file() {
+            return Err(Unavailable::Failed(format!(
+                "memory is a v1 controller, but {} is not its group",
+                parent.display()
+            )));
+        }
+        (parent.join(name), "memory.limit_in_bytes")
+    } else {
+        // v2: the memory controller must be given to the root's children.
+        let root = Path::new("/sys/fs/cgroup");
+        let available = std::fs::read_to_string(root.join("cgroup.controllers"))
+            .map_err(|e| failed("/sys/fs/cgroup is no cgroup2 hierarchy", e))?;
+        if !available.split_whitespace().any(|c| c == "memory") {
+            return Err(Unavailable::Failed(format!(
+                "the unified hierarchy has no memory controller (it has: {})",
+                available.trim()
+            )));
+        }
+        let subtree = root.join("cgroup.subtree_control");
+        let given = std::fs::read_to_string(&subtree)
+            .map_err(|e| failed("reading cgroup.subtree_control", e))?;
+        if !given.split_whitespace().any(|c| c == "memory") {
+            std::fs::write(&subtree, "+memory")
+                .map_err(|e| failed("enabling memory in cgroup.subtree_control", e))?;
+        }
+        (root.join(name), "memory.max")
+    };
+    std::fs::create_dir(&group).map_err(|e| failed(&format!("making {}", group.display()), e))?;
+    let group = Cgroup { dir: group };
+    std::fs::write(group.dir.join(limit_file), limit.to_string())
+        .map_err(|e| failed(&format!("writing {limit_file}"), e))?;
+    Ok(group)
 }
 
 #[test]
 fn cgroup_memory_limits_are_honoured() {
     // Over a cgroup limit the kernel does not fail an allocation: it kills the process.
     // Only the check before rendering can turn that into an error.
-    let Some(group) = memory_cgroup(300 << 20) else {
-        eprintln!("no memory cgroup can be made here; the cgroup limit is not tested");
-        return;
+    let group = match memory_cgroup(300 << 20) {
+        Ok(group) => group,
+        Err(why) => return not_tested("a render under a cgroup memory limit", why),
     };
     // Marble streams in bands at any size; a flood fill (cobblestones) is whole.
     let cases = [
@@ -132,9 +184,11 @@ fn cgroup_memory_limits_are_honoured() {
     ];
     for (graph, size, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
+        // The shell moves itself into the group, then becomes texgraph; it says which
+        // group it is in first, so that a move that did not happen is seen.
         let script = format!(
-            "echo $$ > '{}' && exec '{}' render '{}' -o x.png --size {size}",
-            group.join("cgroup.procs").display(),
+            "echo $$ > '{}' && cat /proc/self/cgroup >&2 && exec '{}' render '{}' -o x.png --size {size}",
+            group.dir.join("cgroup.procs").display(),
             texgraph().display(),
             example(graph).display(),
         );
@@ -144,13 +198,31 @@ fn cgroup_memory_limits_are_honoured() {
             .output()
             .unwrap();
         let what = format!("{graph} at {size}² in a 300 MiB cgroup");
+        // /proc/self/cgroup's lines ("4:memory:/…", "0::/…") start with a digit;
+        // texgraph's with "error:" or "warning:".
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let (groups, said): (Vec<&str>, Vec<&str>) = stderr
+            .lines()
+            .partition(|l| l.starts_with(|c: char| c.is_ascii_digit()));
+        let name = group.dir.file_name().unwrap().to_string_lossy();
+        assert!(
+            groups.iter().any(|l| l.ends_with(&format!("/{name}"))),
+            "{what}: the render did not run in the group: {stderr}"
+        );
+        let output = Output {
+            stderr: said
+                .iter()
+                .map(|l| format!("{l}\n"))
+                .collect::<String>()
+                .into_bytes(),
+            ..output
+        };
         assert_eq!(
             assert_done_or_refused(&what, dir.path(), &output),
             expected,
             "{what}"
         );
     }
-    let _ = std::fs::remove_dir(&group);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `render --region` and `stitch`: regions rendered apart and stitched are the bytes of
 //! the whole render; stitching refuses gaps, overlaps, and regions of other renders.
 
-use crate::common::{entries, example, run_in};
+use crate::common::{Unavailable, entries, example, not_tested, run_in};
 
 /// Renders `graph`'s output `output` whole and in the regions `regions` (X,Y,W,H) at
 /// `size`, as `ext` files in `dir`, stitches them, and checks the bytes.
@@ -115,25 +115,58 @@ fn stitch_refuses_gaps_overlaps_and_other_renders() {
     assert!(!entries(d).iter().any(|n| n.ends_with(".tmp")));
 }
 
-/// A 2 MiB tmpfs at a new folder, or `None` where one cannot be mounted (not root).
-fn small_disk() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
-    let dir = tempfile::tempdir().ok()?;
-    let mount = dir.path().join("disk");
-    std::fs::create_dir(&mount).ok()?;
+/// A 2 MiB tmpfs mounted at a new folder, unmounted when dropped.
+struct SmallDisk {
+    path: std::path::PathBuf,
+    // Removed after the unmount (fields drop after `drop`).
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(&self.path)
+            .status();
+    }
+}
+
+/// A [`SmallDisk`], or why none can be had: a kernel without tmpfs lacks it; a mount
+/// that fails (not root) is a failure under CI.
+fn small_disk() -> Result<SmallDisk, Unavailable> {
+    let kernel = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
+    if !kernel
+        .lines()
+        .any(|l| l.split_whitespace().last() == Some("tmpfs"))
+    {
+        return Err(Unavailable::Lacking("the kernel has no tmpfs".into()));
+    }
+    let dir = tempfile::tempdir().map_err(|e| Unavailable::Failed(e.to_string()))?;
+    let path = dir.path().join("disk");
+    std::fs::create_dir(&path).map_err(|e| Unavailable::Failed(e.to_string()))?;
     let done = std::process::Command::new("mount")
         .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
-        .arg(&mount)
+        .arg(&path)
         .output()
-        .ok()?;
-    done.status.success().then_some((dir, mount))
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Unavailable::Lacking("no mount command".into()),
+            _ => Unavailable::Failed(format!("running mount: {e}")),
+        })?;
+    if !done.status.success() {
+        return Err(Unavailable::Failed(format!(
+            "mount -t tmpfs: {}",
+            String::from_utf8_lossy(&done.stderr).trim()
+        )));
+    }
+    Ok(SmallDisk { path, _dir: dir })
 }
 
 #[test]
 fn a_disk_that_fills_mid_stream_leaves_the_old_files() {
-    let Some((_dir, disk)) = small_disk() else {
-        eprintln!("no tmpfs can be mounted here; the full disk is not tested");
-        return;
+    let small = match small_disk() {
+        Ok(small) => small,
+        Err(why) => return not_tested("a disk that fills", why),
     };
+    let disk = small.path.clone();
     std::fs::write(disk.join("t_height.exr"), b"old").unwrap();
     let graph = example("eroded_terrain.json");
     let out = run_in(
@@ -152,7 +185,7 @@ fn a_disk_that_fills_mid_stream_leaves_the_old_files() {
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     let left = entries(&disk);
     let old = std::fs::read(disk.join("t_height.exr")).unwrap();
-    let _ = std::process::Command::new("umount").arg(&disk).status();
+    drop(small);
     assert!(
         stderr.starts_with("error: ") && stderr.contains("No space left"),
         "{stderr}"

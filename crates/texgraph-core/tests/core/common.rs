@@ -1,9 +1,71 @@
 //! Helpers shared by the core's integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use texgraph_core::export::{Depth, read_exr, write_image};
 use texgraph_core::{Graph, Image, RenderOptions, compile, render};
+
+/// Whether this runs under continuous integration (`CI` set, as CI services do, and not
+/// to `false` or `0`).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// Whether `TEXGRAPH_BLESS` asks the golden tests to write their goldens anew. Refused
+/// under CI: a golden test that rewrites its own reference passes whatever it renders.
+pub fn blessing() -> bool {
+    let bless = std::env::var_os("TEXGRAPH_BLESS").is_some();
+    assert!(
+        !(bless && in_ci()),
+        "TEXGRAPH_BLESS is refused under CI: blessing rewrites the goldens the test compares \
+         with; bless on a workstation and commit the goldens"
+    );
+    bless
+}
+
+/// Compares `image` with the golden EXR at `path`, or writes it there when
+/// [`blessing`]; the difference past `tolerance`, if any, as a message naming `what`.
+pub fn against_golden(what: &str, image: &Image, path: &Path, tolerance: f32) -> Option<String> {
+    if blessing() {
+        std::fs::create_dir_all(path.parent().unwrap()).expect("golden folder");
+        write_image(image, path, Depth::Float).expect("write golden");
+        return None;
+    }
+    differs_from_golden(what, image, path, tolerance)
+}
+
+/// Compares `image` with the golden EXR at `path` (a golden another test blesses);
+/// the difference past `tolerance`, if any, as a message naming `what`.
+pub fn differs_from_golden(
+    what: &str,
+    image: &Image,
+    path: &Path,
+    tolerance: f32,
+) -> Option<String> {
+    let golden = read_exr(path).unwrap_or_else(|e| {
+        panic!(
+            "{what}: {e}\nrun `TEXGRAPH_BLESS=1 cargo test -p texgraph-core --test core` \
+             outside CI to create {}",
+            path.display()
+        )
+    });
+    let shape = |i: &Image| (i.width, i.height, i.channels);
+    if shape(&golden) != shape(image) {
+        return Some(format!(
+            "{what}: {:?} against the golden's {:?} (width, height, channels)",
+            shape(image),
+            shape(&golden)
+        ));
+    }
+    let worst = image
+        .data
+        .iter()
+        .zip(&golden.data)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    (worst > tolerance).then(|| format!("{what}: max abs difference {worst}"))
+}
 
 /// The repository's graphs/ folder.
 pub fn graphs_dir() -> PathBuf {

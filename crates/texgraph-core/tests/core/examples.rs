@@ -5,47 +5,32 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use texgraph_core::export::{Depth, read_exr, write_image};
 use texgraph_core::{Graph, Image, RenderOptions, output_names};
 
-const GOLDEN_SIZE: u32 = 256;
+pub const GOLDEN_SIZE: u32 = 256;
 /// Largest difference from a golden image: loose enough for kernels that round
 /// differently, far below any visible change.
-const GOLDEN_TOLERANCE: f32 = 1e-4;
+pub const GOLDEN_TOLERANCE: f32 = 1e-4;
 
-fn golden_path(stem: &str, output: &str) -> PathBuf {
+/// The golden of `output` of the example `graphs/<stem>.json`.
+pub fn golden_path(stem: &str, output: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{stem}_{output}.exr"))
 }
 
 #[test]
 fn examples_match_golden_images() {
-    let bless = std::env::var_os("TEXGRAPH_BLESS").is_some();
     let mut failures = Vec::new();
     for (stem, graph) in common::examples() {
         for output in output_names(&graph) {
             let image =
                 common::render_graph(&graph, Some(&output), GOLDEN_SIZE, RenderOptions::default());
-            let path = golden_path(&stem, &output);
-            if bless {
-                write_image(&image, &path, Depth::Float).expect("write golden");
-                continue;
-            }
-            let golden = read_exr(&path).unwrap_or_else(|e| {
-                panic!("{e}\nrun `TEXGRAPH_BLESS=1 cargo test -p texgraph-core --test examples` to create it")
-            });
-            assert_eq!(
-                (golden.width, golden.height, golden.channels),
-                (image.width, image.height, image.channels)
-            );
-            let worst = image
-                .data
-                .iter()
-                .zip(&golden.data)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f32::max);
-            if worst > GOLDEN_TOLERANCE {
-                failures.push(format!("{stem}/{output}: max abs difference {worst}"));
-            }
+            let what = format!("{stem}/{output}");
+            failures.extend(common::against_golden(
+                &what,
+                &image,
+                &golden_path(&stem, &output),
+                GOLDEN_TOLERANCE,
+            ));
         }
     }
     assert!(

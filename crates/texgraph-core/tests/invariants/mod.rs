@@ -29,6 +29,13 @@ pub fn check_text(text: &str, folder: &std::path::Path) -> Result<(), String> {
 
 /// Checks every promise above on `graph`; the error says which broke.
 pub fn check_graph(graph: &Graph) -> Result<(), String> {
+    check_graph_rendering(graph).map(|_| ())
+}
+
+/// [`check_graph`], telling how many outputs were rendered (and checked): a caller can
+/// then tell a graph that was rendered from one that was only refused.
+pub fn check_graph_rendering(graph: &Graph) -> Result<usize, String> {
+    let mut rendered = 0;
     let found = check(graph);
     let accepted = found.errors.is_empty();
     let names = output_names(graph);
@@ -97,8 +104,9 @@ pub fn check_graph(graph: &Graph) -> Result<(), String> {
         if !same {
             return Err(format!("output {output:?}: 1 and 2 threads differ"));
         }
+        rendered += 1;
     }
-    Ok(())
+    Ok(rendered)
 }
 
 /// One node of a random graph: which type, and numbers that pick its params and inputs.

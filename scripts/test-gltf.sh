@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The glTF exports of the example graphs against the Khronos glTF validator: renders
 # every material in graphs/ (a graph with outputs of a material usage) through the gltf
-# preset with the CLI the tests built (the `test` profile), into target/gltf-examples, and validates each scene with
-# scripts/validate-gltf.sh, which installs the validator from npm under target/ on first
-# use. Fails on any error or warning the validator reports, on any other export error,
+# preset with the CLI the workspace's tests build, into target/gltf-examples, and
+# validates each scene with scripts/validate-gltf.sh, which installs the validator from npm
+# under target/ on first use. Fails on any error or warning the validator reports, on any other export error,
 # and when fewer scenes than the examples' materials were written. Needs node and npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # brick_wall, cobblestone_floor, lava and rusted_metal: fewer means the preset refused
 # a material.
 least=4
-cargo build --profile test --quiet -p texgraph-cli
+# The CLI as the workspace's tests build it (nothing to do after them).
+cargo test --workspace --no-run --quiet
 out=target/gltf-examples
 rm -rf "$out"
 mkdir -p "$out"

@@ -5,7 +5,7 @@
 
 use eframe::egui::{Pos2, Vec2};
 use std::path::PathBuf;
-use texgraph_core::{Comment, Node, ParamValue};
+use texgraph_core::{Comment, ParamValue};
 
 /// One edit or action, collected while drawing and applied after.
 #[derive(Debug, Clone)]

@@ -25,13 +25,14 @@ pub mod streamed;
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use texgraph_base::error::{Error, Result};
 use texgraph_base::staging::{self, Staged};
-use texgraph_engine::eval::{Image, RenderOptions, image_bytes};
+use texgraph_engine::eval::{Image, RenderOptions, image_bytes, render};
 use texgraph_engine::program::Program;
 use texgraph_engine::usage::Encoding;
-use texgraph_graph::compile::output_names;
+use texgraph_graph::compile::{compile, output_names};
 use texgraph_graph::graph::Graph;
 
 pub mod format;
@@ -40,10 +41,12 @@ pub mod presets;
 
 pub use format::{Depth, Format};
 
+use block_format::BlockFormat;
+
 /// Writes `image` to `path` in the format of its extension at `depth`.
 pub fn write_image(image: &Image, path: &Path, depth: Depth) -> Result<()> {
     let format = checked_format(path, depth)?;
-    stage_encoded(image, path, format, depth, Encoding::AsRendered, None)?.commit()
+    stage_encoded(image, path, format, depth, Encoding::AsRendered, None, None)?.commit()
 }
 
 /// The format of `path`, when it can hold `depth`.
@@ -71,11 +74,12 @@ pub(crate) fn stage_encoded(
     format: Format,
     depth: Depth,
     encoding: Encoding,
+    block: Option<BlockFormat>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Staged> {
     staging::stage(path, |file| {
         let mut out = BufWriter::new(file);
-        encode(image, format, depth, encoding, &mut out)
+        encode(image, format, depth, encoding, block, &mut out)
             .and_then(|()| out.flush().map_err(|e| e.to_string()))
             .map_err(|message| Error::Export {
                 path: path.to_owned(),
@@ -95,7 +99,7 @@ pub(crate) fn stage_image(
     format: Format,
     depth: Depth,
 ) -> Result<Staged> {
-    stage_encoded(image, path, format, depth, Encoding::AsRendered, None)
+    stage_encoded(image, path, format, depth, Encoding::AsRendered, None, None)
 }
 
 /// The image as 8-bit RGBA bytes (gray repeated in r, g and b, opaque).
@@ -140,31 +144,98 @@ pub struct Exported {
     pub seconds: f64,
 }
 
-/// Compiles `graph` for `settings.output`, checks the render fits in available memory,
-/// renders it (progress = rows done) and writes it atomically to `path` (format from
-/// extension): [`export_all`] of one target. Nothing is written when anything fails or
-/// the render is cancelled (through `settings.options.cancel`: [`Error::Cancelled`]).
+/// Compiles `graph` for `settings.output`, checks the image fits in available memory,
+/// renders it (progress = rows done), and writes it atomically to `path` (format from
+/// extension). Nothing is written when anything fails or the render is cancelled.
+///
+/// The extension and depth are checked first, then the graph and memory, all before
+/// rendering. Cancellation (through `settings.options.cancel`) returns
+/// [`Error::Cancelled`].
 pub fn export_graph(
     graph: &Graph,
     settings: &ExportSettings,
     path: &Path,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Exported> {
-    let mut written = export_all(graph, &[(settings.clone(), path.to_owned())], progress)?;
-    Ok(written.remove(0))
+    let format = checked_format(path, settings.depth)?;
+    let program = compile(graph, settings.output.as_deref())?;
+    let (staged, done) = stage_export(&program, format, settings, path, progress)?;
+    staged.commit()?;
+    Ok(done)
 }
 
-/// Writes several outputs of one graph (`--all-outputs`), all at the size of the first
-/// target: the outputs are compiled into one program and rendered together band by band
-/// ([`streamed::export_streamed`], what `texgraph render` runs), each file staged and all
-/// renamed into place together only when every one has succeeded. `progress` counts the
-/// render's rows.
+/// [`export_graph`] for several outputs of one graph (`--all-outputs`), all at the size
+/// of the first target: the outputs are compiled into one program and rendered together
+/// (what several of them read is computed once), then each is encoded to a temporary;
+/// only when every one has succeeded are they renamed into place together. `progress`
+/// counts the render's rows.
 pub fn export_all(
     graph: &Graph,
     targets: &[(ExportSettings, PathBuf)],
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Exported>> {
-    streamed::export_streamed(graph, targets, None, progress)
+    let Some((first, _)) = targets.first() else {
+        return Ok(Vec::new());
+    };
+    let (names, formats) = checked_targets(graph, targets)?;
+    let together = material::MaterialSettings {
+        width: first.width,
+        height: first.height,
+        format: None,
+        graph_name: String::new(),
+        options: first.options.clone(),
+    };
+    // Beside the render: the maps taken apart when there are several, and the largest
+    // encoder's copy.
+    let after = |program: &Program| {
+        let split = if program.outputs.len() > 1 {
+            program.channels() as u64 * 4
+        } else {
+            0
+        };
+        let copy = program
+            .outputs
+            .iter()
+            .zip(targets.iter().zip(&formats))
+            .map(|(output, ((settings, _), format))| {
+                format.copy_bytes_per_pixel(settings.depth, output.channels)
+            })
+            .max()
+            .unwrap_or(0);
+        split + copy
+    };
+    let rendered = material::render_together(graph, &names, &together, &after, progress)?;
+    let seconds = rendered.seconds;
+    let cancel = first.options.cancel.as_deref();
+    let mut staged = Vec::with_capacity(targets.len());
+    let mut written = Vec::with_capacity(targets.len());
+    for (((settings, path), format), (image, output)) in targets
+        .iter()
+        .zip(formats.iter().copied())
+        .zip(rendered.images.iter().zip(&rendered.outputs))
+    {
+        let encoding = output.usage.encoding();
+        let block = texture_block(format, settings.depth, output);
+        staged.push(stage_encoded(
+            image,
+            path,
+            format,
+            settings.depth,
+            encoding,
+            block,
+            cancel,
+        )?);
+        written.push(Exported {
+            path: path.clone(),
+            width: image.width,
+            height: image.height,
+            channels: image.channels,
+            depth: settings.depth,
+            seconds,
+        });
+    }
+    staging::commit_all(staged)?;
+    Ok(written)
 }
 
 /// Checks every target of an export of several outputs before anything is rendered: one
@@ -200,6 +271,62 @@ pub(crate) fn checked_targets(
         });
     }
     Ok((names, formats))
+}
+
+/// Renders `program` and encodes it into a staged temporary for `path`.
+fn stage_export(
+    program: &Program,
+    format: Format,
+    settings: &ExportSettings,
+    path: &Path,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<(Staged, Exported)> {
+    let (width, height) = (settings.width, settings.height);
+    let channels = program.channels();
+    let threads = settings.options.thread_count();
+    let copy = format.copy_bytes_per_pixel(settings.depth, channels);
+    check_memory_for(program, width, height, threads, copy)?;
+    let start = Instant::now();
+    let image = render(program, width, height, settings.options.clone(), progress)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let cancel = settings.options.cancel.as_deref();
+    let encoding = program.output().usage.encoding();
+    let block = texture_block(format, settings.depth, program.output());
+    let staged = stage_encoded(
+        &image,
+        path,
+        format,
+        settings.depth,
+        encoding,
+        block,
+        cancel,
+    )?;
+    let done = Exported {
+        path: path.to_owned(),
+        width,
+        height,
+        channels,
+        depth: settings.depth,
+        seconds,
+    };
+    Ok((staged, done))
+}
+
+/// How a DDS or KTX2 file stores `output` ([`BlockFormat::for_map`], as presets choose);
+/// `None` for the image formats.
+pub(crate) fn texture_block(
+    format: Format,
+    depth: Depth,
+    output: &texgraph_engine::program::ProgramOutput,
+) -> Option<BlockFormat> {
+    format.is_texture().then(|| {
+        BlockFormat::for_map(
+            output.channels,
+            depth.bits(),
+            output.usage == texgraph_engine::usage::Usage::Normal,
+            output.usage.encoding(),
+        )
+    })
 }
 
 /// The files `texgraph render --all-outputs` writes: one per output name,
@@ -381,7 +508,7 @@ pub fn encode_to_vec(
     encoding: Encoding,
 ) -> Result<Vec<u8>, String> {
     let mut cursor = std::io::Cursor::new(Vec::new());
-    encode(image, format, depth, encoding, &mut cursor)?;
+    encode(image, format, depth, encoding, None, &mut cursor)?;
     Ok(cursor.into_inner())
 }
 
@@ -394,6 +521,7 @@ pub(crate) fn encode(
     format: Format,
     depth: Depth,
     encoding: Encoding,
+    block: Option<BlockFormat>,
     out: &mut (impl Write + Seek),
 ) -> Result<(), String> {
     let spec = stream::FileSpec {
@@ -404,7 +532,7 @@ pub(crate) fn encode(
         height: image.height,
         channels: image.channels,
         note: None,
-        block: None,
+        block,
     };
     let mut whole = Some(image);
     stream::write(out, &spec, &mut || whole.take())

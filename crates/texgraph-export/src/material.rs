@@ -436,7 +436,7 @@ fn stage_file(
             return Ok((staged, depth));
         }
     };
-    let staged = crate::stage_encoded(image, &p.path, format, depth, encoding, cancel)?;
+    let staged = crate::stage_encoded(image, &p.path, format, depth, encoding, None, cancel)?;
     Ok((staged, depth))
 }
 

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
-use crate::block_format::BlockFormat;
 use crate::stream::{self, FileSpec};
 use crate::{ExportSettings, Exported, checked_targets};
 use texgraph_base::error::{Error, Result};
@@ -19,7 +18,6 @@ use texgraph_base::staging::{self, Staged};
 use texgraph_engine::eval::stream::{Bands, Region, band_rows};
 use texgraph_engine::eval::{Image, split_outputs};
 use texgraph_engine::program::Program;
-use texgraph_engine::usage::Usage;
 use texgraph_graph::compile::compile_outputs;
 use texgraph_graph::graph::Graph;
 
@@ -97,14 +95,7 @@ pub fn export_in_bands(
             channels: output.channels,
             note: (region != whole)
                 .then(|| region_note(region, (width, height), hash, &output.name)),
-            block: format.is_texture().then(|| {
-                BlockFormat::for_map(
-                    output.channels,
-                    settings.depth.bits(),
-                    output.usage == Usage::Normal,
-                    output.usage.encoding(),
-                )
-            }),
+            block: crate::texture_block(*format, settings.depth, output),
         })
         .collect();
     let start = Instant::now();

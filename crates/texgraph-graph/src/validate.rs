@@ -8,14 +8,14 @@
 
 use std::collections::HashMap;
 
-use crate::checks::{check_reference, diagnose_flat, upstream};
+use crate::checks::{check_reference, diagnose_flat};
 use crate::graph::{Graph, Node, ParamValue, split_reference};
 use crate::registry;
 use crate::subgraph;
 use texgraph_base::error::GraphError;
 
 pub use crate::checks::{
-    Diagnostics, MISSING_INPUT, MISSING_INPUT_UNUSED, check_param_value, plain_name,
+    Diagnostics, MISSING_INPUT, MISSING_INPUT_UNUSED, check_param_value, plain_name, upstream,
     used_by_outputs,
 };
 

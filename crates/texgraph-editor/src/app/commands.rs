@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use eframe::egui::{Pos2, Vec2};
-use texgraph_core::{Comment, Graph, Node, ParamValue};
+use eframe::egui::Pos2;
+use texgraph_core::{Graph, Node, ParamValue};
 
 use super::EditorApp;
 use crate::command::Command;

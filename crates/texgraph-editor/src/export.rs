@@ -991,7 +991,7 @@ impl ExportDialog {
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut self.material_format, None, "the preset's");
-                for kind in Format::ALL {
+                for kind in Format::all() {
                     let label = match kind {
                         Format::Dds => "DDS (BC7, BC5, BC4, mips)".to_owned(),
                         Format::Ktx2 => "KTX2 (BC7, BC5, BC4, mips)".to_owned(),

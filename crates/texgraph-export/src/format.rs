@@ -1,7 +1,7 @@
 //! The file formats texgraph writes, one table for every front end: a render's `-o`
 //! extension, a preset's `format`, the editor's export dialog and the Python module all
-//! name formats through [`Format::ALL`]. Adding a format: a variant, a line in the table,
-//! and its writer in `stream.rs`.
+//! name formats through this table. Adding a format: a variant, a line in the table, and
+//! its writer in `stream.rs`.
 
 use std::path::Path;
 
@@ -70,13 +70,9 @@ const TABLE: [Entry; 5] = [
 
 impl Format {
     /// Every format, in the order they are offered.
-    pub const ALL: [Format; 5] = [
-        Format::Png,
-        Format::Exr,
-        Format::Tiff,
-        Format::Dds,
-        Format::Ktx2,
-    ];
+    pub fn all() -> impl Iterator<Item = Format> {
+        TABLE.iter().map(|e| e.format)
+    }
 
     fn entry(self) -> &'static Entry {
         TABLE

@@ -406,12 +406,7 @@ fn stage_file(
     };
     let cancel = settings.options.cancel.as_deref();
     let (format, depth) = match p.kind {
-        Format::Png | Format::Tiff => (
-            p.kind,
-            Depth::from_bits(p.file.bits()).unwrap_or(Depth::Eight),
-        ),
-        Format::Exr => (Format::Exr, Depth::Float),
-        Format::Dds | Format::Ktx2 => {
+        format if format.is_texture() => {
             let block = block_format(p.file);
             let depth = if block == crate::block_format::BlockFormat::R16 {
                 Depth::Sixteen
@@ -435,6 +430,13 @@ fn stage_file(
             })?;
             return Ok((staged, depth));
         }
+        // Images: the file's bits where the format holds them, else the format's own.
+        format => (
+            format,
+            Depth::from_bits(p.file.bits())
+                .filter(|d| format.supports(*d))
+                .unwrap_or(format.default_depth()),
+        ),
     };
     let staged = crate::stage_encoded(image, &p.path, format, depth, encoding, None, cancel)?;
     Ok((staged, depth))

@@ -54,10 +54,11 @@ pub fn read_piece(path: &Path) -> Result<Piece> {
         Format::Png => png_header(path)?,
         Format::Tiff => tiff_header(path)?,
         Format::Exr => exr_header(path)?,
-        Format::Dds | Format::Ktx2 => {
+        // Only these formats carry the note a region is known by.
+        _ => {
             return Err(fail(
                 path,
-                "is a texture, not a region of a render (regions are PNG, EXR or TIFF files)",
+                "is not a region of a render (regions are PNG, EXR or TIFF files)",
             ));
         }
     };

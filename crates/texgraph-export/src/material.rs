@@ -400,12 +400,8 @@ fn stage_file(
     settings: &MaterialSettings,
 ) -> Result<(Staged, Depth)> {
     let encoding = p.file.encoding();
-    let fail = |message: String| Error::Export {
-        path: p.path.clone(),
-        message,
-    };
     let cancel = settings.options.cancel.as_deref();
-    let (format, depth) = match p.kind {
+    let (format, depth, block) = match p.kind {
         format if format.is_texture() => {
             let block = block_format(p.file);
             let depth = if block == crate::block_format::BlockFormat::R16 {
@@ -413,22 +409,7 @@ fn stage_file(
             } else {
                 Depth::Eight
             };
-            let staged = staging::stage(&p.path, |file| {
-                let mut out = std::io::BufWriter::new(file);
-                let written = if p.kind == Format::Dds {
-                    crate::dds::encode_dds(image, block, &mut out)
-                } else {
-                    crate::ktx2::encode_ktx2(image, block, &mut out)
-                };
-                written
-                    .and_then(|()| std::io::Write::flush(&mut out).map_err(|e| e.to_string()))
-                    .map_err(fail)?;
-                if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-                    return Err(Error::Cancelled);
-                }
-                Ok(())
-            })?;
-            return Ok((staged, depth));
+            (format, depth, Some(block))
         }
         // Images: the file's bits where the format holds them, else the format's own.
         format => (
@@ -436,9 +417,10 @@ fn stage_file(
             Depth::from_bits(p.file.bits())
                 .filter(|d| format.supports(*d))
                 .unwrap_or(format.default_depth()),
+            None,
         ),
     };
-    let staged = crate::stage_encoded(image, &p.path, format, depth, encoding, None, cancel)?;
+    let staged = crate::stage_encoded(image, &p.path, format, depth, encoding, block, cancel)?;
     Ok((staged, depth))
 }
 

@@ -75,8 +75,8 @@ pub fn write<B: Deref<Target = Image>>(
     }
 }
 
-/// A DDS or KTX2 texture: the bands gathered into the whole image, then its mip chain
-/// filtered and compressed in [`FileSpec::block`]'s format.
+/// A DDS or KTX2 texture: the whole image (its bands gathered, when it comes in several),
+/// then its mip chain filtered and compressed in [`FileSpec::block`]'s format.
 fn write_texture<B: Deref<Target = Image>>(
     out: &mut (impl Write + Seek),
     spec: &FileSpec,
@@ -88,6 +88,15 @@ fn write_texture<B: Deref<Target = Image>>(
             spec.format.name()
         )
     })?;
+    let first = rows.next()?.ok_or("a texture of no rows")?;
+    let encode = |image: &Image, out: &mut _| match spec.format {
+        Format::Dds => crate::dds::encode_dds(image, block, out),
+        _ => crate::ktx2::encode_ktx2(image, block, out),
+    };
+    // Handed the whole image at once (a render written whole): no copy of it.
+    if first.height == spec.height {
+        return encode(&first, out);
+    }
     let len = spec.width as usize * spec.height as usize * spec.channels;
     let mut data = Vec::new();
     data.try_reserve_exact(len).map_err(|_| {
@@ -96,6 +105,8 @@ fn write_texture<B: Deref<Target = Image>>(
             spec.width, spec.height
         )
     })?;
+    data.extend_from_slice(&first.data);
+    drop(first);
     while let Some(band) = rows.next()? {
         data.extend_from_slice(&band.data);
     }
@@ -105,10 +116,7 @@ fn write_texture<B: Deref<Target = Image>>(
         channels: spec.channels,
         data,
     };
-    match spec.format {
-        Format::Dds => crate::dds::encode_dds(&image, block, out),
-        _ => crate::ktx2::encode_ktx2(&image, block, out),
-    }
+    encode(&image, out)
 }
 
 /// Bytes a pixel takes in a TIFF of `depth` (float TIFFs are RGBA).

@@ -12,6 +12,9 @@ import numpy.typing as npt
 
 __version__: str
 
+#: Every file format of the format table (`texgraph.formats()`).
+FormatId = Literal["png", "exr", "tif", "dds", "ktx2"]
+
 #: Every node type of the registry (`texgraph.nodes()` describes each).
 NodeId = Literal[
     "perlin",
@@ -186,7 +189,7 @@ class Graph:
         output: Optional[str] = None,
         all_outputs: bool = False,
         preset: Optional[str] = None,
-        format: Optional[Literal["png", "exr", "tif", "dds", "ktx2"]] = None,
+        format: Optional[FormatId] = None,
         time: Optional[float] = None,
         threads: Optional[int] = None,
     ) -> list[str]:
@@ -196,6 +199,9 @@ class Graph:
 
 def load(path: Union[str, PathLike[str]]) -> Graph:
     """Reads a graph file."""
+
+def formats() -> list[FormatId]:
+    """The ids of the file formats `Graph.export` writes, as its `format` takes them."""
 
 def nodes() -> list[NodeInfo]:
     """Every node type of the registry, as plain data."""

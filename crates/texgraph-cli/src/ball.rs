@@ -4,13 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail};
-use texgraph_core::ball::{
-    Background, BallSettings, Environment, Shape, material_maps, render_ball,
-};
-use texgraph_core::export::{Depth, Format, encode_to_vec};
-use texgraph_core::staging::write_atomically;
-use texgraph_core::usage::Encoding;
-use texgraph_core::{Graph, RenderOptions};
+use texgraph_core::ball::{Background, BallSettings, Environment, Shape};
+use texgraph_core::{BallExport, ExportRequest, Graph, RenderOptions};
 
 use crate::load::describe;
 
@@ -116,12 +111,6 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         bail!("--light-angle must be a finite number of degrees");
     }
     args.view.check()?;
-    if texgraph_core::export::material::material_outputs(graph).is_empty() {
-        bail!(
-            "{}: the graph has no material outputs to put on a shape: give its outputs a usage (basecolor, normal, roughness…)",
-            args.graph_path.display()
-        );
-    }
     // clap accepts only the shapes' and backdrops' names.
     let shape = Shape::parse(args.shape).unwrap_or_default();
     let background = Background::parse(args.background).unwrap_or_default();
@@ -129,12 +118,6 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         let stem = texgraph_core::export::file_stem_for(graph, Some(args.graph_path));
         PathBuf::from(format!("{stem}_ball.png"))
     });
-    if !out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
-    {
-        bail!("{}: --ball writes a PNG", out.display());
-    }
     // Read before the maps are rendered, so a bad file is reported at once.
     let environment = match args.env {
         "studio" => Environment::Studio,
@@ -145,9 +128,6 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         threads: args.threads,
         ..RenderOptions::default()
     };
-    let start = std::time::Instant::now();
-    let maps = material_maps(graph, args.map_size, options.clone())
-        .map_err(|e| describe(args.graph_path, &e))?;
     let settings = BallSettings {
         shape,
         size: width,
@@ -164,24 +144,19 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         depth: args.view.parallax,
         ..BallSettings::default()
     };
-    let image = match options.threads {
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| anyhow!("{e}"))?
-            .install(|| render_ball(&maps, &settings)),
-        None => render_ball(&maps, &settings),
-    };
-    // A picture for people: sRGB-encoded, and tagged so.
-    let bytes = encode_to_vec(&image, Format::Png, Depth::Eight, Encoding::Srgb)
-        .map_err(|e| anyhow!("{}: {e}", out.display()))?;
-    write_atomically(&out, |file| {
-        std::io::Write::write_all(file, &bytes).map_err(|source| texgraph_core::Error::Io {
-            path: out.clone(),
-            source,
-        })
-    })
-    .map_err(|e| anyhow!("{e}"))?;
+    let request = ExportRequest::Ball(BallExport {
+        out: out.clone(),
+        settings,
+        map_size: args.map_size,
+    });
+    let start = std::time::Instant::now();
+    request.run(graph, &options, &|_| {}).map_err(|e| match e {
+        texgraph_core::Error::Invalid(_) => describe(args.graph_path, &e),
+        texgraph_core::Error::Render(message) => {
+            anyhow!("{}: {message}", args.graph_path.display())
+        }
+        other => anyhow!("{other}"),
+    })?;
     crate::say!(
         "wrote {}: {width}x{width} {} ball from {}² maps in {:.3} s",
         out.display(),

@@ -5,15 +5,14 @@ use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use texgraph_core::animation::{Frames, Layout, export_animation};
+use texgraph_core::animation::{Frames, Layout};
 use texgraph_core::eval::stream::Region;
-use texgraph_core::export::material::{MaterialSettings, export_preset, scene_paths};
 use texgraph_core::export::presets::find;
-use texgraph_core::export::streamed::export_streamed;
-use texgraph_core::export::{
-    Depth, ExportSettings, Format, default_image_name, file_stem_for, render_targets,
+use texgraph_core::export::{Depth, Format, default_image_name, file_stem_for};
+use texgraph_core::{
+    AnimationExport, Error, ExportRequest, Graph, MaterialExport, RenderOptions, StillExport,
+    diagnose,
 };
-use texgraph_core::{Error, Graph, RenderOptions, diagnose};
 
 use crate::args::{apply_set, parse_grid, parse_region, parse_size, parse_threads};
 use crate::ball::BallArgs;
@@ -189,31 +188,22 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             args.size.1
         );
     }
-    let options = RenderOptions {
-        threads: args.threads,
-        ..RenderOptions::default()
-    };
-    let output = args.output.as_deref();
-    let jobs = render_targets(
+    let mut still = StillExport::to_file(
         &graph,
         &out,
+        args.output.as_deref(),
+        args.all_outputs,
         args.size,
         depth,
-        output,
-        args.all_outputs,
-        &options,
-    )
-    .map_err(|e| match e {
-        Error::Render(message) => anyhow!("{}: {message}", args.graph.display()),
-        other => anyhow!("{other}"),
-    })?;
+    );
+    still.region = args.region;
     // Errors stop the render below, named by file, node and field; warnings are about
     // nodes no output uses, so the render goes on.
     let found = diagnose(&graph);
     if found.errors.is_empty() {
         print_warnings(&args.graph, &found.warnings);
     }
-    render_all(args, &graph, &jobs)
+    render_all(args, &graph, &ExportRequest::Still(still))
 }
 
 /// A progress bar over `rows` rows on a terminal, else a hidden one.
@@ -232,25 +222,16 @@ pub fn rows_bar(rows: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// Renders every file of `jobs` together, band by band, writing them as the bands come,
-/// all or none, with a progress bar over the rows.
-fn render_all(
-    args: &RenderArgs,
-    graph: &Graph,
-    jobs: &[(ExportSettings, PathBuf)],
-) -> anyhow::Result<()> {
-    let rows = match args.region {
-        Some(region) => u64::from(region.height),
-        None => jobs.first().map_or(0, |(s, _)| u64::from(s.height)),
-    };
-    let bar = rows_bar(rows, "rendering");
-    let result = export_streamed(graph, jobs, args.region, &|rows| {
-        bar.set_position(u64::from(rows))
-    });
+/// Renders every file of a still request together, band by band, writing them as the
+/// bands come, all or none, with a progress bar over the rows.
+fn render_all(args: &RenderArgs, graph: &Graph, request: &ExportRequest) -> anyhow::Result<()> {
+    let bar = rows_bar(request.rows(), "rendering");
+    let result = request.run(graph, &render_options(args), &|rows| bar.set_position(rows));
     bar.finish_and_clear();
     let written = result.map_err(|e| match e {
         // Graph problems are named by file, node and field.
         Error::Invalid(_) => describe(&args.graph, &e),
+        Error::Render(message) => anyhow!("{}: {message}", args.graph.display()),
         other => anyhow!("{other}"),
     })?;
     for done in written {
@@ -275,31 +256,28 @@ fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> 
         anyhow!("--frames needs -o: out_####.png (a sequence), anim.gif, anim.png (APNG), or a sheet with --sheet")
     })?;
     let layout = Layout::for_path(&out, args.sheet).map_err(|e| anyhow!("{e}"))?;
-    let depth = match (&args.depth, layout) {
-        (Some(bits), _) => Depth::from_bits(bits.parse()?).expect("clap checked the value"),
-        (None, Layout::Sequence(format) | Layout::Sheet { format, .. }) => format.default_depth(),
-        (None, Layout::Gif | Layout::Apng) => Depth::Eight,
+    let depth = match &args.depth {
+        Some(bits) => Some(Depth::from_bits(bits.parse()?).expect("clap checked the value")),
+        None => None,
     };
     let found = diagnose(graph);
     if found.errors.is_empty() {
         print_warnings(&args.graph, &found.warnings);
     }
-    let settings = ExportSettings {
-        width: args.size.0,
-        height: args.size.1,
-        depth,
+    let request = ExportRequest::Animation(AnimationExport {
+        frames,
+        out: out.clone(),
+        sheet: args.sheet,
         output: args.output.clone(),
-        options: RenderOptions {
-            threads: args.threads,
-            ..RenderOptions::default()
-        },
-    };
-    let rows = u64::from(frames.count()) * u64::from(settings.height);
-    let bar = rows_bar(rows, &format!("rendering {} frames", frames.count()));
-    let start = std::time::Instant::now();
-    let result = export_animation(graph, &frames, layout, &out, &settings, &|rows| {
-        bar.set_position(rows)
+        size: args.size,
+        depth,
     });
+    let bar = rows_bar(
+        request.rows(),
+        &format!("rendering {} frames", frames.count()),
+    );
+    let start = std::time::Instant::now();
+    let result = request.run(graph, &render_options(args), &|rows| bar.set_position(rows));
     bar.finish_and_clear();
     let written = result.map_err(|e| match e {
         Error::Invalid(_) => describe(&args.graph, &e),
@@ -325,8 +303,8 @@ fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> 
             )
         },
         frames.count(),
-        settings.width,
-        settings.height,
+        args.size.0,
+        args.size.1,
         frames.fps
     );
     Ok(())
@@ -343,27 +321,19 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
         )
     })?;
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
-    let settings = MaterialSettings {
-        width: args.size.0,
-        height: args.size.1,
+    let request = ExportRequest::Material(MaterialExport {
+        preset: preset.clone(),
         format: args.format.as_deref().and_then(Format::parse),
         graph_name: file_stem_for(graph, Some(&args.graph)),
-        options: RenderOptions {
-            threads: args.threads,
-            ..RenderOptions::default()
-        },
-    };
+        folder: dir,
+        size: args.size,
+    });
     let found = diagnose(graph);
     if found.errors.is_empty() {
         print_warnings(&args.graph, &found.warnings);
     }
-    let bar = rows_bar(
-        u64::from(settings.height),
-        &format!("rendering '{name}' maps"),
-    );
-    let result = export_preset(graph, preset, &settings, &dir, &|rows| {
-        bar.set_position(u64::from(rows))
-    });
+    let bar = rows_bar(request.rows(), &format!("rendering '{name}' maps"));
+    let result = request.run(graph, &render_options(args), &|rows| bar.set_position(rows));
     bar.finish_and_clear();
     let written = result.map_err(|e| match e {
         Error::Invalid(_) => describe(&args.graph, &e),
@@ -381,7 +351,11 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
         );
     }
     // The scene's .gltf (its .bin beside it goes unsaid, as before).
-    if let Some(gltf) = scene_paths(preset, &settings, &dir).first() {
+    if let Some(gltf) = request
+        .files(graph)
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "gltf"))
+    {
         crate::say!("wrote {}", gltf.display());
     }
     crate::say!(
@@ -390,6 +364,14 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
         seconds
     );
     Ok(())
+}
+
+/// The render options `--threads` asks for.
+fn render_options(args: &RenderArgs) -> RenderOptions {
+    RenderOptions {
+        threads: args.threads,
+        ..RenderOptions::default()
+    }
 }
 
 /// Parses `--orbit YAW,PITCH` (degrees).

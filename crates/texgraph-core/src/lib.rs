@@ -1,6 +1,7 @@
-//! texgraph's core: the one crate front ends depend on. It re-exports the layers under
-//! the paths they have always had; each layer is a crate of its own, and imports run one
-//! way, from the top of this list to the bottom:
+//! texgraph's core: the one crate front ends depend on. It holds the [`request`] every
+//! front end exports through ([`ExportRequest`]) and re-exports the layers under the
+//! paths they have always had; each layer is a crate of its own, and imports run one way,
+//! from the top of this list to the bottom:
 //!
 //! - `texgraph-ball` ([`ball`]): the material ball, a CPU renderer of a material's maps.
 //! - `texgraph-export` ([`export`], [`animation`]): formats, presets, streamed renders
@@ -27,6 +28,8 @@
 //! assert_eq!(image.data.len(), 64 * 64);
 //! ```
 
+pub mod request;
+
 pub use texgraph_ball as ball;
 pub use texgraph_base::{error, files, memory, signals, staging, text};
 pub use texgraph_engine::{eval, image, plan, program, usage};
@@ -43,4 +46,5 @@ pub use error::{Error, GraphError, Location, Result};
 pub use eval::{Image, RenderOptions, render, render_into, render_timed};
 pub use graph::{Comment, Graph, Node, ParamValue, Settings};
 pub use program::Program;
+pub use request::{AnimationExport, BallExport, ExportRequest, MaterialExport, StillExport};
 pub use validate::{Diagnostics, check_connection, diagnose, validate};

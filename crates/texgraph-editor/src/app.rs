@@ -18,19 +18,19 @@ use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
 use texgraph_core::Graph;
 
 pub use self::commands::copy_json;
-use crate::canvas::{self, Canvas, PaletteState, ViewRequest};
 use crate::command::Command;
-use crate::comments;
 use crate::document::{arrange, needs_arranging, to_snarl};
-use crate::export::ExportDialog;
 use crate::files::{Files, Then};
 use crate::history::History;
-use crate::inspector;
-use crate::library::DraggedGraph;
-use crate::preview::{Preview, PreviewAction};
+use crate::jobs::preview::Worker;
+use crate::panels::canvas::{self, Canvas, PaletteState, ViewRequest};
+use crate::panels::comments;
+use crate::panels::export_dialog::ExportDialog;
+use crate::panels::inspector;
+use crate::panels::library::DraggedGraph;
+use crate::panels::preview::{Preview, PreviewAction};
 use crate::recovery::{Autosave, Recovered};
 use crate::settings::Settings;
-use crate::worker::Worker;
 
 /// Id of the node canvas widget.
 pub const CANVAS_ID: &str = "canvas";
@@ -69,7 +69,7 @@ pub struct EditorApp {
     /// The preview panel.
     pub preview: Preview,
     /// The preview's 3D tab: the material on a lit shape.
-    pub ball: crate::ball_view::BallView,
+    pub ball: crate::panels::ball_view::BallView,
     /// The 3D tab is showing (its maps are rendered instead of the 2D preview).
     pub show_3d: bool,
     /// Settings kept between runs (the UI scale).
@@ -122,13 +122,13 @@ pub struct EditorApp {
     /// The nodes the preview's or a thumbnail's program computes over the whole image
     /// first (badged), and those of each render.
     stage_nodes: std::collections::HashSet<String>,
-    stages_by_slot: HashMap<crate::worker::Slot, Vec<String>>,
+    stages_by_slot: HashMap<crate::jobs::preview::Slot, Vec<String>>,
     /// The files the graph reads, with their modification times, and when they were
     /// last looked at.
     file_stamps: Vec<(String, Option<std::time::SystemTime>)>,
     files_checked: std::time::Instant,
     /// The library panel: graph files to add as subgraph nodes.
-    library: crate::library::Library,
+    library: crate::panels::library::Library,
     /// The action to carry out after the save in progress succeeds.
     after_save: Option<Then>,
     /// An action cleared to go ahead (its question answered).
@@ -185,7 +185,7 @@ impl EditorApp {
             files: Files::default(),
             export: ExportDialog::default(),
             preview: Preview::default(),
-            ball: crate::ball_view::BallView::new(
+            ball: crate::panels::ball_view::BallView::new(
                 {
                     let wake = ctx.clone();
                     move |after| wake.request_repaint_after(after)
@@ -442,14 +442,14 @@ impl EditorApp {
             }
             for action in self.ball.show(ui, has_material) {
                 match action {
-                    crate::ball_view::BallAction::RenderMaps => {
+                    crate::panels::ball_view::BallAction::RenderMaps => {
                         self.generation += 1;
                         self.request_preview();
                     }
-                    crate::ball_view::BallAction::ChooseEnvironment => {
+                    crate::panels::ball_view::BallAction::ChooseEnvironment => {
                         self.choose_environment = true;
                     }
-                    crate::ball_view::BallAction::CopyCommand => match &self.path {
+                    crate::panels::ball_view::BallAction::CopyCommand => match &self.path {
                         Some(path) => {
                             ui.ctx().copy_text(self.ball.command(path));
                             self.status = "copied the command that renders this view".into();

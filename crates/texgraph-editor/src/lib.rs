@@ -5,23 +5,16 @@
 //! after drawing, which also feeds undo.
 
 pub mod app;
-pub mod ball_renderer;
-pub mod ball_view;
-pub mod canvas;
 pub mod command;
-pub mod comments;
 mod curve_editor;
 pub mod document;
-pub mod export;
 pub mod files;
 pub mod history;
-pub mod inspector;
-pub mod library;
+pub mod jobs;
 pub mod navigation;
-pub mod preview;
+pub mod panels;
 pub mod recovery;
 pub mod settings;
 pub mod shown;
 pub mod slider;
 pub mod subgraphs;
-pub mod worker;

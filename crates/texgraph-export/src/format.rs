@@ -129,6 +129,11 @@ impl Format {
         self.entry().depths[0]
     }
 
+    /// The depths it holds, the one written when none is asked for first.
+    pub fn depths(self) -> &'static [Depth] {
+        self.entry().depths
+    }
+
     /// Whether the format can store `depth`.
     pub fn supports(self, depth: Depth) -> bool {
         self.entry().depths.contains(&depth)

@@ -6,10 +6,10 @@
 //! temporary file beside the target and renamed into place, so a failed write never
 //! leaves a half-written or clobbered file.
 //!
-//! [`render_targets`] picks a render's files and depths and [`streamed::export_streamed`]
-//! writes them band by band: the path of `texgraph render`, `batch` and the Python
-//! module. [`export_graph`] and [`export_all`] render whole and write (the editor's export
-//! dialog); a test holds the two paths' bytes equal.
+//! [`still_targets`] settles a render's files and depths and [`streamed::export_streamed`]
+//! writes them band by band: the path every front end takes through `texgraph-core`'s
+//! export request. [`export_graph`] and [`export_all`] render whole and write; tests hold
+//! the two paths' bytes equal.
 
 pub mod animation;
 pub mod block_format;
@@ -384,10 +384,8 @@ fn suffixed(path: &Path, name: &str) -> PathBuf {
 }
 
 /// The files a render of `graph` to `out` writes, and how: `out` itself (or, with
-/// `all_outputs`, one file per output beside it), in the format of its extension, at
-/// `depth` or else the depth the output's usage asks for (16 bits for a height) where the
-/// format holds it, else the format's own. What `texgraph render` and the Python module's
-/// `Graph.export` both write.
+/// `all_outputs`, one file per output beside it), as [`still_targets`] settles them. What
+/// `texgraph render` writes.
 pub fn render_targets(
     graph: &Graph,
     out: &Path,
@@ -397,36 +395,64 @@ pub fn render_targets(
     all_outputs: bool,
     options: &RenderOptions,
 ) -> Result<Vec<(ExportSettings, PathBuf)>> {
-    let format = Format::from_path(out)?;
-    if let Some(depth) = depth
-        && !format.supports(depth)
-    {
-        return Err(Error::Input {
-            path: out.to_owned(),
-            message: format!(
-                "{} cannot hold {}-bit samples ({})",
-                format.name(),
-                depth.bits(),
-                Format::depths_text()
-            ),
-        });
-    }
-    if output_names(graph).is_empty() {
-        return Err(Error::Render(
-            "the graph has no output node, so there is nothing to render".to_owned(),
-        ));
-    }
-    let targets: Vec<(Option<String>, PathBuf)> = if all_outputs {
+    Format::from_path(out)?;
+    still_targets(
+        graph,
+        &still_files(graph, out, output, all_outputs),
+        size,
+        depth,
+        options,
+    )
+}
+
+/// The outputs and files of `texgraph render -o out`: `out` for `output` (`None`: the
+/// graph's first), or with `all_outputs` one file per output beside it
+/// ([`output_paths`]).
+pub fn still_files(
+    graph: &Graph,
+    out: &Path,
+    output: Option<&str>,
+    all_outputs: bool,
+) -> Vec<(Option<String>, PathBuf)> {
+    if all_outputs {
         output_paths(graph, out)
             .into_iter()
             .map(|(name, path)| (Some(name), path))
             .collect()
     } else {
         vec![(output.map(str::to_owned), out.to_owned())]
-    };
-    Ok(targets
-        .into_iter()
+    }
+}
+
+/// How each of `files` (an output, `None` for the graph's first, and its file) is
+/// written: in the format of its extension, at `depth` or else the depth the output's
+/// usage asks for (16 bits for a height) where the format holds it, else the format's own.
+/// Fails before anything is rendered on a graph without outputs, an unknown extension or a
+/// depth the format cannot hold.
+pub fn still_targets(
+    graph: &Graph,
+    files: &[(Option<String>, PathBuf)],
+    size: (u32, u32),
+    depth: Option<Depth>,
+    options: &RenderOptions,
+) -> Result<Vec<(ExportSettings, PathBuf)>> {
+    let targets = files
+        .iter()
         .map(|(output, path)| {
+            let format = Format::from_path(path)?;
+            if let Some(depth) = depth
+                && !format.supports(depth)
+            {
+                return Err(Error::Input {
+                    path: path.clone(),
+                    message: format!(
+                        "{} cannot hold {}-bit samples ({})",
+                        format.name(),
+                        depth.bits(),
+                        Format::depths_text()
+                    ),
+                });
+            }
             let usage_depth = graph
                 .output_usage(output.as_deref())
                 .and_then(|u| Depth::from_bits(u.default_bits()))
@@ -435,12 +461,18 @@ pub fn render_targets(
                 width: size.0,
                 height: size.1,
                 depth: depth.or(usage_depth).unwrap_or(format.default_depth()),
-                output,
+                output: output.clone(),
                 options: options.clone(),
             };
-            (settings, path)
+            Ok((settings, path.clone()))
         })
-        .collect())
+        .collect::<Result<Vec<_>>>()?;
+    if output_names(graph).is_empty() {
+        return Err(Error::Render(
+            "the graph has no output node, so there is nothing to render".to_owned(),
+        ));
+    }
+    Ok(targets)
 }
 
 /// Refuses renders whose planes, working memory and image would not fit in the memory this

@@ -11,16 +11,15 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 use texgraph_core::error::Location;
 use texgraph_core::eval::{MAX_SIDE, MAX_THREADS};
 use texgraph_core::export::Format;
-use texgraph_core::export::material::{
-    MaterialSettings, export_preset, render_together, scene_paths,
-};
+use texgraph_core::export::material::{MaterialSettings, render_together};
 use texgraph_core::export::presets::{built_in, find};
-use texgraph_core::export::streamed::export_streamed;
-use texgraph_core::export::{Depth, file_stem_for, render_targets, to_linear_light};
+use texgraph_core::export::{Depth, file_stem_for, to_linear_light};
 use texgraph_core::registry;
 use texgraph_core::usage::Encoding;
 use texgraph_core::variation::set_param;
-use texgraph_core::{Image, RenderOptions, output_names};
+use texgraph_core::{
+    ExportRequest, Image, MaterialExport, RenderOptions, StillExport, output_names,
+};
 
 use crate::detached;
 use crate::errors::{graph_error_at, to_py};
@@ -303,7 +302,7 @@ impl PyGraph {
         let options = Self::options(threads, &cancel)?;
         let file = self.file();
         let fail = |e| to_py(py, e, file.as_deref());
-        let written = if let Some(name) = preset {
+        let request = if let Some(name) = preset {
             if depth.is_some() || output.is_some() || all_outputs {
                 return Err(PyValueError::new_err(
                     "a preset writes the material's own maps: depth, output and all_outputs \
@@ -327,24 +326,13 @@ impl PyGraph {
                     ))
                 })?),
             };
-            let settings = MaterialSettings {
-                width,
-                height,
+            ExportRequest::Material(MaterialExport {
+                preset: preset.clone(),
                 format,
                 graph_name: file_stem_for(&graph, self.path.as_deref()),
-                options,
-            };
-            let maps = detached::run(py, &cancel, || {
-                export_preset(&graph, preset, &settings, &path, &|_| {})
-            })?
-            .map_err(fail)?;
-            let scene = scene_paths(preset, &settings, &path);
-            return Ok(maps
-                .into_iter()
-                .map(|w| w.path)
-                .chain(scene)
-                .map(|p| p.display().to_string())
-                .collect());
+                folder: path,
+                size: (width, height),
+            })
         } else {
             if format.is_some() {
                 return Err(PyValueError::new_err(
@@ -357,24 +345,21 @@ impl PyGraph {
                     PyValueError::new_err(format!("depth {bits}: expected 8, 16 or 32"))
                 })?),
             };
-            let jobs = render_targets(
+            ExportRequest::Still(StillExport::to_file(
                 &graph,
                 &path,
-                (width, height),
-                depth,
                 output.as_deref(),
                 all_outputs,
-                &options,
-            )
-            .map_err(fail)?;
-            detached::run(py, &cancel, || {
-                export_streamed(&graph, &jobs, None, &|_| {})
-            })?
-            .map_err(fail)?
+                (width, height),
+                depth,
+            ))
         };
-        Ok(written
+        detached::run(py, &cancel, || request.run(&graph, &options, &|_| {}))?.map_err(fail)?;
+        // Every file written: a material's maps and its glTF scene.
+        Ok(request
+            .files(&graph)
             .into_iter()
-            .map(|w| w.path.display().to_string())
+            .map(|p| p.display().to_string())
             .collect())
     }
 

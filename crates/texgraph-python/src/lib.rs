@@ -29,6 +29,13 @@ fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyGraph> {
 /// `category`, `doc`, `inputs` (name, type, required, doc), `outputs` (name, type, doc)
 /// and `params` (param, kind, default, min, max, options, doc). Float params are inputs
 /// too: connect a node to one to vary it per pixel.
+/// The ids of the file formats the module writes (`format=` of `Graph.export`, and the
+/// extensions `path` may have), from the one format table the CLI also reads.
+#[pyfunction]
+fn formats() -> Vec<&'static str> {
+    texgraph_core::export::Format::ids().collect()
+}
+
 #[pyfunction]
 fn nodes(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     registry::NODES
@@ -83,6 +90,7 @@ fn texgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGraph>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(nodes, m)?)?;
+    m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add("TexgraphError", py.get_type::<errors::TexgraphError>())?;
     m.add("GraphError", py.get_type::<errors::GraphError>())?;
     m.add("ExportError", py.get_type::<errors::ExportError>())?;

@@ -367,6 +367,8 @@ def test_the_stub_declares_every_node_and_everything_the_module_has():
             declared[target.id] = item.value
     ids = [e.value for e in declared["NodeId"].slice.elts]
     assert ids == [n["id"] for n in texgraph.nodes()]
+    formats = [e.value for e in declared["FormatId"].slice.elts]
+    assert formats == texgraph.formats()
     public = {n for n in dir(texgraph) if not n.startswith("_")} - {"texgraph"}  # itself
     assert public <= declared.keys(), public - declared.keys()
     methods = {n for n in dir(texgraph.Graph) if not n.startswith("_")}

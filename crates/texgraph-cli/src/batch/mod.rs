@@ -11,13 +11,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 use indicatif::{ProgressBar, ProgressStyle};
-use texgraph_core::export::material::{MaterialSettings, export_preset};
 use texgraph_core::export::presets::find;
-use texgraph_core::export::streamed::export_streamed;
-use texgraph_core::export::{Depth, ExportSettings, Format};
-use texgraph_core::{Error, RenderOptions};
+use texgraph_core::{Error, ExportRequest, MaterialExport, RenderOptions, StillExport};
 
 use crate::args::parse_threads;
 use manifest::{Files, Job};
@@ -184,61 +181,30 @@ use std::io::IsTerminal;
 
 /// Renders one job as `texgraph render` would; returns the files written.
 fn render_job(job: &Job) -> anyhow::Result<usize> {
-    let options = RenderOptions::default();
-    let describe = |e: Error| match e {
-        Error::Invalid(_) => crate::load::describe(&job.source, &e),
-        other => anyhow!("{other}"),
-    };
-    match &job.files {
-        Files::Outputs { files, depth } => {
-            let format = Format::from_path(&files[0].1).map_err(|e| anyhow!("{e}"))?;
-            let targets: Vec<(ExportSettings, PathBuf)> = files
-                .iter()
-                .map(|(output, path)| {
-                    let usage_depth = job
-                        .graph
-                        .output_usage(output.as_deref())
-                        .and_then(|u| Depth::from_bits(u.default_bits()))
-                        .filter(|d| format.supports(*d));
-                    let depth = depth.or(usage_depth).unwrap_or(format.default_depth());
-                    let settings = ExportSettings {
-                        width: job.size.0,
-                        height: job.size.1,
-                        depth,
-                        output: output.clone(),
-                        options: options.clone(),
-                    };
-                    (settings, path.clone())
-                })
-                .collect();
-            if let Some((settings, path)) = targets.iter().find(|(s, _)| !format.supports(s.depth))
-            {
-                bail!(
-                    "{}: {} cannot hold {}-bit samples",
-                    path.display(),
-                    format.name(),
-                    settings.depth.bits()
-                );
-            }
-            let written =
-                export_streamed(&job.graph, &targets, job.region, &|_| {}).map_err(describe)?;
-            Ok(written.len())
-        }
+    let request = match &job.files {
+        Files::Outputs { files, depth } => ExportRequest::Still(StillExport {
+            files: files.clone(),
+            size: job.size,
+            depth: *depth,
+            region: job.region,
+        }),
         Files::Preset { name, dir, stem } => {
             let presets = crate::presets::available(None)?;
             let preset = find(&presets, name).ok_or_else(|| anyhow!("no preset named '{name}'"))?;
-            std::fs::create_dir_all(dir)
-                .map_err(|e| anyhow!("{}: cannot make the folder: {e}", dir.display()))?;
-            let settings = MaterialSettings {
-                width: job.size.0,
-                height: job.size.1,
+            ExportRequest::Material(MaterialExport {
+                preset: preset.clone(),
                 format: None,
                 graph_name: stem.clone(),
-                options,
-            };
-            let written =
-                export_preset(&job.graph, preset, &settings, dir, &|_| {}).map_err(describe)?;
-            Ok(written.len())
+                folder: dir.clone(),
+                size: job.size,
+            })
         }
-    }
+    };
+    let written = request
+        .run(&job.graph, &RenderOptions::default(), &|_| {})
+        .map_err(|e| match e {
+            Error::Invalid(_) => crate::load::describe(&job.source, &e),
+            other => anyhow!("{other}"),
+        })?;
+    Ok(written.len())
 }

@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use texgraph_core::Graph;
 use texgraph_core::ball::Shape;
-use texgraph_editor::ball_renderer::{BallRenderer, FrameJob};
-use texgraph_editor::ball_view::BallView;
-use texgraph_editor::preview::to_color_image;
-use texgraph_editor::worker::{Job, Product, Slot, evaluate};
+use texgraph_editor::jobs::ball::{BallRenderer, FrameJob};
+use texgraph_editor::jobs::preview::{Job, Product, Slot, evaluate};
+use texgraph_editor::panels::ball_view::BallView;
+use texgraph_editor::panels::preview::to_color_image;
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -25,7 +25,7 @@ fn editor_frame(graph: &Graph, map_size: u32, adjust: impl Fn(&mut BallView)) ->
     let mut view = BallView::new(|_| {}, false);
     view.map_size = map_size;
     adjust(&mut view);
-    let done = evaluate(Job {
+    let done = evaluate(&Job {
         slot: Slot::Material,
         generation: 1,
         graph: Arc::new(graph.clone()),

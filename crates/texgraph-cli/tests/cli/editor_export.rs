@@ -1,15 +1,13 @@
 //! The editor's export dialog writes the same bytes as `texgraph render` with the same
-//! settings.
+//! settings: the dialog's fields make the request its job runs.
 
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use texgraph_core::Graph;
 use texgraph_core::export::Format;
-use texgraph_core::export::presets;
-use texgraph_editor::export::{
-    AnimationRequest, ExportJob, ExportRequest, ImageKind, MaterialRequest,
-};
+use texgraph_editor::jobs::export::ExportJob;
+use texgraph_editor::panels::export_dialog::{ExportDialog, ImageKind, Motion};
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -28,8 +26,10 @@ fn cli_render(dir: &Path, graph: &Path, args: &[&str]) {
         .success();
 }
 
-fn editor_export(graph: &Path, request: ExportRequest) -> Vec<PathBuf> {
+/// What the dialog's Export button writes with the fields of `dialog`.
+fn editor_export(graph: &Path, dialog: ExportDialog) -> Vec<PathBuf> {
     let graph = Graph::load(graph).unwrap();
+    let request = dialog.request(&graph).expect("the fields make a request");
     let written = ExportJob::start(graph, request, || {})
         .wait()
         .expect("exported");
@@ -41,15 +41,14 @@ fn png_16_bit_at_a_custom_size_matches_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let editor = editor_export(
         &example("marble.json"),
-        ExportRequest {
+        ExportDialog {
+            preset: None,
             width: 96,
             height: 64,
-            kind: ImageKind::Png16,
-            output: None,
-            all_outputs: false,
-            path: dir.path().join("editor.png"),
-            animation: None,
-            material: None,
+            kind: ImageKind::PNG16,
+            output: Some("basecolor".into()),
+            path: dir.path().join("editor.png").display().to_string(),
+            ..ExportDialog::default()
         },
     );
     cli_render(
@@ -70,15 +69,12 @@ fn every_output_as_exr_matches_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let editor = editor_export(
         &example("terrain.json"),
-        ExportRequest {
-            width: 64,
-            height: 64,
-            kind: ImageKind::Exr,
+        ExportDialog {
+            preset: Some(64),
+            kind: ImageKind::EXR,
             output: None,
-            all_outputs: true,
-            path: dir.path().join("editor.exr"),
-            animation: None,
-            material: None,
+            path: dir.path().join("editor.exr").display().to_string(),
+            ..ExportDialog::default()
         },
     );
     cli_render(
@@ -103,15 +99,14 @@ fn one_named_output_as_png_8_matches_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let editor = editor_export(
         &example("terrain.json"),
-        ExportRequest {
+        ExportDialog {
+            preset: None,
             width: 80,
             height: 80,
-            kind: ImageKind::Png8,
+            kind: ImageKind::PNG8,
             output: Some("color".into()),
-            all_outputs: false,
-            path: dir.path().join("editor.png"),
-            animation: None,
-            material: None,
+            path: dir.path().join("editor.png").display().to_string(),
+            ..ExportDialog::default()
         },
     );
     cli_render(
@@ -130,38 +125,38 @@ fn animations_match_the_cli_as_gif_sheet_and_sequence() {
     let dir = tempfile::tempdir().unwrap();
     let fire = example("fire_loop.json");
     // File name, sheet, format, and the CLI's matching flags.
-    type Case<'a> = (&'a str, Option<(u32, u32)>, ImageKind, &'a [&'a str]);
+    type Case<'a> = (&'a str, Motion, ImageKind, &'a [&'a str]);
     let cases: [Case; 3] = [
-        ("anim.gif", None, ImageKind::Png8, &[]),
+        ("anim.gif", Motion::Gif, ImageKind::PNG8, &[]),
         (
             "sheet.png",
-            Some((3, 2)),
-            ImageKind::Png16,
+            Motion::Sheet,
+            ImageKind::PNG16,
             &["--sheet", "3x2", "--depth", "16"],
         ),
-        ("f_##.exr", None, ImageKind::Exr, &[]),
+        ("f_##.exr", Motion::Sequence, ImageKind::EXR, &[]),
     ];
-    for (name, sheet, kind, extra) in cases {
+    for (name, motion, kind, extra) in cases {
         let editor_dir = dir.path().join("editor");
         let cli_dir = dir.path().join("cli");
         std::fs::create_dir_all(&editor_dir).unwrap();
         std::fs::create_dir_all(&cli_dir).unwrap();
         let written = editor_export(
             &fire,
-            ExportRequest {
+            ExportDialog {
+                preset: None,
                 width: 24,
                 height: 16,
                 kind,
-                output: None,
-                all_outputs: false,
-                path: editor_dir.join(name),
-                animation: Some(AnimationRequest {
-                    first: 70,
-                    end: 75,
-                    fps: 24.0,
-                    sheet,
-                }),
-                material: None,
+                output: Some("color".into()),
+                path: editor_dir.join(name).display().to_string(),
+                animate: true,
+                motion,
+                first: 70,
+                end: 75,
+                fps: 24.0,
+                sheet: (3, 2),
+                ..ExportDialog::default()
             },
         );
         let args = [
@@ -194,19 +189,13 @@ fn material_presets_match_the_cli_file_for_file() {
         let editor_dir = dir.path().join(format!("editor_{preset}"));
         let written = editor_export(
             &graph,
-            ExportRequest {
-                width: 32,
-                height: 32,
-                kind: ImageKind::Png8,
-                output: None,
-                all_outputs: true,
-                path: editor_dir.clone(),
-                animation: None,
-                material: Some(MaterialRequest {
-                    preset: presets::find(&presets::built_in(), preset).unwrap().clone(),
-                    format,
-                    graph_name: "stone".into(),
-                }),
+            ExportDialog {
+                preset: Some(32),
+                material: Some(preset.into()),
+                material_format: format,
+                folder: editor_dir.display().to_string(),
+                graph_name: "stone".into(),
+                ..ExportDialog::default()
             },
         );
         let cli_dir = format!("cli_{preset}");

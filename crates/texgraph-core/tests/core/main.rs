@@ -30,6 +30,7 @@ mod perlin_reference;
 mod properties;
 mod raster;
 mod registry;
+mod request;
 mod scatter;
 mod simplex;
 mod smears;

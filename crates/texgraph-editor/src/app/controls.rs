@@ -141,7 +141,7 @@ impl EditorApp {
         let centre = self
             .on_canvas(ctx, Some(self.canvas_rect.center()))
             .unwrap_or(Pos2::ZERO);
-        let comment = crate::comments::framing(nodes, centre);
+        let comment = crate::panels::comments::framing(nodes, centre);
         self.commands.push(Command::AddComment(comment));
     }
 
@@ -156,13 +156,13 @@ impl EditorApp {
     /// Fits the view to every node and comment, however small that makes them (the
     /// person asked to see all).
     pub fn frame_all(&mut self) {
-        self.framing = Some(crate::canvas::MIN_SCALE);
+        self.framing = Some(crate::panels::canvas::MIN_SCALE);
     }
 
     /// Fits the view to the nodes, no smaller than readable (a graph just opened: a large
     /// one shows its middle at a scale its text can be read at).
     pub fn frame_readable(&mut self) {
-        self.framing = Some(crate::canvas::READABLE_SCALE);
+        self.framing = Some(crate::panels::canvas::READABLE_SCALE);
     }
 
     /// Applies the remembered UI scale on the first frame, then remembers changes
@@ -383,7 +383,7 @@ impl EditorApp {
             }
             if !self.warnings.is_empty() {
                 ui.colored_label(
-                    crate::canvas::AMBER,
+                    crate::panels::canvas::AMBER,
                     format!("{} unfinished node(s)", self.warnings.len()),
                 )
                 .on_hover_text(

@@ -7,8 +7,8 @@ use eframe::egui::{self, Ui};
 
 use super::EditorApp;
 use crate::command::Command;
-use crate::export::ExportJob;
 use crate::files::{Answer, Purpose, Then};
+use crate::jobs::export::ExportJob;
 
 impl EditorApp {
     /// Goes ahead with `then` unless it would drop unsaved changes, in which case the
@@ -117,13 +117,16 @@ impl EditorApp {
         }
         if self.export.show(ui, &self.graph, &mut self.files) {
             let wake = ctx.clone();
-            let request = self.export.request();
-            self.export.message.clear();
-            self.export.job = Some(ExportJob::start(
-                self.resolved_graph(),
-                request,
-                move || wake.request_repaint(),
-            ));
+            let graph = self.resolved_graph();
+            match self.export.request(&graph) {
+                Ok(request) => {
+                    self.export.message.clear();
+                    self.export.job = Some(ExportJob::start(graph, request, move || {
+                        wake.request_repaint()
+                    }));
+                }
+                Err(message) => self.export.message = format!("error: {message}"),
+            }
         }
     }
 

@@ -7,8 +7,8 @@ use eframe::egui::{self, TextureOptions};
 use texgraph_core::{Graph, ParamValue, diagnose, validate};
 
 use super::{EditorApp, THUMBNAIL_PIXELS};
-use crate::preview::to_color_image;
-use crate::worker::{Job, Product, Slot};
+use crate::jobs::preview::{Job, Product, Slot};
+use crate::panels::preview::to_color_image;
 
 impl EditorApp {
     /// After an edit: new errors, and renders for the preview and every node whose result

@@ -7,9 +7,9 @@ use egui_kittest::kittest::Queryable;
 use texgraph_core::registry::NODES;
 use texgraph_core::{Graph, ParamValue};
 use texgraph_editor::app::{EMPTY_HINT, EditorApp, STATUS_SECONDS};
-use texgraph_editor::canvas::READABLE_SCALE;
 use texgraph_editor::command::Command;
 use texgraph_editor::document::new_graph;
+use texgraph_editor::panels::canvas::READABLE_SCALE;
 
 use crate::common::*;
 
@@ -526,7 +526,7 @@ fn the_palette_follows_the_arrow_keys_and_opens_on_right_click() {
     h.event(Event::Text("e".into()));
     h.run_steps(1);
     // The palette's order for "e": names starting with it first, then the rest.
-    let expected: Vec<&str> = texgraph_editor::canvas::palette_matches("e")
+    let expected: Vec<&str> = texgraph_editor::panels::canvas::palette_matches("e")
         .iter()
         .map(|d| d.id)
         .collect();
@@ -639,7 +639,8 @@ fn a_comment_frames_nodes_moves_them_along_and_is_saved() {
     let graph = h.state().graph.clone();
     assert_eq!(graph.comments.len(), 1);
     let comment = &graph.comments[0];
-    let inside = |id: &str| texgraph_editor::comments::holds(comment, graph.node(id).unwrap().pos);
+    let inside =
+        |id: &str| texgraph_editor::panels::comments::holds(comment, graph.node(id).unwrap().pos);
     assert!(inside("a") && !inside("n") && !inside("out") && !inside("b"));
     assert_eq!(h.state().selected_comment, Some(0));
 

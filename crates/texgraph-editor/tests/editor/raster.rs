@@ -9,8 +9,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::ParamValue;
 use texgraph_editor::app::EditorApp;
-use texgraph_editor::canvas::STAGE_BADGE;
 use texgraph_editor::command::Command;
+use texgraph_editor::panels::canvas::STAGE_BADGE;
 
 use crate::common::*;
 

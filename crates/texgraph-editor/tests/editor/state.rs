@@ -174,7 +174,10 @@ fn the_export_dialog_takes_each_graphs_own_mode_and_its_format_follows_the_file_
     let export = &h.state().export;
     assert!(!export.animate, "marble does not move: a still");
     assert!(export.path.ends_with("marble.png"), "{}", export.path);
-    assert_eq!(export.request().animation, None);
+    assert!(matches!(
+        export.request(&h.state().graph),
+        Ok(texgraph_core::ExportRequest::Still(_))
+    ));
 
     // The name typed decides the format, and the dialog shows what it writes.
     h.ctx
@@ -186,7 +189,7 @@ fn the_export_dialog_takes_each_graphs_own_mode_and_its_format_follows_the_file_
     h.run_steps(2);
     assert_eq!(
         h.state().export.kind,
-        texgraph_editor::export::ImageKind::Tiff8
+        texgraph_editor::panels::export_dialog::ImageKind::TIFF8
     );
     h.get_by_role_and_label(Role::Button, "Export").click();
     h.run_steps(1);
@@ -318,7 +321,7 @@ fn arrange_leaves_no_node_under_another_and_comments_keep_their_nodes() {
             );
         }
     }
-    let framed = texgraph_editor::comments::rect(&h.state().graph.comments[0]);
+    let framed = texgraph_editor::panels::comments::rect(&h.state().graph.comments[0]);
     for (id, rect) in rects.iter().filter(|(id, _)| held.contains(id)) {
         assert!(
             framed.contains_rect(*rect),
@@ -607,7 +610,7 @@ fn the_raster_badge_is_as_large_as_the_title_and_the_inspector_keeps_its_rows() 
     h.run_steps(2);
     let title = h.get_by_label("sharpen: Levels").rect();
     let badge = h
-        .get_all_by_label(texgraph_editor::canvas::STAGE_BADGE)
+        .get_all_by_label(texgraph_editor::panels::canvas::STAGE_BADGE)
         .map(|n| n.rect())
         .find(|r| (r.center().y - title.center().y).abs() < title.height())
         .expect("a badge beside sharpen's title");

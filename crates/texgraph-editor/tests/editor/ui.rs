@@ -747,7 +747,7 @@ fn the_curve_editor_adds_drags_and_removes_points() {
 
 #[test]
 fn the_palette_offers_exact_names_first() {
-    use texgraph_editor::canvas::palette_matches;
+    use texgraph_editor::panels::canvas::palette_matches;
     let ids = |filter: &str| {
         palette_matches(filter)
             .iter()

@@ -1,12 +1,13 @@
-//! Evaluation off the UI thread. The UI submits jobs (a preview, a node's thumbnail); a
-//! newer job for the same slot supersedes older ones still waiting, so dragging a slider
-//! never queues up stale renders. The worker wakes the UI when a result is ready.
+//! The preview's and thumbnails' renders. The UI submits jobs (a preview, a node's
+//! thumbnail); a newer job for the same slot supersedes older ones still waiting, so
+//! dragging a slider never queues up stale renders. The worker wakes the UI when a result
+//! is ready.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use super::{Background, Work};
 
 use texgraph_core::ball::{MaterialMaps, material_maps};
 use texgraph_core::{Graph, Image, RenderOptions, compile, compile_node, render};
@@ -79,100 +80,82 @@ pub struct Rendered {
     pub time: f32,
 }
 
-/// The background evaluator.
-pub struct Worker {
-    jobs: Option<Sender<Job>>,
-    done: Receiver<Rendered>,
-    thread: Option<JoinHandle<()>>,
-}
+/// The background evaluator: the preview's and thumbnails' renders, on a thread of its
+/// own.
+pub struct Worker(Background<Renders<Evaluate>>);
+
+/// How the worker renders a job: [`evaluate`].
+type Evaluate = fn(&Job) -> Rendered;
 
 impl Worker {
     /// Starts the worker thread; `wake` is called after each result (the UI's repaint
     /// request).
     pub fn new(wake: impl Fn() + Send + 'static) -> Self {
-        let (jobs, inbox) = channel::<Job>();
-        let (outbox, done) = channel();
-        let thread = std::thread::Builder::new()
-            .name("texgraph-preview".into())
-            .spawn(move || run(&inbox, &outbox, &wake, &evaluate))
-            .expect("the preview thread starts");
-        Self {
-            jobs: Some(jobs),
-            done,
-            thread: Some(thread),
-        }
+        let renders = Renders::new(evaluate as Evaluate);
+        Self(Background::start("texgraph-preview", renders, move |_| {
+            wake()
+        }))
     }
 
     /// Queues a job, superseding any waiting job for the same slot.
     pub fn submit(&self, job: Job) {
-        if let Some(jobs) = &self.jobs {
-            // The thread only stops when the worker is dropped.
-            let _ = jobs.send(job);
-        }
+        self.0.submit(job);
     }
 
     /// The results finished since the last call.
     pub fn finished(&self) -> Vec<Rendered> {
-        self.done.try_iter().collect()
+        self.0.finished().collect()
     }
 }
 
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.jobs = None; // closes the queue, which ends the thread
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+/// Renders with `evaluate`, one job per slot waiting: the preview first, then thumbnails,
+/// a slot starved longer than [`LONGEST_WAIT`] first of all.
+pub struct Renders<E> {
+    waiting: BTreeMap<Slot, Waiting>,
+    evaluate: E,
+}
+
+impl<E: FnMut(&Job) -> Rendered> Renders<E> {
+    /// Nothing waiting yet.
+    pub fn new(evaluate: E) -> Self {
+        Self {
+            waiting: BTreeMap::new(),
+            evaluate,
         }
     }
 }
 
-fn run(
-    inbox: &Receiver<Job>,
-    outbox: &Sender<Rendered>,
-    wake: &dyn Fn(),
-    evaluate: &dyn Fn(Job) -> Rendered,
-) {
-    let mut waiting: BTreeMap<Slot, Waiting> = BTreeMap::new();
-    loop {
-        if waiting.is_empty() {
-            match inbox.recv() {
-                Ok(job) => keep_newest(&mut waiting, job),
-                Err(_) => return,
-            }
-        }
-        for job in inbox.try_iter() {
-            keep_newest(&mut waiting, job);
-        }
-        let Some(job) = next(&mut waiting) else {
-            continue;
-        };
-        let (slot, generation, time) = (job.slot.clone(), job.generation, job.graph.settings.time);
-        // A bug that panics fails this job only; the worker and the editor go on.
-        let rendered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluate(job)))
-            .unwrap_or_else(|panic| Rendered {
-                slot,
-                generation,
-                result: Err(panic_message("the preview", &*panic)),
-                at_fault: Vec::new(),
-                stages: Vec::new(),
-                elapsed: Duration::ZERO,
-                time,
-            });
-        if outbox.send(rendered).is_err() {
-            return;
-        }
-        wake();
-    }
-}
+impl<E: FnMut(&Job) -> Rendered> Work for Renders<E> {
+    type Job = Job;
+    type Done = Rendered;
 
-/// What to show for a panic caught in a background job: a bug, reported as an error.
-pub fn panic_message(what: &str, panic: &(dyn std::any::Any + Send)) -> String {
-    let detail = panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown cause".to_owned());
-    format!("{what} failed with an internal error ({detail}); your graph is unchanged")
+    fn take(&mut self, job: Job) {
+        keep_newest(&mut self.waiting, job);
+    }
+
+    fn next(&mut self) -> Option<Job> {
+        next(&mut self.waiting)
+    }
+
+    fn run(&mut self, job: &Job) -> Rendered {
+        (self.evaluate)(job)
+    }
+
+    fn failed(&self, job: &Job, message: String) -> Rendered {
+        Rendered {
+            slot: job.slot.clone(),
+            generation: job.generation,
+            result: Err(message),
+            at_fault: Vec::new(),
+            stages: Vec::new(),
+            elapsed: Duration::ZERO,
+            time: job.graph.settings.time,
+        }
+    }
+
+    fn what(&self) -> &'static str {
+        "the preview"
+    }
 }
 
 /// How long a thumbnail waits at most while previews keep coming (the timeline playing):
@@ -218,7 +201,7 @@ fn keep_newest(waiting: &mut BTreeMap<Slot, Waiting>, job: Job) {
 
 /// Compiles and renders one job on this thread (the worker is one of the two cores; the
 /// UI keeps the other).
-pub fn evaluate(job: Job) -> Rendered {
+pub fn evaluate(job: &Job) -> Rendered {
     let start = Instant::now();
     let time = job.graph.settings.time;
     let options = RenderOptions {
@@ -229,7 +212,7 @@ pub fn evaluate(job: Job) -> Rendered {
         let result = material_maps(&job.graph, job.width, options);
         return Rendered {
             at_fault: at_fault(result.as_ref().err()),
-            slot: job.slot,
+            slot: job.slot.clone(),
             generation: job.generation,
             result: result
                 .map(|maps| Product::Maps(Box::new(maps)))
@@ -260,7 +243,7 @@ pub fn evaluate(job: Job) -> Rendered {
     );
     let result = program.and_then(|p| render(&p, job.width, job.height, options, &|_| {}));
     Rendered {
-        slot: job.slot,
+        slot: job.slot.clone(),
         generation: job.generation,
         at_fault: at_fault(result.as_ref().err()),
         result: result.map(Product::Image).map_err(|e| e.to_string()),
@@ -283,6 +266,8 @@ fn at_fault(error: Option<&texgraph_core::Error>) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::serve;
+    use std::sync::mpsc::channel;
 
     fn graph(octaves: u32) -> Arc<Graph> {
         let json = format!(
@@ -330,7 +315,7 @@ mod tests {
         jobs.send(job(3, Slot::Thumbnail("n".into()))).unwrap();
         drop(jobs);
         let (outbox, done) = channel();
-        run(&inbox, &outbox, &|| {}, &evaluate);
+        serve(&inbox, &outbox, &mut Renders::new(evaluate), &|_| {});
         let rendered: Vec<(Slot, u64)> = done.try_iter().map(|r| (r.slot, r.generation)).collect();
         assert_eq!(
             rendered,
@@ -346,7 +331,7 @@ mod tests {
         jobs.send(job(1, Slot::Preview)).unwrap();
         let jobs = std::sync::Mutex::new(Some(jobs));
         let order = std::sync::Mutex::new(Vec::new());
-        let playing = |next: Job| {
+        let playing = |next: &Job| {
             order
                 .lock()
                 .unwrap()
@@ -364,7 +349,7 @@ mod tests {
             evaluate(next)
         };
         let (outbox, _done) = channel();
-        run(&inbox, &outbox, &|| {}, &playing);
+        serve(&inbox, &outbox, &mut Renders::new(playing), &|_| {});
         let order = order.into_inner().unwrap();
         let thumbnail = order
             .iter()
@@ -383,11 +368,11 @@ mod tests {
         drop(jobs);
         let (outbox, done) = channel();
         // A bug in the preview: it panics; the thumbnail after it still renders.
-        let buggy = |job: Job| {
+        let buggy = |job: &Job| {
             assert!(job.slot != Slot::Preview, "a bug in the preview");
             evaluate(job)
         };
-        run(&inbox, &outbox, &|| {}, &buggy);
+        serve(&inbox, &outbox, &mut Renders::new(buggy), &|_| {});
         let results: Vec<Rendered> = done.try_iter().collect();
         assert_eq!(results.len(), 2);
         let error = results[0].result.as_ref().unwrap_err();

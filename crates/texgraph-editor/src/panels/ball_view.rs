@@ -19,8 +19,8 @@ use eframe::egui::{self, Color32, Sense, TextureHandle, TextureOptions, Ui, vec2
 use texgraph_core::Image;
 use texgraph_core::ball::{Background, BallSettings, Environment, MaterialMaps, Shape};
 
-use crate::ball_renderer::{BallRenderer, FrameJob};
-use crate::preview::to_color_image;
+use crate::jobs::ball::{BallRenderer, FrameJob};
+use crate::panels::preview::to_color_image;
 
 /// Sizes of the view offered (the full frame's side, in pixels).
 pub const VIEW_SIZES: [u32; 3] = [256, 512, 1024];

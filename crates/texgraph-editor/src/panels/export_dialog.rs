@@ -1,26 +1,21 @@
-//! The export dialog and its background job. The job calls the same core functions as
-//! `texgraph render` (`texgraph_core::export::export_all`, and
-//! `texgraph_core::animation::export_animation` with `--frames`), so an export is
-//! byte-identical to the CLI's files for the same settings.
+//! The export dialog. Its fields make the core's [`ExportRequest`], the one `texgraph
+//! render` makes from its flags, and [`ExportJob`] runs it, so an export is byte-identical
+//! to the CLI's files for the same settings.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Instant;
 
 use eframe::egui::{self, Id, Ui};
-use texgraph_core::animation::{Frames, Layout, export_animation, frame_path};
-use texgraph_core::export::material::{MaterialSettings, export_preset, preset_paths};
+use texgraph_core::animation::Frames;
+use texgraph_core::export::material::{MaterialSettings, preset_paths};
 use texgraph_core::export::presets::{Preset, built_in};
-use texgraph_core::export::{
-    Depth, ExportSettings, Exported, Format, default_image_name, export_all, file_stem_for,
-    output_paths, render_targets,
-};
+use texgraph_core::export::{Depth, Format, default_image_name, file_stem_for, output_paths};
 use texgraph_core::usage::Usage;
-use texgraph_core::{Graph, RenderOptions, output_names};
+use texgraph_core::{
+    AnimationExport, ExportRequest, Graph, MaterialExport, RenderOptions, StillExport, output_names,
+};
 
 use crate::files::{Files, Purpose};
+use crate::jobs::export::ExportJob;
 
 /// What the progress bar says once every row is rendered and the file is being written.
 pub const ENCODING: &str = "encoding and writing…";
@@ -30,144 +25,91 @@ const PROGRESS_WIDTH: f32 = 280.0;
 /// Square sizes offered (custom sizes are typed).
 pub const SIZE_PRESETS: [u32; 6] = [256, 512, 1024, 2048, 4096, 8192];
 
-/// File format and depth.
+/// A file format and depth offered in the dialog: each image format of the core's
+/// [`Format`] table at each depth it holds, and each texture format once (its depth
+/// follows each map's usage, as `texgraph render -o x.dds` without `--depth`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImageKind {
-    /// PNG, 8 bits per channel.
-    Png8,
-    /// PNG, 16 bits per channel.
-    Png16,
-    /// OpenEXR, 32-bit float.
-    Exr,
-    /// TIFF, 8 bits per channel.
-    Tiff8,
-    /// TIFF, 16 bits per channel.
-    Tiff16,
-    /// TIFF, 32-bit float.
-    Tiff32,
-    /// DDS: each map block-compressed as its usage asks (BC7 sRGB, BC7, BC5, BC4, or
-    /// 16-bit heights), with its mips.
-    Dds,
-    /// KTX2: the same texture in Khronos' container.
-    Ktx2,
+pub struct ImageKind {
+    /// The format.
+    pub format: Format,
+    /// Bits per channel; `None` for textures.
+    pub depth: Option<Depth>,
 }
 
 impl ImageKind {
-    const ALL: [ImageKind; 8] = [
-        ImageKind::Png8,
-        ImageKind::Png16,
-        ImageKind::Exr,
-        ImageKind::Tiff8,
-        ImageKind::Tiff16,
-        ImageKind::Tiff32,
-        ImageKind::Dds,
-        ImageKind::Ktx2,
-    ];
+    /// PNG, 8 bits per channel.
+    pub const PNG8: ImageKind = ImageKind::image(Format::Png, Depth::Eight);
+    /// PNG, 16 bits per channel.
+    pub const PNG16: ImageKind = ImageKind::image(Format::Png, Depth::Sixteen);
+    /// OpenEXR, 32-bit float.
+    pub const EXR: ImageKind = ImageKind::image(Format::Exr, Depth::Float);
+    /// TIFF, 8 bits per channel.
+    pub const TIFF8: ImageKind = ImageKind::image(Format::Tiff, Depth::Eight);
+    /// TIFF, 32-bit float.
+    pub const TIFF32: ImageKind = ImageKind::image(Format::Tiff, Depth::Float);
 
-    fn label(self) -> &'static str {
-        match self {
-            ImageKind::Png8 => "PNG 8-bit",
-            ImageKind::Png16 => "PNG 16-bit",
-            ImageKind::Exr => "EXR 32-bit float",
-            ImageKind::Tiff8 => "TIFF 8-bit",
-            ImageKind::Tiff16 => "TIFF 16-bit",
-            ImageKind::Tiff32 => "TIFF 32-bit float",
-            ImageKind::Dds => "DDS texture (BC7/BC5/BC4, mips)",
-            ImageKind::Ktx2 => "KTX2 texture (BC7/BC5/BC4, mips)",
+    const fn image(format: Format, depth: Depth) -> Self {
+        Self {
+            format,
+            depth: Some(depth),
+        }
+    }
+
+    /// Every kind, in the table's order.
+    fn all() -> impl Iterator<Item = ImageKind> {
+        Format::all().flat_map(|format| {
+            let depths: Vec<Option<Depth>> = if format.is_texture() {
+                vec![None]
+            } else {
+                format.depths().iter().copied().map(Some).collect()
+            };
+            depths
+                .into_iter()
+                .map(move |depth| ImageKind { format, depth })
+        })
+    }
+
+    fn label(self) -> String {
+        match self.depth {
+            None => format!("{} texture (BC7/BC5/BC4, mips)", self.format.name()),
+            Some(Depth::Float) => format!("{} 32-bit float", self.format.name()),
+            Some(depth) => format!("{} {}-bit", self.format.name(), depth.bits()),
         }
     }
 
     /// Whether this is a game texture, one map with its mips (no animation frames).
     pub fn is_texture(self) -> bool {
-        matches!(self, ImageKind::Dds | ImageKind::Ktx2)
+        self.format.is_texture()
     }
 
-    /// The depth asked for; `None` for textures, whose depth follows each map's usage
-    /// (16 bits for a height), as `texgraph render -o x.dds` without `--depth`.
+    /// The depth asked for; `None` for textures, whose depth follows each map's usage.
     pub fn depth(self) -> Option<Depth> {
-        match self {
-            ImageKind::Png8 | ImageKind::Tiff8 => Some(Depth::Eight),
-            ImageKind::Png16 | ImageKind::Tiff16 => Some(Depth::Sixteen),
-            ImageKind::Exr | ImageKind::Tiff32 => Some(Depth::Float),
-            ImageKind::Dds | ImageKind::Ktx2 => None,
-        }
+        self.depth
     }
 
     fn extension(self) -> &'static str {
-        match self {
-            ImageKind::Exr => "exr",
-            ImageKind::Tiff8 | ImageKind::Tiff16 | ImageKind::Tiff32 => "tif",
-            ImageKind::Png8 | ImageKind::Png16 => "png",
-            ImageKind::Dds => "dds",
-            ImageKind::Ktx2 => "ktx2",
-        }
+        self.format.id()
     }
 
     /// The kind a file name's extension writes, keeping this one's depth where the
-    /// format offers it; `None` for an extension that is no image format.
+    /// format holds it (else the deepest it holds; a texture's: the format's own); `None`
+    /// for an extension that is no image format.
     fn for_extension(self, extension: &str) -> Option<Self> {
-        let depth = self.depth().unwrap_or(Depth::Eight);
-        Some(match extension.to_ascii_lowercase().as_str() {
-            "png" if depth == Depth::Eight => ImageKind::Png8,
-            "png" => ImageKind::Png16,
-            "exr" => ImageKind::Exr,
-            "dds" => ImageKind::Dds,
-            "ktx2" => ImageKind::Ktx2,
-            "tif" | "tiff" => match depth {
-                Depth::Eight => ImageKind::Tiff8,
-                Depth::Sixteen => ImageKind::Tiff16,
-                Depth::Float => ImageKind::Tiff32,
-            },
-            _ => return None,
-        })
+        let format = Format::parse(extension)?;
+        if format.is_texture() {
+            return Some(ImageKind {
+                format,
+                depth: None,
+            });
+        }
+        let deepest = format.depths().iter().copied().max_by_key(|d| d.bits());
+        let depth = match self.depth {
+            Some(depth) if format.supports(depth) => depth,
+            Some(_) => deepest.unwrap_or(format.default_depth()),
+            None => format.default_depth(),
+        };
+        Some(ImageKind::image(format, depth))
     }
-}
-
-/// What to export, as chosen in the dialog.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExportRequest {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// Format and depth.
-    pub kind: ImageKind,
-    /// `None`: the first output; `Some(name)`: that output.
-    pub output: Option<String>,
-    /// Every output, each to `<stem>_<name>.<ext>` (as `texgraph render --all-outputs`).
-    pub all_outputs: bool,
-    /// The image file (the stem, with `all_outputs`; with `animation`, a GIF, an APNG,
-    /// a sheet or a `#` sequence pattern, as `texgraph render -o` takes it).
-    pub path: PathBuf,
-    /// Frames to write instead of one still (`texgraph render --frames`).
-    pub animation: Option<AnimationRequest>,
-    /// The material's files through an export preset instead (`texgraph render --preset`):
-    /// `path` is then their folder.
-    pub material: Option<MaterialRequest>,
-}
-
-/// A material export: `texgraph render --preset NAME [--format F] -o FOLDER`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MaterialRequest {
-    /// The preset.
-    pub preset: Preset,
-    /// Every file in this format instead of the preset's.
-    pub format: Option<Format>,
-    /// `{graph}` in the file names: the graph's name, else its file's stem.
-    pub graph_name: String,
-}
-
-/// The frames of an animation export: `--frames FIRST..END --fps FPS [--sheet CxR]`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AnimationRequest {
-    /// First frame.
-    pub first: u32,
-    /// One past the last frame.
-    pub end: u32,
-    /// Frames per second: frame n is at time n / fps.
-    pub fps: f64,
-    /// Columns and rows of a sprite sheet, or `None`.
-    pub sheet: Option<(u32, u32)>,
 }
 
 /// How an animation is written, as picked in the dialog (the file name carries it to
@@ -197,169 +139,6 @@ impl Motion {
     }
 }
 
-/// An export running on its own thread.
-pub struct ExportJob {
-    rows: Arc<AtomicU32>,
-    total_rows: u32,
-    cancel: Arc<AtomicBool>,
-    result: Receiver<Result<Vec<Exported>, String>>,
-    started: Instant,
-}
-
-/// The signature of `texgraph_core::export::export_all`.
-type ExportFn = fn(
-    &Graph,
-    &[(ExportSettings, PathBuf)],
-    &(dyn Fn(u32) + Sync),
-) -> texgraph_core::Result<Vec<Exported>>;
-
-impl ExportJob {
-    /// Starts exporting `graph`; `wake` is called as rows finish and at the end.
-    pub fn start(
-        graph: Graph,
-        request: ExportRequest,
-        wake: impl Fn() + Send + Sync + 'static,
-    ) -> Self {
-        Self::start_with(graph, request, wake, export_all)
-    }
-
-    /// [`ExportJob::start`] through `export` (the core's `export_all`; a stand-in in tests).
-    fn start_with(
-        graph: Graph,
-        request: ExportRequest,
-        wake: impl Fn() + Send + Sync + 'static,
-        export: ExportFn,
-    ) -> Self {
-        let rows = Arc::new(AtomicU32::new(0));
-        let cancel = Arc::new(AtomicBool::new(false));
-        // Stills of several outputs, and materials, are one render.
-        let copies = match request.animation {
-            Some(a) => a.end.saturating_sub(a.first),
-            None => 1,
-        };
-        let total_rows = request.height.saturating_mul(copies.max(1));
-        let options = RenderOptions {
-            cancel: Some(cancel.clone()),
-            ..RenderOptions::default()
-        };
-        // What a material or an animation is rendered with (a still's files and depths
-        // are the core's choice below, as the CLI's).
-        let settings = ExportSettings {
-            width: request.width,
-            height: request.height,
-            depth: request.kind.depth().unwrap_or(Depth::Eight),
-            output: request.output.clone(),
-            options: options.clone(),
-        };
-        let (send, result) = channel();
-        let job_rows = rows.clone();
-        // Should no thread start, the sender goes with the closure and `poll` reports it.
-        let _ = std::thread::Builder::new()
-            .name("texgraph-export".into())
-            .spawn(move || {
-                let progress = |done: u32| {
-                    job_rows.fetch_max(done, Ordering::Relaxed);
-                    wake();
-                };
-                // A bug that panics ends this export with an error, not the editor.
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if output_names(&graph).is_empty() {
-                        return Err("the graph has no output node to export".to_owned());
-                    }
-                    if let Some(material) = &request.material {
-                        let settings = MaterialSettings {
-                            width: request.width,
-                            height: request.height,
-                            format: material.format,
-                            graph_name: material.graph_name.clone(),
-                            options: settings.options.clone(),
-                        };
-                        return export_preset(
-                            &graph,
-                            &material.preset,
-                            &settings,
-                            &request.path,
-                            &progress,
-                        )
-                        .map_err(|e| describe(&request.path, &e));
-                    }
-                    if let Some(animation) = request.animation {
-                        let frames = Frames::new(animation.first, animation.end, animation.fps)?;
-                        let layout = Layout::for_path(&request.path, animation.sheet)
-                            .map_err(|e| describe(&request.path, &e))?;
-                        let rows = |done: u64| progress(u32::try_from(done).unwrap_or(u32::MAX));
-                        return export_animation(
-                            &graph,
-                            &frames,
-                            layout,
-                            &request.path,
-                            &settings,
-                            &rows,
-                        )
-                        .map_err(|e| describe(&request.path, &e));
-                    }
-                    // The files `texgraph render` would write for the same request, every
-                    // one or none.
-                    let jobs = render_targets(
-                        &graph,
-                        &request.path,
-                        (request.width, request.height),
-                        request.kind.depth(),
-                        request.output.as_deref(),
-                        request.all_outputs,
-                        &options,
-                    )
-                    .map_err(|e| describe(&request.path, &e))?;
-                    export(&graph, &jobs, &progress).map_err(|e| describe(&request.path, &e))
-                }))
-                .unwrap_or_else(|panic| Err(crate::worker::panic_message("the export", &*panic)));
-                let _ = send.send(outcome);
-                wake();
-            });
-        Self {
-            rows,
-            total_rows,
-            cancel,
-            result,
-            started: Instant::now(),
-        }
-    }
-
-    /// Done fraction, 0 to 1.
-    pub fn progress(&self) -> f32 {
-        self.rows.load(Ordering::Relaxed) as f32 / self.total_rows.max(1) as f32
-    }
-
-    /// Whether every row is rendered and the files are being encoded and written.
-    pub fn encoding(&self) -> bool {
-        self.rows.load(Ordering::Relaxed) >= self.total_rows.max(1)
-    }
-
-    /// Asks the job to stop; nothing more is written.
-    pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-
-    /// The outcome, once finished.
-    pub fn poll(&self) -> Option<Result<Vec<Exported>, String>> {
-        use std::sync::mpsc::TryRecvError;
-        match self.result.try_recv() {
-            Ok(outcome) => Some(outcome),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => {
-                Some(Err("the export stopped unexpectedly".to_owned()))
-            }
-        }
-    }
-
-    /// Waits for the outcome.
-    pub fn wait(self) -> Result<Vec<Exported>, String> {
-        self.result
-            .recv()
-            .unwrap_or_else(|_| Err("the export stopped unexpectedly".to_owned()))
-    }
-}
-
 /// Asks whether to replace `existing` files; `Some(true)` to go ahead, `Some(false)` not to
 /// (Escape), `None` while unanswered.
 fn replace_question(ctx: &egui::Context, existing: &[PathBuf]) -> Option<bool> {
@@ -385,18 +164,6 @@ fn replace_question(ctx: &egui::Context, existing: &[PathBuf]) -> Option<bool> {
         });
     });
     answer
-}
-
-fn describe(path: &Path, error: &texgraph_core::Error) -> String {
-    match error {
-        texgraph_core::Error::Cancelled => "export cancelled; nothing was written".to_owned(),
-        texgraph_core::Error::Invalid(problems) => problems
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; "),
-        other => format!("{}: {other}", path.display()),
-    }
 }
 
 /// The dialog's state.
@@ -457,7 +224,7 @@ impl Default for ExportDialog {
             preset: Some(1024),
             width: 1024,
             height: 1024,
-            kind: ImageKind::Png8,
+            kind: ImageKind::PNG8,
             output: None,
             path: String::new(),
             job: None,
@@ -510,7 +277,7 @@ impl ExportDialog {
 
     /// Takes the frame range and rate of the preview's timeline, so that an animation
     /// export writes the frames just played.
-    pub fn follow_timeline(&mut self, timeline: &crate::preview::Timeline) {
+    pub fn follow_timeline(&mut self, timeline: &crate::panels::preview::Timeline) {
         self.first = timeline.first;
         self.end = timeline.end;
         self.fps = f64::from(timeline.fps);
@@ -554,59 +321,49 @@ impl ExportDialog {
         }
     }
 
-    /// The request the dialog's fields make.
-    pub fn request(&self) -> ExportRequest {
-        let (width, height) = match self.preset {
+    /// Width and height chosen.
+    fn size(&self) -> (u32, u32) {
+        match self.preset {
             Some(side) => (side, side),
             None => (self.width, self.height),
-        };
+        }
+    }
+
+    /// The request the dialog's fields make for `graph`, or why they make none.
+    pub fn request(&self, graph: &Graph) -> Result<ExportRequest, String> {
+        let size = self.size();
         if let Some(preset) = self.chosen_preset() {
-            return ExportRequest {
-                width,
-                height,
-                kind: self.kind,
-                output: None,
-                all_outputs: true,
-                path: PathBuf::from(&self.folder),
-                animation: None,
-                material: Some(MaterialRequest {
-                    preset,
-                    format: self.material_format,
-                    graph_name: self.graph_name.clone(),
-                }),
-            };
+            return Ok(ExportRequest::Material(MaterialExport {
+                preset,
+                format: self.material_format,
+                graph_name: self.graph_name.clone(),
+                folder: PathBuf::from(&self.folder),
+                size,
+            }));
         }
+        let path = PathBuf::from(&self.path);
         if self.animate {
-            return ExportRequest {
-                width,
-                height,
-                // GIF and APNG are 8-bit (as the CLI's default for them).
-                kind: match self.motion {
-                    Motion::Gif | Motion::Apng => ImageKind::Png8,
-                    Motion::Sequence | Motion::Sheet => self.kind,
-                },
+            return Ok(ExportRequest::Animation(AnimationExport {
+                frames: Frames::new(self.first, self.end, self.fps)?,
+                out: path,
+                sheet: (self.motion == Motion::Sheet).then_some(self.sheet),
                 output: self.output.clone(),
-                all_outputs: false,
-                path: PathBuf::from(&self.path),
-                animation: Some(AnimationRequest {
-                    first: self.first,
-                    end: self.end,
-                    fps: self.fps,
-                    sheet: (self.motion == Motion::Sheet).then_some(self.sheet),
-                }),
-                material: None,
-            };
+                size,
+                // GIF and APNG are 8-bit (as the CLI's default for them).
+                depth: match self.motion {
+                    Motion::Gif | Motion::Apng => Some(Depth::Eight),
+                    Motion::Sequence | Motion::Sheet => self.kind.depth(),
+                },
+            }));
         }
-        ExportRequest {
-            width,
-            height,
-            kind: self.kind,
-            output: self.output.clone(),
-            all_outputs: self.output.is_none(),
-            path: PathBuf::from(&self.path),
-            animation: None,
-            material: None,
-        }
+        Ok(ExportRequest::Still(StillExport::to_file(
+            graph,
+            &path,
+            self.output.as_deref(),
+            self.output.is_none(),
+            size,
+            self.kind.depth(),
+        )))
     }
 
     /// Reads the presets again: the built-ins, then the user's file (as `texgraph render
@@ -639,10 +396,10 @@ impl ExportDialog {
 
     /// The settings a material export uses (size, format, names), for listing its files.
     fn material_settings(&self) -> MaterialSettings {
-        let request = self.request();
+        let (width, height) = self.size();
         MaterialSettings {
-            width: request.width,
-            height: request.height,
+            width,
+            height,
             format: self.material_format,
             graph_name: self.graph_name.clone(),
             options: RenderOptions::default(),
@@ -679,10 +436,7 @@ impl ExportDialog {
             return false;
         }
         if let Some(outcome) = self.job.as_ref().and_then(ExportJob::poll) {
-            let seconds = self
-                .job
-                .take()
-                .map_or(0.0, |j| j.started.elapsed().as_secs_f64());
+            let seconds = self.job.take().map_or(0.0, |j| j.seconds());
             self.message = match outcome {
                 Ok(written) => format!(
                     "wrote {} in {seconds:.2} s",
@@ -769,37 +523,9 @@ impl ExportDialog {
 
     /// The files the dialog's settings write.
     pub fn targets(&self, graph: &Graph) -> Vec<PathBuf> {
-        if let Some(preset) = self.chosen_preset() {
-            let settings = self.material_settings();
-            let folder = PathBuf::from(&self.folder);
-            let mut paths: Vec<PathBuf> = preset_paths(graph, &preset, &settings, &folder)
-                .map(|files| files.into_iter().map(|(p, _)| p).collect())
-                .unwrap_or_default();
-            if preset.gltf {
-                for ext in ["gltf", "bin"] {
-                    paths.push(folder.join(format!("{}.{ext}", self.graph_name)));
-                }
-            }
-            return paths;
-        }
-        let path = PathBuf::from(&self.path);
-        if self.animate {
-            return if self.motion == Motion::Sequence {
-                (self.first..self.end.min(self.first.saturating_add(10_000)))
-                    .map(|n| frame_path(&path, n))
-                    .collect()
-            } else {
-                vec![path]
-            };
-        }
-        if self.output.is_none() {
-            output_paths(graph, &path)
-                .into_iter()
-                .map(|(_, p)| p)
-                .collect()
-        } else {
-            vec![path]
-        }
+        self.request(graph)
+            .map(|request| request.files(graph))
+            .unwrap_or_default()
     }
 
     fn fields(&mut self, ui: &mut Ui, graph: &Graph, files: &mut Files) {
@@ -907,7 +633,7 @@ impl ExportDialog {
                 let still_format =
                     !self.animate || matches!(self.motion, Motion::Sequence | Motion::Sheet);
                 if self.animate && self.kind.is_texture() {
-                    self.kind = ImageKind::Png8;
+                    self.kind = ImageKind::PNG8;
                 }
                 let kind = self.kind;
                 if still_format {
@@ -916,9 +642,8 @@ impl ExportDialog {
                         .selected_text(self.kind.label())
                         .show_ui(ui, |ui| {
                             // Textures hold one map each: stills only, no frames.
-                            for kind in ImageKind::ALL
-                                .into_iter()
-                                .filter(|k| !self.animate || !k.is_texture())
+                            for kind in
+                                ImageKind::all().filter(|k| !self.animate || !k.is_texture())
                             {
                                 ui.selectable_value(&mut self.kind, kind, kind.label());
                             }
@@ -1066,6 +791,7 @@ impl ExportDialog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use texgraph_core::animation::Layout;
 
     fn heavy() -> Graph {
         Graph::from_json(
@@ -1077,102 +803,19 @@ mod tests {
     }
 
     #[test]
-    fn a_cancelled_export_writes_nothing_and_keeps_the_old_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("big.png");
-        std::fs::write(&path, b"keep me").unwrap();
-        let job = ExportJob::start(
-            heavy(),
-            ExportRequest {
-                width: 4096,
-                height: 4096,
-                kind: ImageKind::Png16,
-                output: None,
-                all_outputs: false,
-                path: path.clone(),
-                animation: None,
-                material: None,
-            },
-            || {},
-        );
-        job.cancel();
-        let message = job.wait().unwrap_err();
-        assert!(message.contains("cancelled"), "{message}");
-        assert_eq!(std::fs::read(&path).unwrap(), b"keep me");
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "no temp files left"
-        );
-    }
-
-    /// A 64×64 8-bit PNG of the first output, to `x.png` in `dir`.
-    fn small_png(dir: &Path) -> ExportRequest {
-        ExportRequest {
-            width: 64,
-            height: 64,
-            kind: ImageKind::Png8,
-            output: None,
-            all_outputs: false,
-            path: dir.join("x.png"),
-            animation: None,
-            material: None,
-        }
-    }
-
-    #[test]
-    fn an_export_that_panics_is_an_error_and_the_editor_goes_on() {
-        let dir = tempfile::tempdir().unwrap();
-        let request = small_png(dir.path());
-        let buggy: ExportFn = |_, _, _| panic!("a bug in the encoder");
-        let job = ExportJob::start_with(heavy(), request.clone(), || {}, buggy);
-        assert_eq!(
-            job.wait().unwrap_err(),
-            "the export failed with an internal error (a bug in the encoder); your graph is unchanged"
-        );
-        // The next export works.
-        let job = ExportJob::start(heavy(), request, || {});
-        assert_eq!(job.wait().unwrap().len(), 1);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-    }
-
-    #[test]
-    fn once_every_row_is_rendered_the_job_says_it_is_encoding() {
-        static RELEASE: AtomicBool = AtomicBool::new(false);
-        let dir = tempfile::tempdir().unwrap();
-        let request = small_png(dir.path());
-        // Renders every row at once, then "encodes" until released.
-        let slow_encoder: ExportFn = |_, jobs, progress| {
-            progress(jobs[0].0.height);
-            while !RELEASE.load(Ordering::Relaxed) {
-                std::thread::yield_now();
-            }
-            Ok(Vec::new())
-        };
-        let job = ExportJob::start_with(heavy(), request, || {}, slow_encoder);
-        while job.progress() < 1.0 {
-            std::thread::yield_now();
-        }
-        assert!(job.encoding());
-        assert!(job.poll().is_none(), "still writing");
-        RELEASE.store(true, Ordering::Relaxed);
-        assert!(job.wait().is_ok());
-    }
-
-    #[test]
     fn a_typed_file_name_decides_the_format_shown() {
         let mut dialog = ExportDialog {
             path: "out.exr".into(),
             ..ExportDialog::default()
         };
         dialog.follow_path();
-        assert_eq!(dialog.kind, ImageKind::Exr);
+        assert_eq!(dialog.kind, ImageKind::EXR);
         dialog.path = "out.tiff".into();
         dialog.follow_path();
-        assert_eq!(dialog.kind, ImageKind::Tiff32, "the depth is kept");
+        assert_eq!(dialog.kind, ImageKind::TIFF32, "the depth is kept");
         dialog.path = "out.png".into();
         dialog.follow_path();
-        assert_eq!(dialog.kind, ImageKind::Png16);
+        assert_eq!(dialog.kind, ImageKind::PNG16);
         dialog.animate = true;
         dialog.path = "fire.gif".into();
         dialog.follow_path();
@@ -1184,30 +827,14 @@ mod tests {
         dialog.follow_path();
         assert_eq!(
             (dialog.motion, dialog.kind),
-            (Motion::Sequence, ImageKind::Exr)
+            (Motion::Sequence, ImageKind::EXR)
         );
-        let layout = Layout::for_path(&dialog.request().path, None).unwrap();
+        let graph = heavy();
+        let Ok(ExportRequest::Animation(animation)) = dialog.request(&graph) else {
+            panic!("frames are exported as an animation");
+        };
+        let layout = Layout::for_path(&animation.out, None).unwrap();
         assert!(matches!(layout, Layout::Sequence(_)));
-    }
-
-    #[test]
-    fn a_graph_without_outputs_is_an_error_naming_the_problem() {
-        let dir = tempfile::tempdir().unwrap();
-        let job = ExportJob::start(
-            Graph::new(),
-            ExportRequest {
-                width: 8,
-                height: 8,
-                kind: ImageKind::Png8,
-                output: None,
-                all_outputs: true,
-                path: dir.path().join("x.png"),
-                animation: None,
-                material: None,
-            },
-            || {},
-        );
-        assert!(job.wait().unwrap_err().contains("no output"));
     }
 
     #[test]
@@ -1220,12 +847,22 @@ mod tests {
         .unwrap();
         dialog.open_for(&graph, Some(Path::new("/work/graphs/m.json")), false);
         assert_eq!(dialog.path, "/work/graphs/my_marble.png");
-        dialog.kind = ImageKind::Exr;
+        dialog.kind = ImageKind::EXR;
+        dialog.fit_path();
         dialog.preset = None;
         (dialog.width, dialog.height) = (300, 200);
-        let request = dialog.request();
-        assert_eq!((request.width, request.height), (300, 200));
-        assert_eq!(request.output, output_names(&graph).first().cloned());
-        assert!(!request.all_outputs);
+        let Ok(ExportRequest::Still(still)) = dialog.request(&graph) else {
+            panic!("a still");
+        };
+        assert_eq!(still.size, (300, 200));
+        assert_eq!(
+            still.files,
+            vec![(
+                output_names(&graph).first().cloned(),
+                PathBuf::from("/work/graphs/my_marble.exr")
+            )],
+            "the output chosen, to the file shown"
+        );
+        assert_eq!(still.depth, Some(Depth::Float));
     }
 }

@@ -5,9 +5,9 @@
 //! environment and kept.
 
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use super::{Background, Work};
 
 use texgraph_core::Image;
 use texgraph_core::ball::{BallSettings, Lighting, Material, MaterialMaps, render_ball_with};
@@ -46,11 +46,7 @@ pub struct Frame {
 }
 
 /// The thread that renders frames.
-pub struct BallRenderer {
-    jobs: Option<Sender<FrameJob>>,
-    done: Receiver<Frame>,
-    thread: Option<JoinHandle<()>>,
-}
+pub struct BallRenderer(Background<Frames>);
 
 impl BallRenderer {
     /// Starts the thread; `wake` is called after each frame (the UI's repaint request),
@@ -58,102 +54,103 @@ impl BallRenderer {
     /// little for an orbit's draft, which the UI's frame for the pointer's next move picks
     /// up anyway, so that an orbit costs one UI frame a draft rather than two.
     pub fn new(wake: impl Fn(Duration) + Send + 'static) -> Self {
-        let (jobs, inbox) = channel::<FrameJob>();
-        let (outbox, done) = channel();
-        let thread = std::thread::Builder::new()
-            .name("texgraph-ball".into())
-            .spawn(move || run(&inbox, &outbox, &wake))
-            .expect("the 3D view's thread starts");
-        Self {
-            jobs: Some(jobs),
-            done,
-            thread: Some(thread),
-        }
+        Self(Background::start("texgraph-ball", Frames::default(), wake))
     }
 
     /// Asks for a frame, superseding any still waiting.
     pub fn submit(&self, job: FrameJob) {
-        if let Some(jobs) = &self.jobs {
-            // The thread only stops when the renderer is dropped.
-            let _ = jobs.send(job);
-        }
+        self.0.submit(job);
     }
 
     /// The newest frame finished since the last call, if any.
     pub fn newest(&self) -> Option<Frame> {
-        self.done.try_iter().last()
+        self.0.finished().last()
     }
 }
 
-impl Drop for BallRenderer {
-    fn drop(&mut self) {
-        self.jobs = None; // closes the queue, which ends the thread
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-/// What the thread keeps between frames: the light of the last environment, and the last
-/// maps prepared for shading (with the maps they came from).
+/// The 3D view's work: only the newest frame asked for is worth drawing. It keeps the
+/// light of the last environment, and the last maps prepared for shading (with the maps
+/// they came from).
 #[derive(Default)]
-struct Kept {
+struct Frames {
+    newest: Option<FrameJob>,
     lighting: Option<Lighting>,
     material: Option<(Arc<MaterialMaps>, Material)>,
 }
 
-fn run(inbox: &Receiver<FrameJob>, outbox: &Sender<Frame>, wake: &dyn Fn(Duration)) {
-    let mut kept = Kept::default();
-    while let Ok(first) = inbox.recv() {
-        // Only the newest of the frames waiting is worth drawing.
-        let job = inbox.try_iter().last().unwrap_or(first);
+impl Work for Frames {
+    type Job = FrameJob;
+    type Done = Frame;
+
+    fn take(&mut self, job: FrameJob) {
+        self.newest = Some(job);
+    }
+
+    fn next(&mut self) -> Option<FrameJob> {
+        self.newest.take()
+    }
+
+    fn run(&mut self, job: &FrameJob) -> Frame {
         let start = Instant::now();
-        let image =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| frame(&job, &mut kept)))
-                .map_err(|panic| crate::worker::panic_message("the 3D view", &*panic));
-        // A draft of new maps (a param being dragged) is shown at once, as the 2D preview
-        // would show them.
-        let delay = if job.draft && job.edit_at.is_none() {
-            DRAFT_PICKUP
-        } else {
-            Duration::ZERO
-        };
-        let frame = Frame {
+        let image = self.frame(job);
+        Frame {
             id: job.id,
             draft: job.draft,
             edit_at: job.edit_at,
-            image,
+            image: Ok(image),
             elapsed: start.elapsed(),
-        };
-        if outbox.send(frame).is_err() {
-            return;
         }
-        wake(delay);
+    }
+
+    fn failed(&self, job: &FrameJob, message: String) -> Frame {
+        Frame {
+            id: job.id,
+            draft: job.draft,
+            edit_at: job.edit_at,
+            image: Err(message),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    fn what(&self) -> &'static str {
+        "the 3D view"
+    }
+
+    /// A draft of new maps (a param being dragged) is shown at once, as the 2D preview
+    /// would show them.
+    fn pickup(&self, frame: &Frame) -> Duration {
+        if frame.draft && frame.edit_at.is_none() {
+            DRAFT_PICKUP
+        } else {
+            Duration::ZERO
+        }
     }
 }
 
-/// Renders `job`, first computing the environment's light and preparing the maps when
-/// they are not the ones kept.
-fn frame(job: &FrameJob, kept: &mut Kept) -> Image {
-    let settings = &job.settings;
-    if kept
-        .lighting
-        .as_ref()
-        .is_none_or(|l| *l.environment() != settings.environment)
-    {
-        kept.lighting = Some(Lighting::new(settings.environment.clone()));
+impl Frames {
+    /// Renders `job`, first computing the environment's light and preparing the maps when
+    /// they are not the ones kept.
+    fn frame(&mut self, job: &FrameJob) -> Image {
+        let settings = &job.settings;
+        if self
+            .lighting
+            .as_ref()
+            .is_none_or(|l| *l.environment() != settings.environment)
+        {
+            self.lighting = Some(Lighting::new(settings.environment.clone()));
+        }
+        if self
+            .material
+            .as_ref()
+            .is_none_or(|(maps, _)| !Arc::ptr_eq(maps, &job.maps))
+        {
+            self.material = Some((job.maps.clone(), Material::new(&job.maps)));
+        }
+        let (Some(lighting), Some((_, material))) = (&self.lighting, &self.material) else {
+            unreachable!("both were set above");
+        };
+        render_ball_with(material, settings, lighting)
     }
-    if kept
-        .material
-        .as_ref()
-        .is_none_or(|(maps, _)| !Arc::ptr_eq(maps, &job.maps))
-    {
-        kept.material = Some((job.maps.clone(), Material::new(&job.maps)));
-    }
-    let (Some(lighting), Some((_, material))) = (&kept.lighting, &kept.material) else {
-        unreachable!("both were set above");
-    };
-    render_ball_with(material, settings, lighting)
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use texgraph_core::registry::{self, NODES, ParamKind, PortType};
 use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::command::Command;
-use crate::comments;
 use crate::document::{DrawnSizes, THUMBNAIL, input_name, node_rect, reference};
+use crate::panels::comments;
 use crate::shown::decimal;
 use crate::subgraphs::ports;
 

@@ -1,0 +1,282 @@
+//! One export request for every front end: `texgraph render` and `batch`, the editor's
+//! export dialog and the Python module say what to write as an [`ExportRequest`], list
+//! its files with [`ExportRequest::files`] (to ask before replacing them) and write them
+//! with [`ExportRequest::run`], so the same request writes the same bytes from each.
+//!
+//! Stills and materials are rendered band by band ([`export::streamed`],
+//! [`export::material`]), animations frame by frame ([`export::animation`]); every file
+//! is staged beside its target and the set renamed into place only when all of it is
+//! written, so a failure or a cancellation leaves every target as it was.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use texgraph_ball::{BallSettings, material_maps, render_ball};
+use texgraph_base::error::{Error, Result};
+use texgraph_base::staging::write_atomically;
+use texgraph_engine::eval::RenderOptions;
+use texgraph_engine::eval::stream::Region;
+use texgraph_engine::usage::Encoding;
+use texgraph_export as export;
+use texgraph_export::animation::{Frames, Layout, export_animation, frame_path};
+use texgraph_export::material::{
+    MaterialSettings, export_preset, material_outputs, preset_paths, scene_paths,
+};
+use texgraph_export::presets::Preset;
+use texgraph_export::{Depth, ExportSettings, Exported, Format, encode_to_vec, still_targets};
+use texgraph_graph::graph::Graph;
+
+/// What to write, and where.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExportRequest {
+    /// Images of outputs (`texgraph render -o`).
+    Still(StillExport),
+    /// A material's files through an export preset (`texgraph render --preset`).
+    Material(MaterialExport),
+    /// Frames over time (`texgraph render --frames`).
+    Animation(AnimationExport),
+    /// The material on a lit shape (`texgraph render --ball`).
+    Ball(BallExport),
+}
+
+/// Outputs rendered together, each to its file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StillExport {
+    /// Each output (`None`: the graph's first) and its file, whose extension picks the
+    /// format.
+    pub files: Vec<(Option<String>, PathBuf)>,
+    /// Width and height in pixels.
+    pub size: (u32, u32),
+    /// Bits per channel; `None`: what each output's usage asks for where the format holds
+    /// it (16 for a height), else the format's own.
+    pub depth: Option<Depth>,
+    /// Only this part of the image (for `texgraph stitch`), or the whole of it.
+    pub region: Option<Region>,
+}
+
+impl StillExport {
+    /// The request of `texgraph render -o out`: `out` for `output` (`None`: the first), or
+    /// with `all_outputs` one file per output beside it (`stem_<name>.ext`).
+    pub fn to_file(
+        graph: &Graph,
+        out: &std::path::Path,
+        output: Option<&str>,
+        all_outputs: bool,
+        size: (u32, u32),
+        depth: Option<Depth>,
+    ) -> Self {
+        Self {
+            files: export::still_files(graph, out, output, all_outputs),
+            size,
+            depth,
+            region: None,
+        }
+    }
+}
+
+/// A material's files, written into a folder as a preset lays them out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterialExport {
+    /// The preset.
+    pub preset: Preset,
+    /// Every file in this format instead of the preset's.
+    pub format: Option<Format>,
+    /// `{graph}` in the file names: the graph's name, else its file's stem.
+    pub graph_name: String,
+    /// The folder, made when missing.
+    pub folder: PathBuf,
+    /// Width and height of every map.
+    pub size: (u32, u32),
+}
+
+/// Frames of one output over time, as a numbered sequence, an animated GIF or PNG, or a
+/// sprite sheet (the file name and `sheet` choose, see [`Layout::for_path`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationExport {
+    /// The frames and their rate.
+    pub frames: Frames,
+    /// The file, or a sequence's pattern with `#` where the frame number goes.
+    pub out: PathBuf,
+    /// Columns and rows of a sprite sheet.
+    pub sheet: Option<(u32, u32)>,
+    /// The output (`None`: the graph's first).
+    pub output: Option<String>,
+    /// Width and height of a frame.
+    pub size: (u32, u32),
+    /// Bits per channel; `None`: the format's own (8 for GIF and APNG).
+    pub depth: Option<Depth>,
+}
+
+/// The material on a lit shape, rendered on the CPU and written as an sRGB PNG.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BallExport {
+    /// The PNG file.
+    pub out: PathBuf,
+    /// The shape, view and light (its `size` is the image's side).
+    pub settings: BallSettings,
+    /// The side of the maps rendered to put on the shape.
+    pub map_size: u32,
+}
+
+impl ExportRequest {
+    /// The files [`Self::run`] writes, for asking before replacing them. A request that
+    /// cannot run lists what it can (a preset's files that cannot be planned: none).
+    pub fn files(&self, graph: &Graph) -> Vec<PathBuf> {
+        match self {
+            Self::Still(still) => still.files.iter().map(|(_, path)| path.clone()).collect(),
+            Self::Material(material) => {
+                let settings = material.settings(RenderOptions::default());
+                let Ok(maps) = preset_paths(graph, &material.preset, &settings, &material.folder)
+                else {
+                    return Vec::new();
+                };
+                maps.into_iter()
+                    .map(|(path, _)| path)
+                    .chain(scene_paths(&material.preset, &settings, &material.folder))
+                    .collect()
+            }
+            Self::Animation(animation) => match animation.layout() {
+                Ok(Layout::Sequence(_)) => animation
+                    .frames
+                    .numbers()
+                    .map(|frame| frame_path(&animation.out, frame))
+                    .collect(),
+                _ => vec![animation.out.clone()],
+            },
+            Self::Ball(ball) => vec![ball.out.clone()],
+        }
+    }
+
+    /// The rows [`Self::run`] counts in its progress, over every frame; 0 when it
+    /// reports none (the material ball).
+    pub fn rows(&self) -> u64 {
+        match self {
+            Self::Still(still) => {
+                u64::from(still.region.map_or(still.size.1, |region| region.height))
+            }
+            Self::Material(material) => u64::from(material.size.1),
+            Self::Animation(animation) => {
+                u64::from(animation.frames.count()) * u64::from(animation.size.1)
+            }
+            Self::Ball(_) => 0,
+        }
+    }
+
+    /// Renders `graph` and writes the request's files, all or none; `progress` gets the
+    /// rows finished (see [`Self::rows`]). A cancel in `options` stops it with
+    /// [`Error::Cancelled`] and nothing written. Returns what was written: each image,
+    /// but not a material's glTF scene (listed by [`Self::files`]).
+    pub fn run(
+        &self,
+        graph: &Graph,
+        options: &RenderOptions,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<Exported>> {
+        let rows = |done: u32| progress(u64::from(done));
+        match self {
+            Self::Still(still) => {
+                let targets = still_targets(graph, &still.files, still.size, still.depth, options)?;
+                export::streamed::export_streamed(graph, &targets, still.region, &rows)
+            }
+            Self::Material(material) => {
+                let settings = material.settings(options.clone());
+                export_preset(graph, &material.preset, &settings, &material.folder, &rows)
+            }
+            Self::Animation(animation) => {
+                let layout = animation.layout()?;
+                let depth = animation.depth.unwrap_or(match layout {
+                    Layout::Sequence(format) | Layout::Sheet { format, .. } => {
+                        format.default_depth()
+                    }
+                    Layout::Gif | Layout::Apng => Depth::Eight,
+                });
+                let settings = ExportSettings {
+                    width: animation.size.0,
+                    height: animation.size.1,
+                    depth,
+                    output: animation.output.clone(),
+                    options: options.clone(),
+                };
+                export_animation(
+                    graph,
+                    &animation.frames,
+                    layout,
+                    &animation.out,
+                    &settings,
+                    progress,
+                )
+            }
+            Self::Ball(ball) => ball.run(graph, options),
+        }
+    }
+}
+
+impl MaterialExport {
+    fn settings(&self, options: RenderOptions) -> MaterialSettings {
+        MaterialSettings {
+            width: self.size.0,
+            height: self.size.1,
+            format: self.format,
+            graph_name: self.graph_name.clone(),
+            options,
+        }
+    }
+}
+
+impl AnimationExport {
+    fn layout(&self) -> Result<Layout> {
+        Layout::for_path(&self.out, self.sheet)
+    }
+}
+
+impl BallExport {
+    fn run(&self, graph: &Graph, options: &RenderOptions) -> Result<Vec<Exported>> {
+        if !self
+            .out
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+        {
+            return Err(Error::Input {
+                path: self.out.clone(),
+                message: "a material ball is written as a PNG".to_owned(),
+            });
+        }
+        if material_outputs(graph).is_empty() {
+            return Err(Error::Render(
+                "the graph has no material outputs to put on a shape: give its outputs a usage (basecolor, normal, roughness…)".to_owned(),
+            ));
+        }
+        let start = Instant::now();
+        let maps = material_maps(graph, self.map_size, options.clone())?;
+        let image = match options.threads {
+            Some(threads) => rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::Render(e.to_string()))?
+                .install(|| render_ball(&maps, &self.settings)),
+            None => render_ball(&maps, &self.settings),
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        // A picture for people: sRGB-encoded, and tagged so.
+        let bytes = encode_to_vec(&image, Format::Png, Depth::Eight, Encoding::Srgb).map_err(
+            |message| Error::Export {
+                path: self.out.clone(),
+                message,
+            },
+        )?;
+        write_atomically(&self.out, |file| {
+            std::io::Write::write_all(file, &bytes).map_err(|source| Error::Io {
+                path: self.out.clone(),
+                source,
+            })
+        })?;
+        Ok(vec![Exported {
+            path: self.out.clone(),
+            width: image.width,
+            height: image.height,
+            channels: image.channels,
+            depth: Depth::Eight,
+            seconds,
+        }])
+    }
+}

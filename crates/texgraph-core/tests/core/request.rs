@@ -1,0 +1,202 @@
+//! The export request every front end runs: what it lists is what it writes, and a still
+//! is the same bytes as the whole-image path.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use texgraph_core::animation::Frames;
+use texgraph_core::ball::{BallSettings, Shape};
+use texgraph_core::export::presets::{built_in, find};
+use texgraph_core::export::{Depth, ExportSettings, export_all};
+use texgraph_core::{
+    AnimationExport, BallExport, ExportRequest, MaterialExport, RenderOptions, StillExport,
+};
+
+use crate::common::example;
+
+/// Every file under `dir`, however deep.
+fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
+    let mut found = BTreeSet::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                found.insert(path);
+            }
+        }
+    }
+    found
+}
+
+/// Runs `request` into its empty folder `dir` and checks that the files it listed
+/// beforehand are exactly the files that appeared; returns how many.
+fn lists_what_it_writes(request: &ExportRequest, dir: &Path) -> usize {
+    let graph = example("brick_wall");
+    let listed: BTreeSet<PathBuf> = request.files(&graph).into_iter().collect();
+    let most = std::sync::atomic::AtomicU64::new(0);
+    request
+        .run(&graph, &RenderOptions::default(), &|rows| {
+            most.fetch_max(rows, std::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap();
+    assert_eq!(files_under(dir), listed, "{request:?}");
+    assert_eq!(
+        most.into_inner(),
+        request.rows(),
+        "progress ends at the rows the request counts"
+    );
+    listed.len()
+}
+
+#[test]
+fn every_kind_of_request_writes_exactly_the_files_it_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = example("brick_wall");
+    let outputs = texgraph_core::output_names(&graph).len();
+    assert!(outputs > 3, "brick_wall has its material's maps");
+
+    let stills = dir.path().join("stills");
+    std::fs::create_dir(&stills).unwrap();
+    let all = StillExport::to_file(
+        &graph,
+        &stills.join("brick.png"),
+        None,
+        true,
+        (32, 32),
+        None,
+    );
+    let count = lists_what_it_writes(&ExportRequest::Still(all), &stills);
+    assert_eq!(count, outputs);
+
+    let material = dir.path().join("maps");
+    let presets = built_in();
+    let request = ExportRequest::Material(MaterialExport {
+        preset: find(&presets, "gltf").unwrap().clone(),
+        format: None,
+        graph_name: "brick".into(),
+        folder: material.clone(),
+        size: (32, 32),
+    });
+    let count = lists_what_it_writes(&request, &material);
+    assert!(
+        request
+            .files(&graph)
+            .iter()
+            .any(|p| p.ends_with("brick.gltf")),
+        "the scene is listed"
+    );
+    assert!(count > 3, "{count} files");
+
+    let frames = dir.path().join("frames");
+    std::fs::create_dir(&frames).unwrap();
+    let request = ExportRequest::Animation(AnimationExport {
+        frames: Frames::new(3, 7, 24.0).unwrap(),
+        out: frames.join("brick_##.png"),
+        sheet: None,
+        output: None,
+        size: (16, 16),
+        depth: None,
+    });
+    assert_eq!(lists_what_it_writes(&request, &frames), 4);
+    assert!(frames.join("brick_03.png").exists());
+
+    let ball = dir.path().join("ball");
+    std::fs::create_dir(&ball).unwrap();
+    let request = ExportRequest::Ball(BallExport {
+        out: ball.join("brick_ball.png"),
+        settings: BallSettings {
+            shape: Shape::Cube,
+            size: 24,
+            ..BallSettings::default()
+        },
+        map_size: 32,
+    });
+    let files = ball.join("brick_ball.png");
+    let graph_rows = request.rows();
+    assert_eq!(graph_rows, 0, "the ball reports no rows");
+    request
+        .run(&graph, &RenderOptions::default(), &|_| {})
+        .unwrap();
+    assert_eq!(files_under(&ball), BTreeSet::from([files.clone()]));
+    let png = image::open(&files).unwrap();
+    assert_eq!((png.width(), png.height()), (24, 24));
+}
+
+#[test]
+fn a_still_request_writes_the_bytes_of_the_whole_image_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = example("brick_wall");
+    let streamed = dir.path().join("streamed");
+    let whole = dir.path().join("whole");
+    std::fs::create_dir(&streamed).unwrap();
+    std::fs::create_dir(&whole).unwrap();
+    let request = StillExport::to_file(&graph, &streamed.join("b.exr"), None, true, (48, 40), None);
+    let files = request.files.clone();
+    ExportRequest::Still(request)
+        .run(&graph, &RenderOptions::default(), &|_| {})
+        .unwrap();
+    // The same outputs through the whole-image renderer, at the depths the usages ask
+    // for in EXR (32-bit float for all).
+    let targets: Vec<(ExportSettings, PathBuf)> = files
+        .iter()
+        .map(|(output, path)| {
+            let settings = ExportSettings {
+                width: 48,
+                height: 40,
+                depth: Depth::Float,
+                output: output.clone(),
+                options: RenderOptions::default(),
+            };
+            (settings, whole.join(path.file_name().unwrap()))
+        })
+        .collect();
+    export_all(&graph, &targets, &|_| {}).unwrap();
+    for (_, path) in &files {
+        let name = path.file_name().unwrap();
+        assert_eq!(
+            std::fs::read(path).unwrap(),
+            std::fs::read(whole.join(name)).unwrap(),
+            "{}",
+            name.to_string_lossy()
+        );
+    }
+}
+
+#[test]
+fn a_request_that_cannot_be_written_names_its_file_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = example("brick_wall");
+    let bad = StillExport::to_file(
+        &graph,
+        &dir.path().join("b.png"),
+        None,
+        false,
+        (8, 8),
+        Some(Depth::Float),
+    );
+    let error = ExportRequest::Still(bad)
+        .run(&graph, &RenderOptions::default(), &|_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("b.png") && error.contains("PNG cannot hold 32-bit"),
+        "{error}"
+    );
+    let ball = ExportRequest::Ball(BallExport {
+        out: dir.path().join("ball.jpg"),
+        settings: BallSettings::default(),
+        map_size: 8,
+    });
+    let error = ball
+        .run(&graph, &RenderOptions::default(), &|_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("ball.jpg") && error.contains("PNG"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -1,0 +1,138 @@
+//! Work off the UI thread. Each kind of background work (the preview's renders, the 3D
+//! view's frames, an export) is a [`Work`]: how jobs wait (a newer one may supersede one
+//! still waiting), how one is done, and what a job that panicked reports. A
+//! [`Background`] runs a `Work` on a thread of its own: it takes jobs, hands back what
+//! they made, wakes the UI after each, and ends when dropped.
+
+pub mod ball;
+pub mod export;
+pub mod preview;
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// One kind of background work.
+pub trait Work {
+    /// What is asked for.
+    type Job;
+    /// What a job makes.
+    type Done;
+    /// Takes in a job as it arrives; it may supersede one still waiting.
+    fn take(&mut self, job: Self::Job);
+    /// The job to do next, if one waits.
+    fn next(&mut self) -> Option<Self::Job>;
+    /// Does `job`.
+    fn run(&mut self, job: &Self::Job) -> Self::Done;
+    /// What `job` reports when its run panicked with `message` (a bug: the editor goes on).
+    fn failed(&self, job: &Self::Job, message: String) -> Self::Done;
+    /// What failed, in a panic's message: "the preview".
+    fn what(&self) -> &'static str;
+    /// How long the UI may take to come for `done`: none by default.
+    fn pickup(&self, done: &Self::Done) -> Duration {
+        let _ = done;
+        Duration::ZERO
+    }
+}
+
+/// A thread doing one [`Work`]'s jobs in turn.
+pub struct Background<W: Work> {
+    jobs: Option<Sender<W::Job>>,
+    done: Receiver<W::Done>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl<W> Background<W>
+where
+    W: Work + Send + 'static,
+    W::Job: Send + 'static,
+    W::Done: Send + 'static,
+{
+    /// Starts the thread `name`; `wake` is called after each result, with how long the UI
+    /// may take to come for it ([`Work::pickup`]; the UI's repaint request).
+    pub fn start(name: &str, mut work: W, wake: impl Fn(Duration) + Send + 'static) -> Self {
+        let (jobs, inbox) = channel::<W::Job>();
+        let (outbox, done) = channel();
+        let thread = std::thread::Builder::new()
+            .name(name.to_owned())
+            .spawn(move || serve(&inbox, &outbox, &mut work, &wake))
+            .unwrap_or_else(|e| panic!("the {name} thread cannot start: {e}"));
+        Self {
+            jobs: Some(jobs),
+            done,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl<W: Work> Background<W> {
+    /// Queues a job.
+    pub fn submit(&self, job: W::Job) {
+        if let Some(jobs) = &self.jobs {
+            // The thread only stops when this is dropped.
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// The results finished since the last call, oldest first.
+    pub fn finished(&self) -> impl Iterator<Item = W::Done> + '_ {
+        self.done.try_iter()
+    }
+
+    /// Waits for the next result; `None` once the thread has ended without one.
+    pub fn wait(&self) -> Option<W::Done> {
+        self.done.recv().ok()
+    }
+}
+
+impl<W: Work> Drop for Background<W> {
+    fn drop(&mut self) {
+        self.jobs = None; // closes the queue, which ends the thread after its job
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Does `work`'s jobs from `inbox` until it closes and none waits, sending each result to
+/// `outbox` and then calling `wake` ([`Background::start`]). Everything that arrived is taken in before the
+/// next job is chosen, so superseded jobs are never started.
+pub fn serve<W: Work + ?Sized>(
+    inbox: &Receiver<W::Job>,
+    outbox: &Sender<W::Done>,
+    work: &mut W,
+    wake: &dyn Fn(Duration),
+) {
+    loop {
+        for job in inbox.try_iter() {
+            work.take(job);
+        }
+        let Some(job) = work.next() else {
+            match inbox.recv() {
+                Ok(job) => {
+                    work.take(job);
+                    continue;
+                }
+                Err(_) => return,
+            }
+        };
+        // A bug that panics fails this job only; the thread and the editor go on.
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work.run(&job)))
+            .unwrap_or_else(|panic| work.failed(&job, panic_message(work.what(), &*panic)));
+        let pickup = work.pickup(&done);
+        if outbox.send(done).is_err() {
+            return;
+        }
+        wake(pickup);
+    }
+}
+
+/// What to show for a panic caught in a background job: a bug, reported as an error.
+pub fn panic_message(what: &str, panic: &(dyn std::any::Any + Send)) -> String {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown cause".to_owned());
+    format!("{what} failed with an internal error ({detail}); your graph is unchanged")
+}

@@ -4,9 +4,14 @@
 //! apart from runtime state (worker, textures, dialogs).
 
 mod commands;
+mod comment_edits;
 mod controls;
+mod documents;
+mod edits;
 mod file_flow;
 mod renders;
+mod selection;
+mod subgraph_edits;
 mod trail;
 
 use std::collections::HashMap;
@@ -81,81 +86,127 @@ pub struct EditorApp {
     /// Looks for work other editors leave behind while this one runs (off until
     /// [`crate::recovery::Watch::for_desktop`] is set).
     pub recovery_watch: crate::recovery::Watch,
+    history: History,
+    commands: Vec<Command>,
+    /// The library panel: graph files to add as subgraph nodes.
+    library: crate::panels::library::Library,
+    /// Whether the graph moves with time (a `time` node, its subgraphs' included).
+    animated: bool,
+    /// The graphs parked on the way into the subgraph shown, and those left unsaved.
+    navigation: crate::navigation::Navigation,
+    /// The node canvas.
+    canvas: CanvasState,
+    /// The previews' and thumbnails' renders.
+    renders: RenderState,
+    /// Problems found in the graph.
+    problems: Problems,
+    /// Questions and actions waiting.
+    pending: Pending,
+    /// The files the graph reads.
+    watch: FileWatch,
+    /// The window's own state.
+    window: Window,
+}
+
+/// What the node canvas shows and keeps between frames.
+struct CanvasState {
+    /// egui-snarl's nodes and wires, derived from the graph after each edit.
     snarl: Snarl<String>,
+    /// How egui-snarl draws them.
     style: SnarlStyle,
     /// View changes for the canvas this frame (frame all, wheel zoom).
     view: ViewRequest,
     /// Frame all nodes on the next frame, no smaller than this scale.
     framing: Option<f32>,
-    /// The settings' UI scale has been applied to the window.
-    scaled: bool,
     /// The node being renamed and the id typed so far.
     renaming: Option<(String, String)>,
     /// Where the canvas was drawn last (screen).
     canvas_rect: egui::Rect,
-    /// The status message shown and when it was first shown (egui time).
-    status_shown: (String, f64),
-    history: History,
+    /// The node palette's search and choice.
+    palette: PaletteState,
+    /// The open palette: where the node goes on the canvas (`None`: beside the others)
+    /// and where the palette shows on screen.
+    palette_at: Option<(Option<Pos2>, Pos2)>,
+    /// Take every node out of the canvas's own selection after this frame's commands
+    /// (a click on one node or on empty canvas, or new nodes becoming the selection).
+    deselect_canvas: bool,
+    /// The sizes the canvas drew the nodes at.
+    sizes: crate::document::DrawnSizes,
+}
+
+/// The renders: asked for, on their way and shown, with what they found.
+struct RenderState {
+    /// The thread that renders them.
     worker: Worker,
+    /// Increases with every edit or change on disk; renders carry it back.
     generation: u64,
+    /// The generation the preview shows.
     shown_generation: u64,
+    /// Each node's thumbnail.
     thumbnails: HashMap<String, TextureHandle>,
+    /// What each thumbnail was rendered from, to tell which an edit made stale.
     signatures: HashMap<String, String>,
+    /// What the compiler said when compiling each node's thumbnail.
+    thumbnail_errors: HashMap<String, String>,
+    /// What the compiler said when compiling the preview.
+    preview_errors: HashMap<String, String>,
+    /// The nodes the preview's or a thumbnail's program computes over the whole image
+    /// first (badged), and those of each render.
+    stage_nodes: std::collections::HashSet<String>,
+    stages_by_slot: HashMap<crate::jobs::preview::Slot, Vec<String>>,
+    /// When each preview still on its way was asked for, by generation.
+    requested: std::collections::VecDeque<(u64, std::time::Instant)>,
+    /// The graph time each thumbnail shows.
+    thumbnail_times: HashMap<String, f32>,
+    /// The graph inputs a fed preview reads from the graph above, and what feeds each.
+    fed_inputs: HashMap<String, String>,
+}
+
+/// Validation's findings by node id.
+struct Problems {
     /// Problems by node id: validation's, plus what the compiler said when compiling a
     /// node for its thumbnail or the graph for the preview.
     errors: HashMap<String, String>,
     /// Validation's warnings by node id (unfinished nodes no output uses).
     warnings: HashMap<String, String>,
-    thumbnail_errors: HashMap<String, String>,
-    preview_errors: HashMap<String, String>,
-    palette: PaletteState,
-    /// The open palette: where the node goes on the canvas (`None`: beside the others)
-    /// and where the palette shows on screen.
-    palette_at: Option<(Option<Pos2>, Pos2)>,
-    commands: Vec<Command>,
+}
+
+/// Questions and actions waiting on the user or on a file operation.
+struct Pending {
     /// Save As is needed (a save without a file), with the action to do after it.
     ask_save_as: Option<Option<Then>>,
     /// A file param waiting for its chooser: (node, param).
     choose_file: Option<(String, String)>,
     /// The 3D view asked for an environment file.
     choose_environment: bool,
-    /// The nodes the preview's or a thumbnail's program computes over the whole image
-    /// first (badged), and those of each render.
-    stage_nodes: std::collections::HashSet<String>,
-    stages_by_slot: HashMap<crate::jobs::preview::Slot, Vec<String>>,
-    /// The files the graph reads, with their modification times, and when they were
-    /// last looked at.
-    file_stamps: Vec<(String, Option<std::time::SystemTime>)>,
-    files_checked: std::time::Instant,
-    /// The library panel: graph files to add as subgraph nodes.
-    library: crate::panels::library::Library,
     /// The action to carry out after the save in progress succeeds.
     after_save: Option<Then>,
     /// An action cleared to go ahead (its question answered).
     then: Option<Then>,
     /// Closing was confirmed; the next close request goes through.
     closing: bool,
-    /// When each preview still on its way was asked for, by generation.
-    requested: std::collections::VecDeque<(u64, std::time::Instant)>,
+}
+
+/// The files the graph reads, watched for changes on disk.
+struct FileWatch {
+    /// The files the graph reads, with their modification times, and when they were
+    /// last looked at.
+    file_stamps: Vec<(String, Option<std::time::SystemTime>)>,
+    files_checked: std::time::Instant,
+}
+
+/// The window: its scale, title and status line, and the context it draws in.
+struct Window {
+    /// The settings' UI scale has been applied to the window.
+    scaled: bool,
+    /// The status message shown and when it was first shown (egui time).
+    status_shown: (String, f64),
     /// `TEXGRAPH_TRACE` is set: frame times and preview latencies go to stderr.
     trace: bool,
     /// The window title last sent (sending it every frame would keep the window redrawing).
     shown_title: String,
-    /// Take every node out of the canvas's own selection after this frame's commands
-    /// (a click on one node or on empty canvas, or new nodes becoming the selection).
-    deselect_canvas: bool,
     /// The context the editor draws in (to read the canvas's selection between frames).
     ctx: egui::Context,
-    /// Whether the graph moves with time (a `time` node, its subgraphs' included).
-    animated: bool,
-    /// The sizes the canvas drew the nodes at.
-    sizes: crate::document::DrawnSizes,
-    /// The graph time each thumbnail shows.
-    thumbnail_times: HashMap<String, f32>,
-    /// The graphs parked on the way into the subgraph shown, and those left unsaved.
-    navigation: crate::navigation::Navigation,
-    /// The graph inputs a fed preview reads from the graph above, and what feeds each.
-    fed_inputs: HashMap<String, String>,
 }
 
 impl EditorApp {
@@ -174,7 +225,23 @@ impl EditorApp {
             o.input_options.surrender_focus_on = egui::SurrenderFocusOn::Presses;
         });
         let mut app = Self {
-            snarl: to_snarl(&graph),
+            canvas: CanvasState {
+                snarl: to_snarl(&graph),
+                style: SnarlStyle {
+                    pin_placement: Some(PinPlacement::Edge),
+                    bg_pattern: Some(BackgroundPattern::grid(egui::vec2(40.0, 40.0), 0.0)),
+                    min_scale: Some(canvas::MIN_SCALE),
+                    ..SnarlStyle::new()
+                },
+                view: ViewRequest::default(),
+                framing: Some(canvas::READABLE_SCALE),
+                renaming: None,
+                canvas_rect: egui::Rect::NOTHING,
+                palette: PaletteState::default(),
+                palette_at: None,
+                deselect_canvas: false,
+                sizes: Default::default(),
+            },
             graph,
             path,
             modified: false,
@@ -197,52 +264,49 @@ impl EditorApp {
             autosave: Autosave::off(),
             recoveries: Vec::new(),
             recovery_watch: crate::recovery::Watch::off(),
-            style: SnarlStyle {
-                pin_placement: Some(PinPlacement::Edge),
-                bg_pattern: Some(BackgroundPattern::grid(egui::vec2(40.0, 40.0), 0.0)),
-                min_scale: Some(canvas::MIN_SCALE),
-                ..SnarlStyle::new()
+            window: Window {
+                scaled: false,
+                status_shown: (String::new(), 0.0),
+                shown_title: String::new(),
+                trace: std::env::var_os("TEXGRAPH_TRACE").is_some(),
+
+                ctx: ctx.clone(),
             },
-            view: ViewRequest::default(),
-            framing: Some(canvas::READABLE_SCALE),
-            scaled: false,
-            renaming: None,
-            status_shown: (String::new(), 0.0),
-            canvas_rect: egui::Rect::NOTHING,
             history: History::default(),
-            worker: Worker::new(move || wake.request_repaint()),
-            generation: 0,
-            shown_generation: 0,
-            thumbnails: HashMap::new(),
-            signatures: HashMap::new(),
-            errors: HashMap::new(),
-            warnings: HashMap::new(),
-            thumbnail_errors: HashMap::new(),
-            preview_errors: HashMap::new(),
-            palette: PaletteState::default(),
-            palette_at: None,
+            renders: RenderState {
+                worker: Worker::new(move || wake.request_repaint()),
+                generation: 0,
+                shown_generation: 0,
+                thumbnails: HashMap::new(),
+                signatures: HashMap::new(),
+                thumbnail_errors: HashMap::new(),
+                preview_errors: HashMap::new(),
+                stage_nodes: Default::default(),
+                stages_by_slot: HashMap::new(),
+                requested: std::collections::VecDeque::new(),
+                thumbnail_times: HashMap::new(),
+                fed_inputs: HashMap::new(),
+            },
+            problems: Problems {
+                errors: HashMap::new(),
+                warnings: HashMap::new(),
+            },
             commands: Vec::new(),
-            ask_save_as: None,
-            choose_file: None,
-            choose_environment: false,
-            stage_nodes: Default::default(),
-            stages_by_slot: HashMap::new(),
-            file_stamps: Vec::new(),
-            files_checked: std::time::Instant::now(),
+            pending: Pending {
+                ask_save_as: None,
+                choose_file: None,
+                choose_environment: false,
+                after_save: None,
+                then: None,
+                closing: false,
+            },
+            watch: FileWatch {
+                file_stamps: Vec::new(),
+                files_checked: std::time::Instant::now(),
+            },
             library: Default::default(),
-            after_save: None,
-            then: None,
-            closing: false,
-            shown_title: String::new(),
-            deselect_canvas: false,
-            ctx: ctx.clone(),
             animated: false,
-            sizes: Default::default(),
-            thumbnail_times: HashMap::new(),
             navigation: Default::default(),
-            fed_inputs: HashMap::new(),
-            requested: std::collections::VecDeque::new(),
-            trace: std::env::var_os("TEXGRAPH_TRACE").is_some(),
         };
         app.changed();
         app
@@ -256,25 +320,26 @@ impl EditorApp {
 
     /// Whether node `id` shows a thumbnail.
     pub fn has_thumbnail(&self, id: &str) -> bool {
-        self.thumbnails.contains_key(id)
+        self.renders.thumbnails.contains_key(id)
     }
 
     /// The graph time node `id`'s thumbnail was rendered at, if it shows one.
     pub fn thumbnail_time(&self, id: &str) -> Option<f32> {
-        self.thumbnail_times
+        self.renders
+            .thumbnail_times
             .get(id)
             .copied()
-            .filter(|_| self.thumbnails.contains_key(id))
+            .filter(|_| self.renders.thumbnails.contains_key(id))
     }
 
     /// How many times renders were asked for (one more with each edit or change on disk).
     pub fn renders_asked(&self) -> u64 {
-        self.generation
+        self.renders.generation
     }
 
     /// Whether the preview shows the latest render asked for (none is on its way).
     pub fn preview_is_current(&self) -> bool {
-        self.shown_generation == self.generation && self.has_preview()
+        self.renders.shown_generation == self.renders.generation && self.has_preview()
     }
 
     /// Whether a preview image is showing.
@@ -294,18 +359,19 @@ impl EditorApp {
 
     /// Where the canvas was drawn last (screen).
     pub fn canvas_rect(&self) -> egui::Rect {
-        self.canvas_rect
+        self.canvas.canvas_rect
     }
 
     /// Where each node is drawn on the canvas (canvas units), as of the last frame.
     pub fn node_rects(&self) -> Vec<(String, egui::Rect)> {
-        self.snarl
+        self.canvas
+            .snarl
             .nodes_pos_ids()
             .filter_map(|(_, pos, id)| {
                 let node = self.graph.node(id)?;
                 Some((
                     id.clone(),
-                    crate::document::node_rect(node, pos, &self.sizes),
+                    crate::document::node_rect(node, pos, &self.canvas.sizes),
                 ))
             })
             .collect()
@@ -313,12 +379,12 @@ impl EditorApp {
 
     /// Whether the node palette is open.
     pub fn palette_open(&self) -> bool {
-        self.palette_at.is_some()
+        self.canvas.palette_at.is_some()
     }
 
     /// The canvas's current scale (1: nodes at their natural size).
     pub fn canvas_scale(&self) -> f32 {
-        self.view.scale
+        self.canvas.view.scale
     }
 
     /// The nodes Delete, Duplicate and Copy act on: those picked (Shift+click on a title)
@@ -327,7 +393,7 @@ impl EditorApp {
     pub fn selection(&self, ctx: &egui::Context) -> Vec<String> {
         let mut ids = self.picked.clone();
         for node in egui_snarl::ui::get_selected_nodes(self.canvas_id(), ctx) {
-            if let Some(id) = self.snarl.get_node(node)
+            if let Some(id) = self.canvas.snarl.get_node(node)
                 && !ids.contains(id)
             {
                 ids.push(id.clone());
@@ -342,17 +408,17 @@ impl EditorApp {
 
     /// Any nodes' error messages, by node id.
     pub fn errors(&self) -> &HashMap<String, String> {
-        &self.errors
+        &self.problems.errors
     }
 
     /// Any nodes' warnings, by node id.
     pub fn warnings(&self) -> &HashMap<String, String> {
-        &self.warnings
+        &self.problems.warnings
     }
 
     /// The nodes badged as ending a raster stage.
     pub fn stage_nodes(&self) -> &std::collections::HashSet<String> {
-        &self.stage_nodes
+        &self.renders.stage_nodes
     }
 
     fn title(&self) -> String {
@@ -427,7 +493,7 @@ impl EditorApp {
                 .on_hover_text("the material on a lit shape");
             if show_3d != self.show_3d {
                 self.show_3d = show_3d;
-                self.generation += 1;
+                self.renders.generation += 1;
                 self.request_preview();
             }
         });
@@ -436,18 +502,21 @@ impl EditorApp {
                 !texgraph_core::export::material::material_outputs(&self.graph).is_empty();
             // A drag that fed the shape smaller maps ended: the maps at their size.
             let resting = !ui.input(|i| i.pointer.any_down());
-            if resting && self.ball.has_draft_maps() && self.shown_generation == self.generation {
-                self.generation += 1;
+            if resting
+                && self.ball.has_draft_maps()
+                && self.renders.shown_generation == self.renders.generation
+            {
+                self.renders.generation += 1;
                 self.request_preview();
             }
             for action in self.ball.show(ui, has_material) {
                 match action {
                     crate::panels::ball_view::BallAction::RenderMaps => {
-                        self.generation += 1;
+                        self.renders.generation += 1;
                         self.request_preview();
                     }
                     crate::panels::ball_view::BallAction::ChooseEnvironment => {
-                        self.choose_environment = true;
+                        self.pending.choose_environment = true;
                     }
                     crate::panels::ball_view::BallAction::CopyCommand => match &self.path {
                         Some(path) => {
@@ -467,7 +536,7 @@ impl EditorApp {
         for action in self.preview.show(ui, time) {
             match action {
                 PreviewAction::Render => {
-                    self.generation += 1;
+                    self.renders.generation += 1;
                     self.request_preview();
                 }
                 PreviewAction::SetTime(time) => self.commands.push(Command::SetTime(time)),
@@ -479,8 +548,8 @@ impl EditorApp {
     fn canvas(&mut self, ui: &mut Ui) {
         self.breadcrumb(ui);
         let rect = ui.available_rect_before_wrap();
-        if let Some(min_scale) = self.framing.take() {
-            self.view.frame = Some((rect, min_scale));
+        if let Some(min_scale) = self.canvas.framing.take() {
+            self.canvas.view.frame = Some((rect, min_scale));
         }
         // The wheel zooms the canvas about the pointer (about 8% a wheel step), as in other
         // node editors; Ctrl+wheel and pinch arrive as egui's own zoom.
@@ -490,7 +559,8 @@ impl EditorApp {
             let scroll = ui.input_mut(|i| std::mem::take(&mut i.smooth_scroll_delta));
             let amount = scroll.x + scroll.y;
             if amount != 0.0 {
-                self.view.zoom = Some((pointer, (amount * canvas::WHEEL_ZOOM_PER_POINT).exp()));
+                self.canvas.view.zoom =
+                    Some((pointer, (amount * canvas::WHEEL_ZOOM_PER_POINT).exp()));
             }
         }
         // The inspector shows a node of the selection: the last one selected on the
@@ -498,7 +568,7 @@ impl EditorApp {
         let canvas_selected: Vec<String> =
             egui_snarl::ui::get_selected_nodes(self.canvas_id(), ui.ctx())
                 .into_iter()
-                .filter_map(|n| self.snarl.get_node(n).cloned())
+                .filter_map(|n| self.canvas.snarl.get_node(n).cloned())
                 .collect();
         if let Some(last) = canvas_selected.last()
             && self.selected_comment.is_none()
@@ -513,22 +583,22 @@ impl EditorApp {
         let mut canvas = Canvas {
             graph: &self.graph,
             commands: &mut self.commands,
-            errors: &self.errors,
-            warnings: &self.warnings,
-            thumbnails: &self.thumbnails,
+            errors: &self.problems.errors,
+            warnings: &self.problems.warnings,
+            thumbnails: &self.renders.thumbnails,
             selected: self.selected.as_deref(),
             selected_comment: self.selected_comment,
             selection: &selection,
             pinned: self.preview.pinned.as_deref(),
-            view: &mut self.view,
-            renaming: &mut self.renaming,
-            stages: &self.stage_nodes,
-            sizes: &mut self.sizes,
+            view: &mut self.canvas.view,
+            renaming: &mut self.canvas.renaming,
+            stages: &self.renders.stage_nodes,
+            sizes: &mut self.canvas.sizes,
         };
         let response = SnarlWidget::new()
             .id(Id::new(CANVAS_ID))
-            .style(self.style)
-            .show(&mut self.snarl, &mut canvas, ui);
+            .style(self.canvas.style)
+            .show(&mut self.canvas.snarl, &mut canvas, ui);
         // A click on empty canvas (not on a node: nodes take their own clicks) selects
         // nothing, as in other node editors; Shift+click is left to adding to a selection.
         if response.clicked() && !ui.input(|i| i.modifiers.shift || i.modifiers.command) {
@@ -540,7 +610,7 @@ impl EditorApp {
         let layer = egui::LayerId::new(ui.layer_id().order, Id::new(CANVAS_ID));
         comments::interact(ui, layer, &self.graph, &mut self.commands);
         self.drop_from_library(ui, rect);
-        self.canvas_rect = rect;
+        self.canvas.canvas_rect = rect;
         if self.graph.nodes.iter().all(|n| n.kind == "output") {
             egui::Area::new(Id::new("empty_hint"))
                 .order(egui::Order::Middle)
@@ -571,7 +641,7 @@ impl EditorApp {
         {
             self.commands.push(Command::AddSubgraph {
                 file: dragged.0.clone(),
-                pos: Some(self.view.to_screen.inverse() * pointer),
+                pos: Some(self.canvas.view.to_screen.inverse() * pointer),
             });
         }
     }
@@ -586,15 +656,19 @@ impl EditorApp {
         if crate::recovery::ending() {
             if unsaved {
                 self.autosave
-                    .write_now(&self.graph, path.as_deref(), self.generation);
+                    .write_now(&self.graph, path.as_deref(), self.renders.generation);
             }
             crate::recovery::ready_to_end();
             return;
         }
         let now = std::time::Instant::now();
-        let next = self
-            .autosave
-            .tick(&self.graph, path.as_deref(), self.generation, unsaved, now);
+        let next = self.autosave.tick(
+            &self.graph,
+            path.as_deref(),
+            self.renders.generation,
+            unsaved,
+            now,
+        );
         if let Some(wait) = next {
             ctx.request_repaint_after(wait);
         }
@@ -676,7 +750,7 @@ fn palette_pivot(ctx: &egui::Context, pointer: Pos2) -> egui::Align2 {
 
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
-        if self.trace
+        if self.window.trace
             && let Some(cpu) = frame.info().cpu_usage
         {
             let (dt, time) = ui.input(|i| (i.unstable_dt, i.time));
@@ -691,9 +765,9 @@ impl eframe::App for EditorApp {
         self.watch_files(ui.ctx());
         self.shortcuts(ui);
         let title = self.title();
-        if title != self.shown_title {
+        if title != self.window.shown_title {
             ui.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.shown_title = title;
+            self.window.shown_title = title;
         }
 
         self.apply_ui_scale(ui.ctx());
@@ -706,7 +780,7 @@ impl eframe::App for EditorApp {
             .size_range(240.0..=(width * 0.6).max(240.0))
             .show(ui, |ui| self.side_panel(ui));
         egui::CentralPanel::default().show(ui, |ui| self.canvas(ui));
-        if let Some((at, screen)) = self.palette_at {
+        if let Some((at, screen)) = self.canvas.palette_at {
             let mut open = true;
             egui::Window::new("Add node")
                 .id(Id::new(PALETTE_ID))
@@ -720,13 +794,13 @@ impl eframe::App for EditorApp {
                 .pivot(palette_pivot(ui.ctx(), screen))
                 .current_pos(screen)
                 .show(ui.ctx(), |ui| {
-                    if let Some(kind) = canvas::palette(ui, &mut self.palette) {
+                    if let Some(kind) = canvas::palette(ui, &mut self.canvas.palette) {
                         self.commands.push(Command::AddNode { kind, pos: at });
-                        self.palette_at = None;
+                        self.canvas.palette_at = None;
                     }
                 });
             if !open || ui.input(|i| i.key_pressed(Key::Escape)) {
-                self.palette_at = None;
+                self.canvas.palette_at = None;
             }
         }
         self.rename_window(ui.ctx());
@@ -740,6 +814,6 @@ impl eframe::App for EditorApp {
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         // Closed the normal way (saved, or the user chose not to): nothing to recover.
-        self.autosave.clear(self.generation);
+        self.autosave.clear(self.renders.generation);
     }
 }

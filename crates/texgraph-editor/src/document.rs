@@ -321,7 +321,7 @@ pub fn arrange(graph: &mut Graph, sizes: &DrawnSizes) {
         .iter()
         .map(|comment| {
             (0..graph.nodes.len())
-                .filter(|&i| crate::panels::comments::holds(comment, graph.nodes[i].pos))
+                .filter(|&i| crate::comment_layout::holds(comment, graph.nodes[i].pos))
                 .collect()
         })
         .collect();
@@ -371,7 +371,7 @@ pub fn arrange(graph: &mut Graph, sizes: &DrawnSizes) {
         if held.is_empty() {
             continue;
         }
-        let framed = crate::panels::comments::framing(held.iter().map(|&i| rects[i]), Pos2::ZERO);
+        let framed = crate::comment_layout::framing(held.iter().map(|&i| rects[i]), Pos2::ZERO);
         comment.pos = framed.pos;
         comment.size = framed.size;
     }

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod command;
+pub mod comment_layout;
 mod curve_editor;
 pub mod document;
 pub mod files;

@@ -97,7 +97,7 @@ impl EditorApp {
             self.request(then);
         }
         if asked.save_as {
-            self.ask_save_as = Some(None);
+            self.pending.ask_save_as = Some(None);
         }
         if asked.export {
             self.open_export();
@@ -117,7 +117,7 @@ impl EditorApp {
         if asked.palette {
             // The palette opens where the pointer is.
             let pointer = ui.ctx().pointer_hover_pos();
-            self.palette_at = Some((
+            self.canvas.palette_at = Some((
                 self.on_canvas(ui.ctx(), pointer),
                 pointer.unwrap_or(Pos2::new(40.0, 40.0)),
             ));
@@ -137,11 +137,11 @@ impl EditorApp {
             .nodes
             .iter()
             .filter(|n| selection.contains(&n.id))
-            .map(|n| crate::document::node_rect(n, Pos2::from(n.pos), &self.sizes));
+            .map(|n| crate::document::node_rect(n, Pos2::from(n.pos), &self.canvas.sizes));
         let centre = self
-            .on_canvas(ctx, Some(self.canvas_rect.center()))
+            .on_canvas(ctx, Some(self.canvas.canvas_rect.center()))
             .unwrap_or(Pos2::ZERO);
-        let comment = crate::panels::comments::framing(nodes, centre);
+        let comment = crate::comment_layout::framing(nodes, centre);
         self.commands.push(Command::AddComment(comment));
     }
 
@@ -156,20 +156,20 @@ impl EditorApp {
     /// Fits the view to every node and comment, however small that makes them (the
     /// person asked to see all).
     pub fn frame_all(&mut self) {
-        self.framing = Some(crate::panels::canvas::MIN_SCALE);
+        self.canvas.framing = Some(crate::panels::canvas::MIN_SCALE);
     }
 
     /// Fits the view to the nodes, no smaller than readable (a graph just opened: a large
     /// one shows its middle at a scale its text can be read at).
     pub fn frame_readable(&mut self) {
-        self.framing = Some(crate::panels::canvas::READABLE_SCALE);
+        self.canvas.framing = Some(crate::panels::canvas::READABLE_SCALE);
     }
 
     /// Applies the remembered UI scale on the first frame, then remembers changes
     /// (Ctrl+= / Ctrl+- / Ctrl+0 are egui's own).
     pub(super) fn apply_ui_scale(&mut self, ctx: &egui::Context) {
-        if !self.scaled {
-            self.scaled = true;
+        if !self.window.scaled {
+            self.window.scaled = true;
             ctx.set_zoom_factor(self.settings.ui_scale);
         } else if ctx.zoom_factor() != self.settings.ui_scale {
             self.settings.set_ui_scale(ctx.zoom_factor());
@@ -179,7 +179,7 @@ impl EditorApp {
 
     /// The rename window, while a node is being renamed.
     pub(super) fn rename_window(&mut self, ctx: &egui::Context) {
-        let Some((from, typed)) = &mut self.renaming else {
+        let Some((from, typed)) = &mut self.canvas.renaming else {
             return;
         };
         let mut open = true;
@@ -228,7 +228,7 @@ impl EditorApp {
             });
         }
         if done || cancelled || !open || ctx.input(|i| i.key_pressed(Key::Escape)) {
-            self.renaming = None;
+            self.canvas.renaming = None;
         }
     }
 
@@ -245,7 +245,7 @@ impl EditorApp {
                 .clicked()
             {
                 let at = ui.min_rect().left_bottom();
-                self.palette_at = Some((None, at));
+                self.canvas.palette_at = Some((None, at));
             }
             if ui.button("Export…").on_hover_text("Ctrl+E").clicked() {
                 self.open_export();
@@ -308,7 +308,7 @@ impl EditorApp {
             self.commands.push(Command::Save(None));
         }
         if item(ui, "Save As…", "Ctrl+Shift+S") {
-            self.ask_save_as = Some(None);
+            self.pending.ask_save_as = Some(None);
         }
         if item(ui, "Export…", "Ctrl+E") {
             self.open_export();
@@ -328,7 +328,7 @@ impl EditorApp {
         }
         ui.separator();
         if item(ui, "Add node…", "Space") {
-            self.palette_at = Some((None, ui.min_rect().right_top()));
+            self.canvas.palette_at = Some((None, ui.min_rect().right_top()));
         }
         if ui
             .button("Add comment")
@@ -375,16 +375,16 @@ impl EditorApp {
             if selected > 1 {
                 ui.label(format!("{selected} selected"));
             }
-            if !self.errors.is_empty() {
+            if !self.problems.errors.is_empty() {
                 ui.colored_label(
                     egui::Color32::from_rgb(230, 90, 80),
-                    format!("{} node(s) with errors", self.errors.len()),
+                    format!("{} node(s) with errors", self.problems.errors.len()),
                 );
             }
-            if !self.warnings.is_empty() {
+            if !self.problems.warnings.is_empty() {
                 ui.colored_label(
                     crate::panels::canvas::AMBER,
-                    format!("{} unfinished node(s)", self.warnings.len()),
+                    format!("{} unfinished node(s)", self.problems.warnings.len()),
                 )
                 .on_hover_text(
                     "nodes with unconnected inputs that no output uses: they are not rendered",
@@ -393,10 +393,10 @@ impl EditorApp {
             ui.separator();
             // A message stays a few seconds, then goes.
             let now = ui.input(|i| i.time);
-            if self.status != self.status_shown.0 {
-                self.status_shown = (self.status.clone(), now);
+            if self.status != self.window.status_shown.0 {
+                self.window.status_shown = (self.status.clone(), now);
             }
-            let left = super::STATUS_SECONDS - (now - self.status_shown.1);
+            let left = super::STATUS_SECONDS - (now - self.window.status_shown.1);
             if !self.status.is_empty() {
                 if left <= 0.0 {
                     self.status.clear();

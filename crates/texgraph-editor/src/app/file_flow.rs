@@ -17,7 +17,7 @@ impl EditorApp {
         if self.unsaved_anywhere() {
             self.files.prompt = Some(then);
         } else {
-            self.then = Some(then);
+            self.pending.then = Some(then);
         }
     }
 
@@ -32,7 +32,7 @@ impl EditorApp {
             }
             Then::Restore(found) => self.commands.push(Command::Restore(found)),
             Then::Quit => {
-                self.closing = true;
+                self.pending.closing = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
@@ -41,7 +41,9 @@ impl EditorApp {
     /// Dialogs, dropped files, the close button, and what their answers set going.
     pub(super) fn file_flow(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
-        if ui.input(|i| i.viewport().close_requested()) && self.unsaved_anywhere() && !self.closing
+        if ui.input(|i| i.viewport().close_requested())
+            && self.unsaved_anywhere()
+            && !self.pending.closing
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.files.prompt = Some(Then::Quit);
@@ -61,25 +63,25 @@ impl EditorApp {
             match answer {
                 // The graphs parked on the trail first, then the one shown.
                 Answer::Save if !self.save_parked() => {}
-                Answer::Save if !self.modified => self.then = Some(then),
+                Answer::Save if !self.modified => self.pending.then = Some(then),
                 Answer::Save => {
-                    self.after_save = Some(then);
+                    self.pending.after_save = Some(then);
                     self.commands.push(Command::Save(None));
                 }
-                Answer::Discard => self.then = Some(then),
+                Answer::Discard => self.pending.then = Some(then),
                 Answer::Cancel => {}
             }
         }
-        if let Some((node, param)) = self.choose_file.take() {
+        if let Some((node, param)) = self.pending.choose_file.take() {
             let start = self.folder();
             self.files
                 .choose(&ctx, Purpose::Param { node, param }, Some(&start));
         }
-        if std::mem::take(&mut self.choose_environment) {
+        if std::mem::take(&mut self.pending.choose_environment) {
             let start = self.folder();
             self.files.choose(&ctx, Purpose::Environment, Some(&start));
         }
-        if let Some(then) = self.ask_save_as.take() {
+        if let Some(then) = self.pending.ask_save_as.take() {
             let start = self.path.clone();
             self.files
                 .choose(&ctx, Purpose::SaveAs(then), start.as_deref());
@@ -88,7 +90,7 @@ impl EditorApp {
             match purpose {
                 Purpose::Open => self.commands.push(Command::Open(path)),
                 Purpose::SaveAs(then) => {
-                    self.after_save = then;
+                    self.pending.after_save = then;
                     // A name typed without an extension gets the graph files' one.
                     let path = if path.extension().is_none() {
                         path.with_extension("json")
@@ -112,7 +114,7 @@ impl EditorApp {
                 }
             }
         }
-        if let Some(then) = self.then.take() {
+        if let Some(then) = self.pending.then.take() {
             self.carry_out(&ctx, then);
         }
         if self.export.show(ui, &self.graph, &mut self.files) {

@@ -14,24 +14,28 @@ impl EditorApp {
     /// After an edit: new errors, and renders for the preview and every node whose result
     /// may have changed.
     pub(super) fn changed(&mut self) {
-        self.generation += 1;
+        self.renders.generation += 1;
         self.keep_others_in_recovery();
         if crate::subgraphs::refresh(&self.graph, &self.folder()) {
-            crate::document::store_positions(&mut self.graph, &self.snarl);
-            crate::document::sync_snarl(&mut self.snarl, &self.graph);
+            crate::document::store_positions(&mut self.graph, &self.canvas.snarl);
+            crate::document::sync_snarl(&mut self.canvas.snarl, &self.graph);
         }
         let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
-        self.thumbnail_errors.retain(|id, _| ids.contains(id));
-        self.preview_errors.retain(|id, _| ids.contains(id));
+        self.renders
+            .thumbnail_errors
+            .retain(|id, _| ids.contains(id));
+        self.renders.preview_errors.retain(|id, _| ids.contains(id));
         self.collect_errors();
         let graph = Arc::new(self.shown_graph());
         self.animated = uses_time(&graph);
         // What the renders asked for now read; a later change on disk renders again.
-        self.file_stamps = file_stamps(&graph);
+        self.watch.file_stamps = file_stamps(&graph);
         self.request_preview_of(graph.clone());
-        self.thumbnails.retain(|id, _| ids.contains(id));
-        self.thumbnail_times.retain(|id, _| ids.contains(id));
-        self.signatures.retain(|id, _| ids.contains(id));
+        self.renders.thumbnails.retain(|id, _| ids.contains(id));
+        self.renders
+            .thumbnail_times
+            .retain(|id, _| ids.contains(id));
+        self.renders.signatures.retain(|id, _| ids.contains(id));
         self.request_thumbnails(graph);
     }
 
@@ -46,7 +50,7 @@ impl EditorApp {
         let ids: Vec<String> = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
         for id in ids {
             // A graph input fed from the graph above shows what feeds it.
-            let (node, port) = match self.fed_inputs.get(&id) {
+            let (node, port) = match self.renders.fed_inputs.get(&id) {
                 Some(reference) => {
                     let (node, port) = texgraph_core::graph::split_reference(reference);
                     (node.to_owned(), port.map(str::to_owned))
@@ -54,13 +58,13 @@ impl EditorApp {
                 None => (id.clone(), None),
             };
             let signature = signature(&graph, &node);
-            if self.signatures.get(&id) == Some(&signature) {
+            if self.renders.signatures.get(&id) == Some(&signature) {
                 continue; // nothing that feeds this node changed
             }
-            self.signatures.insert(id.clone(), signature);
-            self.worker.submit(Job {
+            self.renders.signatures.insert(id.clone(), signature);
+            self.renders.worker.submit(Job {
                 slot: Slot::Thumbnail(id),
-                generation: self.generation,
+                generation: self.renders.generation,
                 graph: graph.clone(),
                 node: Some((node, port)),
                 width: THUMBNAIL_PIXELS,
@@ -74,7 +78,7 @@ impl EditorApp {
     /// (unless that is switched off).
     fn shown_graph(&mut self) -> Graph {
         let graph = self.resolved_graph();
-        self.fed_inputs.clear();
+        self.renders.fed_inputs.clear();
         let Some(step) = self
             .navigation
             .trail
@@ -89,7 +93,7 @@ impl EditorApp {
         }
         match crate::navigation::fed(&graph, &parent, &step.via) {
             Some((fed, inputs)) => {
-                self.fed_inputs = inputs;
+                self.renders.fed_inputs = inputs;
                 fed
             }
             None => graph,
@@ -97,14 +101,16 @@ impl EditorApp {
     }
 
     pub(super) fn collect_errors(&mut self) {
-        self.errors = self.preview_errors.clone();
-        self.errors.extend(self.thumbnail_errors.clone());
+        self.problems.errors = self.renders.preview_errors.clone();
+        self.problems
+            .errors
+            .extend(self.renders.thumbnail_errors.clone());
         let diagnostics = diagnose(&self.resolved_graph());
         let mut faulty = std::collections::HashSet::new();
-        self.warnings.clear();
+        self.problems.warnings.clear();
         for problem in diagnostics.warnings {
             if let Some(node) = problem.location.node.clone() {
-                self.warnings.insert(node, problem.to_string());
+                self.problems.warnings.insert(node, problem.to_string());
             }
         }
         // An output with nothing connected yet is unfinished work too (a new graph), not a
@@ -119,19 +125,22 @@ impl EditorApp {
             {
                 waiting.push(node);
             } else {
-                self.warnings.remove(&node);
+                self.problems.warnings.remove(&node);
                 faulty.insert(node.clone());
-                self.errors.insert(node, problem.to_string());
+                self.problems.errors.insert(node, problem.to_string());
             }
         }
         for node in waiting.into_iter().filter(|n| !faulty.contains(n)) {
-            self.warnings
+            self.problems
+                .warnings
                 .insert(node, "connect a node to the output's input".to_owned());
         }
         // An unfinished node's refused render (thumbnail, preview) says no more than its
         // warning.
-        let warnings = &self.warnings;
-        self.errors.retain(|node, _| !warnings.contains_key(node));
+        let warnings = &self.problems.warnings;
+        self.problems
+            .errors
+            .retain(|node, _| !warnings.contains_key(node));
     }
 
     /// Asks for the preview (the pinned node or the output) and the thumbnails that show
@@ -146,11 +155,12 @@ impl EditorApp {
     /// over the whole image first.
     fn collect_stage_nodes(&mut self) {
         let graph = &self.graph;
-        self.stages_by_slot.retain(|slot, _| match slot {
+        self.renders.stages_by_slot.retain(|slot, _| match slot {
             Slot::Preview | Slot::Material => true,
             Slot::Thumbnail(id) => graph.node(id).is_some(),
         });
-        self.stage_nodes = self
+        self.renders.stage_nodes = self
+            .renders
             .stages_by_slot
             .values()
             .flatten()
@@ -172,16 +182,16 @@ impl EditorApp {
     /// second while the graph reads files, drawing a frame for it if nothing else does.
     pub(super) fn watch_files(&mut self, ctx: &egui::Context) {
         const EVERY: std::time::Duration = std::time::Duration::from_secs(1);
-        if !self.file_stamps.is_empty() {
-            ctx.request_repaint_after(EVERY.saturating_sub(self.files_checked.elapsed()));
+        if !self.watch.file_stamps.is_empty() {
+            ctx.request_repaint_after(EVERY.saturating_sub(self.watch.files_checked.elapsed()));
         }
-        if self.files_checked.elapsed() < EVERY {
+        if self.watch.files_checked.elapsed() < EVERY {
             return;
         }
-        self.files_checked = std::time::Instant::now();
+        self.watch.files_checked = std::time::Instant::now();
         // The graph the stamps were taken of (a fed preview reads the parent's files too).
         let shown = self.shown_graph();
-        if file_stamps(&shown) != self.file_stamps {
+        if file_stamps(&shown) != self.watch.file_stamps {
             self.changed();
         }
     }
@@ -199,22 +209,23 @@ impl EditorApp {
         {
             self.preview.pinned = None;
         }
-        self.requested
-            .push_back((self.generation, std::time::Instant::now()));
-        if self.requested.len() > 64 {
-            self.requested.pop_front();
+        self.renders
+            .requested
+            .push_back((self.renders.generation, std::time::Instant::now()));
+        if self.renders.requested.len() > 64 {
+            self.renders.requested.pop_front();
         }
         // The tab shown is the one kept current: the 3D view's maps replace the 2D image.
         let (slot, size, node) = if self.show_3d {
-            let dragging = self.ctx.input(|i| i.pointer.any_down());
+            let dragging = self.window.ctx.input(|i| i.pointer.any_down());
             (Slot::Material, self.ball.maps_side(dragging), None)
         } else {
             let node = self.preview.pinned.clone().map(|id| (id, None));
             (Slot::Preview, self.preview.size, node)
         };
-        self.worker.submit(Job {
+        self.renders.worker.submit(Job {
             slot,
-            generation: self.generation,
+            generation: self.renders.generation,
             graph,
             node,
             width: size,
@@ -225,18 +236,22 @@ impl EditorApp {
     /// Takes the worker's finished renders.
     pub(super) fn receive(&mut self, ctx: &egui::Context) {
         let mut errors_changed = false;
-        for done in self.worker.finished() {
+        for done in self.renders.worker.finished() {
             match (done.slot, done.result) {
                 (Slot::Material, Ok(Product::Maps(maps)))
-                    if done.generation >= self.shown_generation =>
+                    if done.generation >= self.renders.shown_generation =>
                 {
-                    self.shown_generation = done.generation;
-                    errors_changed |= !self.preview_errors.is_empty();
-                    self.preview_errors.clear();
-                    let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
+                    self.renders.shown_generation = done.generation;
+                    errors_changed |= !self.renders.preview_errors.is_empty();
+                    self.renders.preview_errors.clear();
+                    let asked = self
+                        .renders
+                        .requested
+                        .iter()
+                        .find(|(g, _)| *g == done.generation);
                     let edit_at = asked.map(|(_, at)| *at);
-                    self.requested.retain(|(g, _)| *g > done.generation);
-                    if self.trace {
+                    self.renders.requested.retain(|(g, _)| *g > done.generation);
+                    if self.window.trace {
                         eprintln!(
                             "maps {} render_ms {:.2}",
                             self.ball.map_size,
@@ -245,24 +260,32 @@ impl EditorApp {
                     }
                     self.ball.take_maps(ctx, *maps, done.generation, edit_at);
                 }
-                (Slot::Material, Err(message)) if done.generation >= self.shown_generation => {
-                    self.shown_generation = done.generation;
+                (Slot::Material, Err(message))
+                    if done.generation >= self.renders.shown_generation =>
+                {
+                    self.renders.shown_generation = done.generation;
                     self.ball.show_error(message);
-                    self.preview_errors = done.at_fault.into_iter().collect();
+                    self.renders.preview_errors = done.at_fault.into_iter().collect();
                     errors_changed = true;
                 }
                 (Slot::Preview, Ok(Product::Image(image)))
-                    if done.generation >= self.shown_generation =>
+                    if done.generation >= self.renders.shown_generation =>
                 {
-                    self.shown_generation = done.generation;
-                    self.stages_by_slot.insert(Slot::Preview, done.stages);
+                    self.renders.shown_generation = done.generation;
+                    self.renders
+                        .stages_by_slot
+                        .insert(Slot::Preview, done.stages);
                     self.collect_stage_nodes();
-                    errors_changed |= !self.preview_errors.is_empty();
-                    self.preview_errors.clear();
-                    let asked = self.requested.iter().find(|(g, _)| *g == done.generation);
+                    errors_changed |= !self.renders.preview_errors.is_empty();
+                    self.renders.preview_errors.clear();
+                    let asked = self
+                        .renders
+                        .requested
+                        .iter()
+                        .find(|(g, _)| *g == done.generation);
                     self.preview.latency = asked.map(|(_, at)| at.elapsed());
-                    self.requested.retain(|(g, _)| *g > done.generation);
-                    if self.trace
+                    self.renders.requested.retain(|(g, _)| *g > done.generation);
+                    if self.window.trace
                         && let Some(latency) = self.preview.latency
                     {
                         eprintln!(
@@ -276,20 +299,23 @@ impl EditorApp {
                     self.preview
                         .show_image(ctx, image, done.elapsed.as_secs_f64() * 1e3);
                 }
-                (Slot::Preview, Err(message)) if done.generation >= self.shown_generation => {
-                    self.shown_generation = done.generation;
+                (Slot::Preview, Err(message))
+                    if done.generation >= self.renders.shown_generation =>
+                {
+                    self.renders.shown_generation = done.generation;
                     self.preview.show_error(message);
-                    self.preview_errors = done.at_fault.into_iter().collect();
+                    self.renders.preview_errors = done.at_fault.into_iter().collect();
                     errors_changed = true;
                 }
                 (Slot::Thumbnail(id), Ok(Product::Image(image))) => {
-                    self.stages_by_slot
+                    self.renders
+                        .stages_by_slot
                         .insert(Slot::Thumbnail(id.clone()), done.stages);
                     self.collect_stage_nodes();
-                    errors_changed |= self.thumbnail_errors.remove(&id).is_some();
-                    self.thumbnail_times.insert(id.clone(), done.time);
+                    errors_changed |= self.renders.thumbnail_errors.remove(&id).is_some();
+                    self.renders.thumbnail_times.insert(id.clone(), done.time);
                     let pixels = to_color_image(&image);
-                    match self.thumbnails.get_mut(&id) {
+                    match self.renders.thumbnails.get_mut(&id) {
                         Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
                         None => {
                             let texture = ctx.load_texture(
@@ -297,7 +323,7 @@ impl EditorApp {
                                 pixels,
                                 TextureOptions::LINEAR,
                             );
-                            self.thumbnails.insert(id, texture);
+                            self.renders.thumbnails.insert(id, texture);
                         }
                     }
                 }
@@ -305,11 +331,11 @@ impl EditorApp {
                     // Blank rather than an image the graph no longer makes; and asked for
                     // again after the next edit, whatever it changes (the fix may be
                     // anywhere: a subgraph's file, a setting).
-                    self.thumbnails.remove(&id);
-                    self.signatures.remove(&id);
+                    self.renders.thumbnails.remove(&id);
+                    self.renders.signatures.remove(&id);
                     // Only the node the compiler blames gets the red outline.
                     if let Some((_, message)) = done.at_fault.into_iter().find(|(n, _)| *n == id) {
-                        self.thumbnail_errors.insert(id, message);
+                        self.renders.thumbnail_errors.insert(id, message);
                         errors_changed = true;
                     }
                 }

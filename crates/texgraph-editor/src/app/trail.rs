@@ -23,7 +23,7 @@ impl EditorApp {
             modified: self.history.modified(),
             history: std::mem::take(&mut self.history),
             selected: self.selected.clone(),
-            view: Some(self.view.to_screen),
+            view: Some(self.canvas.view.to_screen),
         }
     }
 
@@ -38,12 +38,12 @@ impl EditorApp {
         self.picked.clear();
         self.preview.pinned = None;
         self.export.forget_graph();
-        replace_snarl(&mut self.snarl, &self.graph);
+        replace_snarl(&mut self.canvas.snarl, &self.graph);
         // Sizes are by id, and another graph may use the same ids.
-        self.sizes.clear();
+        self.canvas.sizes.clear();
         self.changed();
         match parked.view {
-            Some(view) => self.view.restore = Some(view),
+            Some(view) => self.canvas.view.restore = Some(view),
             None => self.frame_readable(),
         }
     }

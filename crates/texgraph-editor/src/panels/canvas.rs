@@ -512,7 +512,7 @@ fn node_bounds(graph: &Graph, snarl: &Snarl<String>, sizes: &DrawnSizes) -> Opti
     snarl
         .nodes_pos_ids()
         .filter_map(|(_, pos, id)| Some(node_rect(graph.node(id)?, pos, sizes)))
-        .chain(graph.comments.iter().map(comments::rect))
+        .chain(graph.comments.iter().map(crate::comment_layout::rect))
         .reduce(|a, b| a.union(b))
 }
 

@@ -2,48 +2,17 @@
 //! box with a note, drawn behind the nodes. Dragging its title bar moves it with the nodes
 //! inside it; the corner handle resizes it; a click on the title shows it in the inspector.
 
-use eframe::egui::{self, Color32, Id, Pos2, Rect, Sense, Stroke, Ui, Vec2};
+use eframe::egui::{self, Color32, Id, Rect, Sense, Stroke, Ui, Vec2};
 use texgraph_core::{Comment, Graph};
 
 use crate::command::Command;
+use crate::comment_layout::{TITLE_HEIGHT, holds, rect};
 use crate::shown::{to_bytes, to_hex};
 
-/// Height of a comment's title bar, in canvas units.
-pub const TITLE_HEIGHT: f32 = 26.0;
 /// Side of the resize handle in the bottom-right corner.
 const HANDLE: f32 = 14.0;
 /// The smallest comment a resize leaves.
 const MIN_SIZE: Vec2 = egui::vec2(80.0, 50.0);
-/// Room left around the nodes a new comment frames.
-const MARGIN: f32 = 30.0;
-
-/// The comment's rectangle on the canvas.
-pub fn rect(comment: &Comment) -> Rect {
-    Rect::from_min_size(Pos2::from(comment.pos), Vec2::from(comment.size))
-}
-
-/// Whether a node at `pos` (its top-left corner) belongs to the comment: it moves with it.
-pub fn holds(comment: &Comment, pos: [f32; 2]) -> bool {
-    rect(comment).contains(Pos2::from(pos))
-}
-
-/// A comment framing the node rectangles `nodes` (around `fallback`, a canvas point, when
-/// there are none).
-pub fn framing(nodes: impl Iterator<Item = Rect>, fallback: Pos2) -> Comment {
-    let rect = match nodes.reduce(|a, b| a.union(b)) {
-        Some(b) => Rect::from_min_max(
-            b.min - egui::vec2(MARGIN, MARGIN + TITLE_HEIGHT),
-            b.max + egui::vec2(MARGIN, MARGIN),
-        ),
-        None => Rect::from_center_size(fallback, egui::vec2(320.0, 200.0)),
-    };
-    let mut comment = Comment::new(
-        [rect.min.x.round(), rect.min.y.round()],
-        [rect.width().round(), rect.height().round()],
-    );
-    comment.text = "Comment".to_owned();
-    comment
-}
 
 /// The comment's fill color.
 fn fill(comment: &Comment) -> Color32 {

@@ -793,15 +793,6 @@ mod tests {
     use super::*;
     use texgraph_core::animation::Layout;
 
-    fn heavy() -> Graph {
-        Graph::from_json(
-            r#"{ "format": "texgraph", "version": 1, "nodes": [
-                { "id": "n", "type": "fbm", "params": { "octaves": 16 } },
-                { "id": "out", "type": "output", "inputs": { "color": "n" } } ] }"#,
-        )
-        .unwrap()
-    }
-
     #[test]
     fn a_typed_file_name_decides_the_format_shown() {
         let mut dialog = ExportDialog {
@@ -829,7 +820,7 @@ mod tests {
             (dialog.motion, dialog.kind),
             (Motion::Sequence, ImageKind::EXR)
         );
-        let graph = heavy();
+        let graph = Graph::new();
         let Ok(ExportRequest::Animation(animation)) = dialog.request(&graph) else {
             panic!("frames are exported as an animation");
         };

@@ -640,7 +640,7 @@ fn a_comment_frames_nodes_moves_them_along_and_is_saved() {
     assert_eq!(graph.comments.len(), 1);
     let comment = &graph.comments[0];
     let inside =
-        |id: &str| texgraph_editor::panels::comments::holds(comment, graph.node(id).unwrap().pos);
+        |id: &str| texgraph_editor::comment_layout::holds(comment, graph.node(id).unwrap().pos);
     assert!(inside("a") && !inside("n") && !inside("out") && !inside("b"));
     assert_eq!(h.state().selected_comment, Some(0));
 

@@ -321,7 +321,7 @@ fn arrange_leaves_no_node_under_another_and_comments_keep_their_nodes() {
             );
         }
     }
-    let framed = texgraph_editor::panels::comments::rect(&h.state().graph.comments[0]);
+    let framed = texgraph_editor::comment_layout::rect(&h.state().graph.comments[0]);
     for (id, rect) in rects.iter().filter(|(id, _)| held.contains(id)) {
         assert!(
             framed.contains_rect(*rect),

@@ -1,0 +1,170 @@
+//! Edits of nodes and wires, and of the graph's settings.
+
+use eframe::egui::Pos2;
+use texgraph_core::{Graph, Node};
+
+use super::EditorApp;
+use super::commands::{Applied, id_base, paste, rename};
+use crate::document::{arrange, file_position, free_position, fresh_id};
+
+impl EditorApp {
+    /// Wires `from` into `to`'s `port`, when the core allows the connection.
+    pub(super) fn connect(&mut self, from: String, to: String, port: String) -> Applied {
+        // Checked against the graph as the core reads it: a subgraph's file is relative to
+        // this graph's folder.
+        let checked = self.resolved_graph();
+        if let Err(message) = texgraph_core::check_connection(&checked, &from, &to, &port) {
+            self.status = format!("cannot connect: {message}");
+            return Applied::Nothing;
+        }
+        self.graph
+            .node_mut(&to)
+            .expect("checked")
+            .inputs
+            .insert(port, from);
+        Applied::Edit(None)
+    }
+
+    /// Takes the wire out of `to`'s `port`.
+    pub(super) fn disconnect(&mut self, to: String, port: String) -> Applied {
+        let graph = &mut self.graph;
+        match graph.node_mut(&to).map(|n| n.inputs.remove(&port)) {
+            Some(Some(_)) => {}
+            _ => return Applied::Nothing,
+        }
+        Applied::Edit(None)
+    }
+
+    /// Adds a node of `kind` at `pos` (beside the others when `None`) and selects it.
+    pub(super) fn add_node(&mut self, kind: &'static str, pos: Option<Pos2>) -> Applied {
+        let graph = &mut self.graph;
+        let id = fresh_id(graph, kind);
+        let pos = pos.unwrap_or_else(|| free_position(graph));
+        let mut node = Node::new(id.clone(), kind);
+        node.pos = file_position(pos);
+        crate::document::fit_new_output(graph, &mut node);
+        graph.nodes.push(node);
+        self.select_created(vec![id]);
+        Applied::Edit(None)
+    }
+
+    /// Removes nodes, their wires and their exposed params.
+    pub(super) fn remove(&mut self, ids: Vec<String>) -> Applied {
+        let graph = &mut self.graph;
+        if ids.iter().all(|id| graph.node(id).is_none()) {
+            return Applied::Nothing;
+        }
+        graph.nodes.retain(|n| !ids.contains(&n.id));
+        // A removed node's params are exposed no more.
+        graph.exposed.retain(|e| {
+            e.target
+                .split_once('.')
+                .is_none_or(|(node, _)| !ids.iter().any(|id| id == node))
+        });
+        for node in &mut graph.nodes {
+            node.inputs.retain(|_, r| {
+                !ids.iter()
+                    .any(|id| texgraph_core::graph::split_reference(r).0 == id)
+            });
+        }
+        if self.selected.as_ref().is_some_and(|s| ids.contains(s)) {
+            self.selected = None;
+        }
+        Applied::Edit(None)
+    }
+
+    /// Copies nodes beside themselves and selects the copies.
+    pub(super) fn duplicate(&mut self, ids: Vec<String>) -> Applied {
+        let graph = &mut self.graph;
+        let copies: Vec<Node> = ids
+            .iter()
+            .filter_map(|id| graph.node(id).cloned())
+            .collect();
+        if copies.is_empty() {
+            return Applied::Nothing;
+        }
+        let mut created = Vec::new();
+        for mut copy in copies {
+            copy.id = fresh_id(graph, &id_base(&copy));
+            copy.pos = [copy.pos[0] + 40.0, copy.pos[1] + 40.0];
+            crate::document::fit_new_output(graph, &mut copy);
+            created.push(copy.id.clone());
+            graph.nodes.push(copy);
+        }
+        self.select_created(created);
+        Applied::Edit(None)
+    }
+
+    /// Pastes the nodes of a copied graph at `at`.
+    pub(super) fn paste(&mut self, text: String, at: Option<Pos2>) -> Applied {
+        let graph = &mut self.graph;
+        let pasted = match Graph::from_json(&text) {
+            Ok(pasted) if !pasted.nodes.is_empty() => pasted,
+            _ => return Applied::Nothing, // not a texgraph graph: nothing to paste
+        };
+        let created = paste(graph, pasted, at);
+        self.select_created(created);
+        Applied::Edit(None)
+    }
+
+    /// Sets a node's label; typing one is one undo step.
+    pub(super) fn set_label(&mut self, node: String, label: Option<String>) -> Applied {
+        let graph = &mut self.graph;
+        let label = label.filter(|l| !l.trim().is_empty());
+        match graph.node_mut(&node) {
+            Some(target) if target.label != label => target.label = label,
+            _ => return Applied::Nothing,
+        }
+        // Typing a label is one undo step.
+        Applied::Edit(Some(format!("{node}.label")))
+    }
+
+    /// Renames a node and every reference to it.
+    pub(super) fn rename(&mut self, from: String, to: String) -> Applied {
+        let graph = &mut self.graph;
+        if let Err(reason) = rename(graph, &from, &to) {
+            self.status = format!("cannot rename '{from}': {reason}");
+            return Applied::Nothing;
+        }
+        for id in [&mut self.selected, &mut self.preview.pinned]
+            .into_iter()
+            .flatten()
+            .chain(self.picked.iter_mut())
+        {
+            if *id == from {
+                id.clone_from(&to);
+            }
+        }
+        self.status = format!("renamed '{from}' to '{to}'");
+        Applied::Edit(None)
+    }
+
+    /// Lays the nodes out anew and frames them.
+    pub(super) fn arrange(&mut self) -> Applied {
+        let graph = &mut self.graph;
+        arrange(graph, &self.canvas.sizes);
+        self.frame_all();
+        Applied::Edit(None)
+    }
+
+    /// Names the graph.
+    pub(super) fn set_name(&mut self, name: String) -> Applied {
+        let graph = &mut self.graph;
+        graph.name = Some(name).filter(|n| !n.is_empty());
+        Applied::Edit(Some("settings.name".into()))
+    }
+
+    /// Makes the graph tile or not.
+    pub(super) fn set_tileable(&mut self, tileable: bool) -> Applied {
+        let graph = &mut self.graph;
+        graph.settings.tileable = tileable;
+        Applied::Edit(None)
+    }
+
+    /// Sets the graph's time.
+    pub(super) fn set_time(&mut self, time: f32) -> Applied {
+        let graph = &mut self.graph;
+        graph.settings.time = time;
+        Applied::Edit(Some("settings.time".into()))
+    }
+}

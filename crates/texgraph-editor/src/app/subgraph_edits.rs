@@ -1,0 +1,82 @@
+//! Subgraphs: exposing params, adding graph files as nodes, opening them and coming back.
+
+use eframe::egui::Pos2;
+use texgraph_core::{Node, ParamValue};
+
+use super::EditorApp;
+use super::commands::{Applied, subgraph_id_base};
+use crate::document::{file_position, free_position, fresh_id};
+
+impl EditorApp {
+    /// Exposes a param to graphs using this file as a node, or stops exposing it.
+    pub(super) fn toggle_exposed(&mut self, node: String, param: String) -> Applied {
+        let graph = &mut self.graph;
+        let target = format!("{node}.{param}");
+        if let Some(at) = graph.exposed.iter().position(|e| e.target == target) {
+            let gone = graph.exposed.remove(at);
+            self.status = format!("'{}' is no longer exposed", gone.name);
+        } else {
+            let taken = |name: &str| graph.exposed.iter().any(|e| e.name == name);
+            let plain = |text: &str| {
+                text.chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect::<String>()
+            };
+            let mut name = plain(&param);
+            if taken(&name) || name == "file" {
+                name = plain(&format!("{node}_{param}"));
+            }
+            let base = name.clone();
+            let mut n = 2;
+            while taken(&name) {
+                name = format!("{base}_{n}");
+                n += 1;
+            }
+            self.status =
+                format!("exposed {target} as '{name}': graphs using this file as a node show it");
+            graph.exposed.push(texgraph_core::graph::Exposed {
+                name,
+                target,
+                doc: String::new(),
+            });
+        }
+        Applied::Edit(None)
+    }
+
+    /// Adds a node that runs the graph file `file`.
+    pub(super) fn add_subgraph(&mut self, file: String, pos: Option<Pos2>) -> Applied {
+        let graph = &mut self.graph;
+        let id = fresh_id(graph, &subgraph_id_base(&file));
+        let mut node = Node::new(id.clone(), texgraph_core::graph::SUBGRAPH_KIND);
+        node.params
+            .insert("file".to_owned(), ParamValue::Text(file));
+        node.pos = file_position(pos.unwrap_or_else(|| free_position(graph)));
+        graph.nodes.push(node);
+        self.select_created(vec![id]);
+        Applied::Edit(None)
+    }
+
+    /// Opens the graph a subgraph node runs.
+    pub(super) fn open_subgraph_node(&mut self, id: String) -> Applied {
+        match self.graph.node(&id).and_then(|n| n.params.get("file")) {
+            Some(ParamValue::Text(file)) if !file.is_empty() => {
+                let path = texgraph_core::paths::beside(&self.folder(), file);
+                self.open_subgraph(id, path);
+            }
+            _ => self.status = format!("'{id}' has no graph file to open"),
+        }
+        Applied::Replaced
+    }
+
+    /// Goes back up the trail of opened subgraphs.
+    pub(super) fn back(&mut self, level: usize) -> Applied {
+        self.back_to(level);
+        Applied::Replaced
+    }
+}

@@ -59,6 +59,8 @@ pub struct Autosave {
     written: u64,
     /// When the edits not yet written are due.
     due: Option<Instant>,
+    /// Whether a recovery copy was written since the last [`Autosave::clear`].
+    on_disk: bool,
     /// The write under way in the background (a write syncs the file to disk, which can
     /// take a while: never on the UI thread, except on a signal).
     writing: Option<std::thread::JoinHandle<Result<(), String>>>,
@@ -94,6 +96,7 @@ impl Autosave {
             lock: None,
             written: 0,
             due: None,
+            on_disk: false,
             writing: None,
             failure: None,
             others: Vec::new(),
@@ -114,6 +117,7 @@ impl Autosave {
             store: Some(store),
             written: 0,
             due: None,
+            on_disk: false,
             writing: None,
             failure: None,
             others: Vec::new(),
@@ -144,6 +148,11 @@ impl Autosave {
     ) -> Option<Duration> {
         if self.writing.as_ref().is_some_and(|w| w.is_finished()) {
             self.finish_writing();
+        }
+        if !modified && self.on_disk {
+            // Nothing is unsaved any more, yet a copy was kept: its edits were undone
+            // back to the saved state, and after a crash it would bring them back.
+            self.clear(generation);
         }
         if self.store.is_none() || !modified || generation == self.written {
             self.due = None;
@@ -181,6 +190,7 @@ impl Autosave {
         self.failure = None;
         self.written = generation;
         self.due = None;
+        self.on_disk = false;
         if let Some(store) = &self.store {
             let _ = std::fs::remove_file(store);
         }
@@ -212,6 +222,7 @@ impl Autosave {
         }
         self.due = None;
         self.written = generation;
+        self.on_disk = true;
         let text = json!({
             "format": "texgraph-recovery",
             "version": 1,

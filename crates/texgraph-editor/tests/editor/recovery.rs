@@ -109,6 +109,80 @@ fn discarding_recovered_work_removes_it() {
     assert!(h.state().recoveries.is_empty());
 }
 
+/// Set for the copy of this test binary that
+/// [`an_edit_undone_back_to_the_saved_state_is_not_restored_after_a_kill`] starts: the
+/// folder of the graph it edits.
+const UNDOER: &str = "TEXGRAPH_TEST_RECOVERY_UNDOER";
+
+/// Not a test of its own: the editor process that
+/// [`an_edit_undone_back_to_the_saved_state_is_not_restored_after_a_kill`] starts and
+/// kills. It edits marble.json in its folder until the recovery copy is written, undoes
+/// the edit back to the saved state, says so with a file `undone`, and waits to be killed.
+/// Run without [`UNDOER`] set, it does nothing.
+#[test]
+fn undoer_process() {
+    let Some(dir) = std::env::var_os(UNDOER).map(PathBuf::from) else {
+        return;
+    };
+    let mut h = harness(&dir.join("marble.json"));
+    h.state_mut().autosave = Autosave::in_folder(&dir.join("state"));
+    set_frequency(&mut h, 5.5);
+    let store = h.state().autosave.store().unwrap().to_owned();
+    let deadline = Instant::now() + INTERVAL + Duration::from_secs(20);
+    while !store.exists() {
+        assert!(Instant::now() < deadline, "no recovery file was written");
+        std::thread::sleep(Duration::from_millis(100));
+        h.run_steps(1);
+    }
+    h.state_mut().push(Command::Undo);
+    h.run_steps(3);
+    assert!(!h.state().modified, "undone back to the saved state");
+    std::fs::write(dir.join("undone"), b"").unwrap();
+    // Killed long before this ends.
+    std::thread::sleep(Duration::from_secs(60));
+}
+
+#[test]
+fn an_edit_undone_back_to_the_saved_state_is_not_restored_after_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("marble.json");
+    std::fs::copy(graph_path("marble.json"), &file).unwrap();
+    let mut editor = Running(
+        Process::new(std::env::current_exe().unwrap())
+            .args(["--exact", "recovery::undoer_process", "--test-threads=1"])
+            .env(UNDOER, dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + INTERVAL + Duration::from_secs(60);
+    while !dir.path().join("undone").exists() {
+        assert!(
+            editor.0.try_wait().unwrap().is_none(),
+            "the editor ended before undoing (run `undoer_process` with {UNDOER} set to see why)"
+        );
+        assert!(Instant::now() < deadline, "the editor did not undo");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // kill -9, reaped: its lock is released as by a crash.
+    editor.0.kill().unwrap();
+    editor.0.wait().unwrap();
+    let offered = recovery::left_behind(&dir.path().join("state"));
+    assert!(
+        offered.is_empty(),
+        "nothing is unsaved, yet recovery offers {:?}",
+        offered
+            .iter()
+            .map(|r| r.graph.node("turb").map(|n| n.params["frequency"].clone()))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        std::fs::read(graph_path("marble.json")).unwrap()
+    );
+}
+
 /// Set for the copy of this test binary that [`Writer`] starts: the folder it autosaves
 /// into.
 const WRITER: &str = "TEXGRAPH_TEST_RECOVERY_WRITER";

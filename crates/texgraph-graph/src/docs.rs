@@ -84,6 +84,12 @@ pub fn nodes_markdown() -> String {
 
 fn node_markdown(out: &mut String, d: &NodeDescriptor) {
     let _ = write!(out, "\n### `{}` — {}\n\n{}\n", d.id, d.label, d.doc);
+    let words: Vec<String> = crate::search_words::words_for(d.id)
+        .map(|w| format!("“{w}”"))
+        .collect();
+    if !words.is_empty() {
+        let _ = write!(out, "\nAlso found by searching {}.\n", words.join(", "));
+    }
     if !d.inputs.is_empty() {
         out.push_str("\n| input | type | required | description |\n|---|---|---|---|\n");
         for p in d.inputs {

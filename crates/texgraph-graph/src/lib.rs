@@ -3,8 +3,9 @@
 //! validation ([`checks`] of a flat graph, [`validate`] of one with subgraphs),
 //! subgraphs pasted in ([`subgraph`]), and the compiler that turns a graph into the
 //! engine's program ([`compile`]). Also: images for `image` nodes ([`images`]), file
-//! params made relative ([`paths`]), seed variations ([`variation`]) and the node
-//! reference generated from the registry ([`docs`]).
+//! params made relative ([`paths`]), seed variations ([`variation`]), the words people
+//! search for nodes by ([`search_words`]) and the node reference generated from the
+//! registry ([`docs`]).
 //!
 //! Within the layer, imports run: `graph` ← `descriptor` and the compiler's state ←
 //! `nodes` ← `registry` ← `checks` ← `subgraph` ← `validate` ← the compiler's entry
@@ -20,6 +21,7 @@ pub mod images;
 pub mod nodes;
 pub mod paths;
 pub mod registry;
+pub mod search_words;
 pub mod subgraph;
 pub mod validate;
 pub mod variation;

@@ -8,6 +8,7 @@ use eframe::egui::{self, Color32, Pos2, Sense, Stroke, TextureHandle, Ui};
 use egui_snarl::ui::{BackgroundPattern, PinInfo, SnarlPin, SnarlStyle, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, Snarl};
 use texgraph_core::registry::{self, NODES, ParamKind, PortType};
+use texgraph_core::search_words::SEARCH_WORDS;
 use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::command::Command;
@@ -543,21 +544,36 @@ pub struct PaletteState {
     highlighted_for: String,
 }
 
-/// The node types whose id, label or category contains `filter` (any case): those whose
-/// id or label is the filter first, then those starting with it, then the rest, each
-/// group in registry order (so `color` offers the Color node before the Color Ramp).
+/// The node types whose id, label, search words ([`SEARCH_WORDS`]: the names Substance
+/// and Material Maker users type, such as "invert", "splatter" or "grunge") or category
+/// contains `filter` (any case): those whose id or label is the filter first, then those
+/// starting with it, then those a search word finds (in the table's order), then those
+/// containing it, then by category, each group in registry order (so `color` offers the
+/// Color node before the Color Ramp).
 pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
     let needle = filter.trim().to_lowercase();
+    // Where a search word finds each node: its rank among the words' finds.
+    let by_word: Vec<&str> = if needle.is_empty() {
+        Vec::new()
+    } else {
+        SEARCH_WORDS
+            .iter()
+            .filter(|(word, _)| word.starts_with(&needle) || needle.starts_with(word))
+            .flat_map(|(_, ids)| ids.iter().copied())
+            .collect()
+    };
     let rank = |d: &registry::NodeDescriptor| {
         let label = d.label.to_lowercase();
         if needle.is_empty() || d.id == needle || label == needle {
             Some(0)
         } else if d.id.starts_with(&needle) || label.starts_with(&needle) {
             Some(1)
+        } else if let Some(at) = by_word.iter().position(|id| *id == d.id) {
+            Some(2 + at)
         } else if d.id.contains(&needle) || label.contains(&needle) {
-            Some(2)
+            Some(2 + by_word.len())
         } else if d.category.label().to_lowercase().contains(&needle) {
-            Some(3)
+            Some(3 + by_word.len())
         } else {
             None
         }

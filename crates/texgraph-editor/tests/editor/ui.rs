@@ -769,6 +769,34 @@ fn the_palette_offers_exact_names_first() {
     assert_eq!(ids("").len(), texgraph_core::registry::NODES.len());
 }
 
+#[test]
+fn the_palette_finds_nodes_by_the_words_substance_and_material_maker_users_type() {
+    use texgraph_editor::panels::canvas::palette_matches;
+    let ids = |filter: &str| {
+        palette_matches(filter)
+            .iter()
+            .map(|d| d.id)
+            .collect::<Vec<_>>()
+    };
+    let tile = ids("tile");
+    assert_eq!(tile[0], "make_it_tile", "{tile:?}");
+    assert!(
+        tile.contains(&"scatter") && tile.contains(&"bricks"),
+        "a tile sampler and a tile generator: {tile:?}"
+    );
+    assert_eq!(ids("invert")[0], "math");
+    assert_eq!(ids("Uniform")[..2], ["color", "constant"]);
+    assert_eq!(ids("uniform color")[0], "color");
+    let grunge = ids("grunge");
+    assert!(grunge.starts_with(&["fbm", "turbulence"]), "{grunge:?}");
+    assert_eq!(ids("gradient map")[0], "gradient");
+    assert_eq!(ids("splatter"), ["scatter"]);
+    assert_eq!(ids("voronoi"), ["cellular"]);
+    // Names still come first: a word that is also a node's name finds that node first.
+    assert_eq!(ids("blur")[0], "blur");
+    assert_eq!(ids("scale")[0], "transform");
+}
+
 /// Clicks the text field showing `old`, replaces its text with `new` and presses Enter.
 fn retype(h: &mut Harness<'_, EditorApp>, old: &str, new: &str) {
     h.get_by(|n| n.role() == Role::TextInput && n.value().as_deref() == Some(old))

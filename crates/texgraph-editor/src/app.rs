@@ -23,7 +23,7 @@ use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
 use texgraph_core::Graph;
 
 pub use self::commands::copy_json;
-use crate::command::Command;
+use crate::command::{Command, DroppedWire};
 use crate::document::{arrange, needs_arranging, to_snarl};
 use crate::files::{Files, Then};
 use crate::history::History;
@@ -127,6 +127,9 @@ struct CanvasState {
     /// The open palette: where the node goes on the canvas (`None`: beside the others)
     /// and where the palette shows on screen.
     palette_at: Option<(Option<Pos2>, Pos2)>,
+    /// The wire dropped on empty canvas that opened the palette, which the node chosen
+    /// takes.
+    palette_wire: Option<DroppedWire>,
     /// Take every node out of the canvas's own selection after this frame's commands
     /// (a click on one node or on empty canvas, or new nodes becoming the selection).
     deselect_canvas: bool,
@@ -239,6 +242,7 @@ impl EditorApp {
                 canvas_rect: egui::Rect::NOTHING,
                 palette: PaletteState::default(),
                 palette_at: None,
+                palette_wire: None,
                 deselect_canvas: false,
                 sizes: Default::default(),
             },
@@ -794,13 +798,20 @@ impl eframe::App for EditorApp {
                 .pivot(palette_pivot(ui.ctx(), screen))
                 .current_pos(screen)
                 .show(ui.ctx(), |ui| {
-                    if let Some(kind) = canvas::palette(ui, &mut self.canvas.palette) {
-                        self.commands.push(Command::AddNode { kind, pos: at });
+                    let wire = self.canvas.palette_wire.clone();
+                    let fits = |d: &_| wire.as_ref().is_none_or(|w| w.fits(d));
+                    if let Some(kind) = canvas::palette(ui, &mut self.canvas.palette, &fits) {
+                        self.commands.push(match (wire, at) {
+                            (Some(wire), Some(pos)) => Command::AddWiredNode { kind, pos, wire },
+                            _ => Command::AddNode { kind, pos: at },
+                        });
                         self.canvas.palette_at = None;
+                        self.canvas.palette_wire = None;
                     }
                 });
             if !open || ui.input(|i| i.key_pressed(Key::Escape)) {
                 self.canvas.palette_at = None;
+                self.canvas.palette_wire = None;
             }
         }
         self.rename_window(ui.ctx());

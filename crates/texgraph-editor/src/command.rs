@@ -89,6 +89,25 @@ pub enum Command {
         /// Screen position of the palette.
         screen: Pos2,
     },
+    /// Open the node palette for a wire dropped on empty canvas: the node chosen goes at
+    /// `at` (canvas) and takes the wire.
+    OpenWirePalette {
+        /// Canvas position of the new node.
+        at: Pos2,
+        /// Screen position of the palette.
+        screen: Pos2,
+        /// The wire.
+        wire: DroppedWire,
+    },
+    /// Add a node of `kind` at `pos` (canvas) connected to a dropped wire.
+    AddWiredNode {
+        /// The node type's id.
+        kind: &'static str,
+        /// Canvas position.
+        pos: Pos2,
+        /// The wire it takes.
+        wire: DroppedWire,
+    },
     /// Show a node in the inspector (and pick no others).
     Select(Option<String>),
     /// Add a comment to the canvas (and show it in the inspector).
@@ -173,4 +192,32 @@ pub enum Command {
     Save(Option<PathBuf>),
     /// Show a message in the status bar.
     Status(String),
+}
+
+/// A wire dragged out of a pin and let go on empty canvas, waiting for the node the
+/// palette adds there (as in Substance and Material Maker).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DroppedWire {
+    /// Out of an output (`node`, or `node.port` for a later output): the new node's first
+    /// input takes it.
+    From(String),
+    /// Out of input `port` of `node`: the new node's first output feeds it.
+    Into {
+        /// The node.
+        node: String,
+        /// Its input.
+        port: String,
+    },
+}
+
+impl DroppedWire {
+    /// Whether a node of type `desc` can take the wire: it has an input port for a wire
+    /// from an output (params driven by wires are left for the user to pick), an output
+    /// for a wire into an input.
+    pub fn fits(&self, desc: &texgraph_core::registry::NodeDescriptor) -> bool {
+        match self {
+            DroppedWire::From(_) => !desc.inputs.is_empty(),
+            DroppedWire::Into { .. } => !desc.outputs.is_empty(),
+        }
+    }
 }

@@ -210,6 +210,10 @@ impl EditorApp {
             Command::Pick(id) => self.pick(id),
             Command::Pin(id) => self.pin(id),
             Command::OpenPalette { at, screen } => self.open_palette(at, screen),
+            Command::OpenWirePalette { at, screen, wire } => {
+                self.open_wire_palette(at, screen, wire)
+            }
+            Command::AddWiredNode { kind, pos, wire } => self.add_wired_node(kind, pos, wire),
             Command::Status(message) => self.show_status(message),
             Command::ChooseFile { node, param } => self.choose_file(node, param),
             Command::Undo => self.undo_or_redo(true),

@@ -5,6 +5,7 @@ use texgraph_core::{Graph, Node};
 
 use super::EditorApp;
 use super::commands::{Applied, id_base, paste, rename};
+use crate::command::DroppedWire;
 use crate::document::{arrange, file_position, free_position, fresh_id};
 
 impl EditorApp {
@@ -37,6 +38,39 @@ impl EditorApp {
 
     /// Adds a node of `kind` at `pos` (beside the others when `None`) and selects it.
     pub(super) fn add_node(&mut self, kind: &'static str, pos: Option<Pos2>) -> Applied {
+        self.insert_node(kind, pos);
+        Applied::Edit(None)
+    }
+
+    /// Adds a node of `kind` at `pos` and wires it to a wire dropped there: an output's
+    /// wire into its first input, an input's wire from its first output. One undo step
+    /// with the node.
+    pub(super) fn add_wired_node(
+        &mut self,
+        kind: &'static str,
+        pos: Pos2,
+        wire: DroppedWire,
+    ) -> Applied {
+        let id = self.insert_node(kind, Some(pos));
+        let first_input = texgraph_core::registry::lookup(kind)
+            .and_then(|d| d.inputs.first())
+            .map(|p| p.name.to_owned());
+        match wire {
+            DroppedWire::From(source) => {
+                if let Some(port) = first_input {
+                    self.connect(source, id, port);
+                }
+            }
+            DroppedWire::Into { node, port } => {
+                self.connect(id, node, port);
+            }
+        }
+        Applied::Edit(None)
+    }
+
+    /// Adds a node of `kind` at `pos` (beside the others when `None`), selects it and
+    /// returns its id.
+    fn insert_node(&mut self, kind: &'static str, pos: Option<Pos2>) -> String {
         let graph = &mut self.graph;
         let id = fresh_id(graph, kind);
         let pos = pos.unwrap_or_else(|| free_position(graph));
@@ -44,8 +78,8 @@ impl EditorApp {
         node.pos = file_position(pos);
         crate::document::fit_new_output(graph, &mut node);
         graph.nodes.push(node);
-        self.select_created(vec![id]);
-        Applied::Edit(None)
+        self.select_created(vec![id.clone()]);
+        id
     }
 
     /// Removes nodes, their wires and their exposed params.

@@ -4,6 +4,7 @@ use eframe::egui::Pos2;
 
 use super::EditorApp;
 use super::commands::Applied;
+use crate::command::DroppedWire;
 
 impl EditorApp {
     /// Shows a comment in the inspector (or none).
@@ -56,6 +57,22 @@ impl EditorApp {
     /// Opens the node palette.
     pub(super) fn open_palette(&mut self, at: Option<Pos2>, screen: Pos2) -> Applied {
         self.canvas.palette_at = Some((at, screen));
+        self.canvas.palette_wire = None;
+        // Each opening searches afresh, as Substance's and Blender's do.
+        self.canvas.palette.filter.clear();
+        Applied::Nothing
+    }
+
+    /// Opens the node palette for a wire dropped on empty canvas.
+    pub(super) fn open_wire_palette(
+        &mut self,
+        at: Pos2,
+        screen: Pos2,
+        wire: DroppedWire,
+    ) -> Applied {
+        self.canvas.palette_at = Some((Some(at), screen));
+        self.canvas.palette_wire = Some(wire);
+        self.canvas.palette.filter.clear();
         Applied::Nothing
     }
 

@@ -5,13 +5,13 @@ use std::collections::HashMap;
 
 use eframe::egui::emath::TSTransform;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, TextureHandle, Ui};
-use egui_snarl::ui::{BackgroundPattern, PinInfo, SnarlPin, SnarlStyle, SnarlViewer};
-use egui_snarl::{InPin, NodeId, OutPin, Snarl};
+use egui_snarl::ui::{AnyPins, BackgroundPattern, PinInfo, SnarlPin, SnarlStyle, SnarlViewer};
+use egui_snarl::{InPin, NodeId, OutPin, OutPinId, Snarl};
 use texgraph_core::registry::{self, NODES, ParamKind, PortType};
 use texgraph_core::search_words::SEARCH_WORDS;
 use texgraph_core::{Graph, ParamValue, check_connection};
 
-use crate::command::Command;
+use crate::command::{Command, DroppedWire};
 use crate::document::{DrawnSizes, THUMBNAIL, input_name, node_rect, reference};
 use crate::panels::comments;
 use crate::shown::decimal;
@@ -404,6 +404,43 @@ impl SnarlViewer<String> for Canvas<'_> {
         ui.close();
     }
 
+    fn has_dropped_wire_menu(&mut self, src: AnyPins, snarl: &mut Snarl<String>) -> bool {
+        // A wire lifted off an input (Ctrl+drag) and let go is only taken off, as in
+        // Substance: no palette (it would take the keyboard, and Ctrl+Z with it).
+        !matches!(src, AnyPins::Out(pins) if self.lifted(pins, snarl))
+    }
+
+    fn show_dropped_wire_menu(
+        &mut self,
+        pos: Pos2,
+        ui: &mut Ui,
+        src: AnyPins,
+        snarl: &mut Snarl<String>,
+    ) {
+        // The palette opens where the wire was let go, filtered to the nodes that can
+        // take it, and the node chosen goes there, connected.
+        let wire = match src {
+            AnyPins::Out(pins) => pins
+                .first()
+                .map(|pin| DroppedWire::From(reference(self.graph, &snarl[pin.node], pin.output))),
+            AnyPins::In(pins) => pins.first().and_then(|pin| {
+                let node = snarl[pin.node].clone();
+                let port = input_name(self.graph, &node, pin.input)?;
+                Some(DroppedWire::Into { node, port })
+            }),
+        };
+        if let Some(wire) = wire {
+            let cursor = ui.cursor().min;
+            let pointer = ui.input(|i| i.pointer.interact_pos()).unwrap_or(cursor);
+            self.commands.push(Command::OpenWirePalette {
+                at: pos + (pointer - cursor) / self.view.scale.max(0.01),
+                screen: pointer,
+                wire,
+            });
+        }
+        ui.close();
+    }
+
     fn has_node_menu(&mut self, _id: &String) -> bool {
         true
     }
@@ -469,6 +506,26 @@ impl SnarlViewer<String> for Canvas<'_> {
 }
 
 impl Canvas<'_> {
+    /// Whether a wire out of `pins` was lifted off an input: the graph still has a
+    /// connection from them that the canvas no longer draws.
+    fn lifted(&self, pins: &[OutPinId], snarl: &Snarl<String>) -> bool {
+        pins.iter().any(|pin| {
+            let source = reference(self.graph, &snarl[pin.node], pin.output);
+            let drawn = |node: &str, port: &str| {
+                snarl.wires().any(|(from, to)| {
+                    from == *pin
+                        && snarl[to.node] == node
+                        && input_name(self.graph, node, to.input).as_deref() == Some(port)
+                })
+            };
+            self.graph.nodes.iter().any(|n| {
+                n.inputs
+                    .iter()
+                    .any(|(port, r)| *r == source && !drawn(&n.id, port))
+            })
+        })
+    }
+
     /// The node's menu (right-click on its title or body).
     fn node_menu(&mut self, id: &str, ui: &mut Ui) {
         if self.pinned == Some(id) {
@@ -590,7 +647,11 @@ pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
 /// The searchable list of node types; the chosen type, if any. The search box takes the
 /// keyboard as soon as the palette opens; the arrow keys move the highlight and Enter
 /// picks the highlighted match.
-pub fn palette(ui: &mut Ui, state: &mut PaletteState) -> Option<&'static str> {
+pub fn palette(
+    ui: &mut Ui,
+    state: &mut PaletteState,
+    fits: &dyn Fn(&registry::NodeDescriptor) -> bool,
+) -> Option<&'static str> {
     let search = ui.add(
         egui::TextEdit::singleline(&mut state.filter)
             .hint_text("search nodes")
@@ -601,7 +662,8 @@ pub fn palette(ui: &mut Ui, state: &mut PaletteState) -> Option<&'static str> {
     if !search.has_focus() {
         search.request_focus();
     }
-    let matches = palette_matches(&state.filter);
+    let mut matches = palette_matches(&state.filter);
+    matches.retain(|d| fits(d));
     if state.highlighted_for != state.filter {
         state.highlighted_for.clone_from(&state.filter);
         state.highlight = 0;

@@ -678,6 +678,105 @@ fn a_wire_lifted_off_an_input_and_dropped_in_empty_space_is_disconnected() {
     );
 }
 
+/// Types `text` into the palette (its search box has the keyboard) and picks the first
+/// match with Enter.
+fn pick_in_palette(h: &mut Harness<'_, EditorApp>, text: &str) {
+    h.run_steps(2);
+    assert_eq!(
+        h.get_all_by_label("Add node").count(),
+        2,
+        "the palette's window is open beside the menu's button"
+    );
+    h.event(Event::Text(text.into()));
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+}
+
+#[test]
+fn a_wire_dropped_on_empty_canvas_opens_the_palette_and_the_node_picked_takes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wire.json");
+    std::fs::write(
+        &path,
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+             { "id": "n", "type": "perlin", "pos": [0, 0] },
+             { "id": "o", "type": "output", "pos": [600, 0] } ] }"#,
+    )
+    .unwrap();
+    let mut h = harness(&path);
+    h.run_steps(2);
+    // Out of the noise's output, let go below it on empty canvas.
+    let output = pin_beside(&h, on_canvas(&h, "out"), false);
+    let away = output + egui::vec2(120.0, 260.0);
+    drag(&mut h, output, away, Modifiers::NONE, 8);
+    pick_in_palette(&mut h, "levels");
+    let graph = h.state().graph.clone();
+    let levels = graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "levels")
+        .expect("added");
+    assert_eq!(
+        levels.inputs.get("input").map(String::as_str),
+        Some("n"),
+        "the new node takes the wire"
+    );
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_canvas = h.ctx.layer_transform_to_global(layer).unwrap().inverse();
+    let dropped = to_canvas * away;
+    assert!(
+        egui::Pos2::from(levels.pos).distance(dropped) < 40.0,
+        "placed where the wire was let go: {:?} for {dropped:?}",
+        levels.pos
+    );
+    // One gesture, one undo step: the node and its wire go together.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().graph.nodes.len(), 2);
+
+    // Into the output's input, backwards: the palette offers only nodes with an output,
+    // and the one picked feeds the input.
+    let input = pin_beside(&h, on_canvas(&h, "color"), true);
+    drag(
+        &mut h,
+        input,
+        input + egui::vec2(-200.0, 240.0),
+        Modifiers::NONE,
+        8,
+    );
+    pick_in_palette(&mut h, "output");
+    assert!(
+        h.state()
+            .graph
+            .nodes
+            .iter()
+            .all(|n| n.id == "o" || n.kind != "output"),
+        "an output has no output to feed the wire: not offered"
+    );
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    drag(
+        &mut h,
+        input,
+        input + egui::vec2(-200.0, 240.0),
+        Modifiers::NONE,
+        8,
+    );
+    pick_in_palette(&mut h, "checker");
+    let graph = &h.state().graph;
+    let checker = graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "checker")
+        .expect("added");
+    assert_eq!(
+        graph.node("o").unwrap().inputs.get("color"),
+        Some(&checker.id),
+        "the new node feeds the input the wire came out of"
+    );
+}
+
 #[test]
 fn the_curve_editor_adds_drags_and_removes_points() {
     let dir = tempfile::tempdir().unwrap();

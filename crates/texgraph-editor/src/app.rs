@@ -165,6 +165,20 @@ struct RenderState {
     fed_inputs: HashMap<String, String>,
 }
 
+impl RenderState {
+    /// When the render of `generation` was asked for, if it still waited; it and every
+    /// older one wait no more.
+    fn answered(&mut self, generation: u64) -> Option<std::time::Instant> {
+        let asked = self
+            .requested
+            .iter()
+            .find(|(g, _)| *g == generation)
+            .map(|(_, at)| *at);
+        self.requested.retain(|(g, _)| *g > generation);
+        asked
+    }
+}
+
 /// Validation's findings by node id.
 struct Problems {
     /// Problems by node id: validation's, plus what the compiler said when compiling a

@@ -244,13 +244,7 @@ impl EditorApp {
                     self.renders.shown_generation = done.generation;
                     errors_changed |= !self.renders.preview_errors.is_empty();
                     self.renders.preview_errors.clear();
-                    let asked = self
-                        .renders
-                        .requested
-                        .iter()
-                        .find(|(g, _)| *g == done.generation);
-                    let edit_at = asked.map(|(_, at)| *at);
-                    self.renders.requested.retain(|(g, _)| *g > done.generation);
+                    let edit_at = self.renders.answered(done.generation);
                     if self.window.trace {
                         eprintln!(
                             "maps {} render_ms {:.2}",
@@ -278,13 +272,10 @@ impl EditorApp {
                     self.collect_stage_nodes();
                     errors_changed |= !self.renders.preview_errors.is_empty();
                     self.renders.preview_errors.clear();
-                    let asked = self
+                    self.preview.latency = self
                         .renders
-                        .requested
-                        .iter()
-                        .find(|(g, _)| *g == done.generation);
-                    self.preview.latency = asked.map(|(_, at)| at.elapsed());
-                    self.renders.requested.retain(|(g, _)| *g > done.generation);
+                        .answered(done.generation)
+                        .map(|at| at.elapsed());
                     if self.window.trace
                         && let Some(latency) = self.preview.latency
                     {

@@ -17,6 +17,7 @@ const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O)
 const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
 const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
+const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
 /// Up one level, from a subgraph to the graph it was opened from.
 const BACK: KeyboardShortcut = KeyboardShortcut::new(Modifiers::ALT, Key::ArrowLeft);
 
@@ -64,6 +65,9 @@ impl EditorApp {
             }
             if i.consume_shortcut(&NEW) {
                 asked.then = Some(Then::New);
+            }
+            if i.consume_shortcut(&QUIT) {
+                asked.then = Some(Then::Quit);
             }
             asked.export = i.consume_shortcut(&EXPORT);
             if typing {
@@ -313,6 +317,11 @@ impl EditorApp {
         if item(ui, "Export…", "Ctrl+E") {
             self.open_export();
         }
+        ui.separator();
+        // Through the unsaved-changes question, as the window's close button.
+        if item(ui, "Quit", "Ctrl+Q") {
+            self.request(Then::Quit);
+        }
     }
 
     fn edit_menu(&mut self, ui: &mut Ui) {
@@ -327,6 +336,26 @@ impl EditorApp {
             self.commands.push(Command::Redo);
         }
         ui.separator();
+        // What the shortcuts do to the selected nodes, for those who look in the menu.
+        let selection = self.selection(ui.ctx());
+        let some = !selection.is_empty();
+        let picked = |ui: &mut Ui, label: &str, keys: &str| {
+            ui.add_enabled(some, egui::Button::new(label).shortcut_text(keys))
+                .clicked()
+        };
+        if picked(ui, "Copy", "Ctrl+C") {
+            ui.ctx().copy_text(copy_json(&self.graph, &selection));
+            self.status = format!("copied {} node(s) as graph JSON", selection.len());
+        }
+        ui.add_enabled(false, egui::Button::new("Paste").shortcut_text("Ctrl+V"))
+            .on_disabled_hover_text("press Ctrl+V over the canvas: nodes land at the pointer");
+        if picked(ui, "Duplicate", "Ctrl+D") {
+            self.commands.push(Command::Duplicate(selection.clone()));
+        }
+        if picked(ui, "Delete", "Del") {
+            self.commands.push(Command::Remove(selection.clone()));
+        }
+        ui.separator();
         if item(ui, "Add node…", "Space") {
             self.canvas.palette_at = Some((None, ui.min_rect().right_top()));
         }
@@ -337,9 +366,8 @@ impl EditorApp {
         {
             self.add_comment(ui.ctx());
         }
-        let selection = self.selection(ui.ctx());
         if ui
-            .add_enabled(!selection.is_empty(), egui::Button::new("Make subgraph"))
+            .add_enabled(some, egui::Button::new("Make subgraph"))
             .on_hover_text(
                 "move the selected nodes into a graph file beside this one, used through one node",
             )

@@ -778,6 +778,38 @@ fn a_wire_dropped_on_empty_canvas_opens_the_palette_and_the_node_picked_takes_it
 }
 
 #[test]
+fn the_menus_offer_copy_duplicate_delete_and_quit() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.run_steps(2);
+    let menu = |h: &mut Harness<'_, EditorApp>, menu: &str, entry: &str| {
+        h.get_by_label(menu).click();
+        h.run_steps(2);
+        menu_item(h, entry).click();
+        h.run_steps(3);
+    };
+    h.state_mut().push(Command::Select(Some("veins".into())));
+    h.run_steps(2);
+    menu(&mut h, "Edit", "Duplicate");
+    let copy = h.state().selected.clone().expect("the copy is selected");
+    assert_ne!(copy, "veins");
+    assert_eq!(h.state().graph.node(&copy).unwrap().kind, "wave");
+    menu(&mut h, "Edit", "Delete");
+    assert!(h.state().graph.node(&copy).is_none());
+    assert_eq!(h.state().graph.nodes.len(), 5);
+    h.state_mut().push(Command::Select(Some("veins".into())));
+    h.run_steps(2);
+    menu(&mut h, "Edit", "Copy");
+    assert_eq!(h.state().status, "copied 1 node(s) as graph JSON");
+    // Quit asks about the unsaved edits (the deletion), as the close button does.
+    assert!(h.state().modified);
+    menu(&mut h, "File", "Quit");
+    assert!(matches!(
+        h.state().files.prompt,
+        Some(texgraph_editor::files::Then::Quit)
+    ));
+}
+
+#[test]
 fn the_curve_editor_adds_drags_and_removes_points() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("curve.json");

@@ -294,9 +294,16 @@ impl EditorApp {
                     if done.generation >= self.renders.shown_generation =>
                 {
                     self.renders.shown_generation = done.generation;
-                    self.preview.show_error(message);
-                    self.renders.preview_errors = done.at_fault.into_iter().collect();
-                    errors_changed = true;
+                    if nothing_made_yet(&self.graph) {
+                        // A new graph: nothing is wrong, there is only nothing to show.
+                        self.preview.show_hint(NOTHING_YET);
+                        errors_changed |= !self.renders.preview_errors.is_empty();
+                        self.renders.preview_errors.clear();
+                    } else {
+                        self.preview.show_error(message);
+                        self.renders.preview_errors = done.at_fault.into_iter().collect();
+                        errors_changed = true;
+                    }
                 }
                 (Slot::Thumbnail(id), Ok(Product::Image(image))) => {
                     self.renders
@@ -438,4 +445,16 @@ fn signature(graph: &Graph, id: &str) -> String {
         )
     });
     format!("{nodes:?}{:?}{motion:?}{files:?}", settings.tileable)
+}
+
+/// What the preview says of a graph with nothing in it yet.
+const NOTHING_YET: &str = "Add a node (Space, Tab or right-click on the canvas) and wire it into the output to see it here.";
+
+/// Whether the graph has nothing to render yet: outputs alone, with nothing wired in (a
+/// new graph).
+fn nothing_made_yet(graph: &Graph) -> bool {
+    graph
+        .nodes
+        .iter()
+        .all(|n| n.kind == "output" && n.inputs.is_empty())
 }

@@ -86,6 +86,8 @@ pub struct Preview {
     pub latency: Option<std::time::Duration>,
     /// Why the last render failed (nothing is shown then).
     pub error: Option<String>,
+    /// What to do to see something, where there is nothing to render yet (a new graph).
+    pub hint: Option<String>,
     /// The tallest the image may be drawn, so that it and its statistics fit the part of
     /// the window the preview has.
     pub max_side: f32,
@@ -108,6 +110,7 @@ impl Default for Preview {
             playing: None,
             timeline: Timeline::default(),
             error: None,
+            hint: None,
             latency: None,
             max_side: f32::INFINITY,
             zoom: 1.0,
@@ -207,6 +210,7 @@ impl Preview {
         self.stats = Some(Stats::of(&image));
         self.image = Some(Arc::new(image));
         self.error = None;
+        self.hint = None;
     }
 
     /// Takes a failed render: the old image would show something the graph no longer makes.
@@ -215,6 +219,16 @@ impl Preview {
         self.image = None;
         self.stats = None;
         self.error = Some(message);
+        self.hint = None;
+    }
+
+    /// Shows what to do, where nothing can be rendered yet: no error, as nothing is wrong.
+    pub fn show_hint(&mut self, hint: &str) {
+        self.texture = None;
+        self.image = None;
+        self.stats = None;
+        self.error = None;
+        self.hint = Some(hint.to_owned());
     }
 
     /// The span of the shown content in image widths (3 when tiled).
@@ -284,6 +298,9 @@ impl Preview {
                 Color32::from_rgb(230, 90, 80),
                 texgraph_core::text::printable(error),
             );
+        }
+        if let Some(hint) = &self.hint {
+            ui.weak(hint);
         }
         self.image_view(ui);
         if let Some(stats) = &self.stats {

@@ -810,6 +810,49 @@ fn the_menus_offer_copy_duplicate_delete_and_quit() {
 }
 
 #[test]
+fn a_new_graph_shows_a_hint_not_an_error() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.state_mut().push(Command::New);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while h.state().preview.hint.is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "no hint: {:?}",
+            h.state().preview.error
+        );
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(h.state().preview.error, None);
+    h.get_by_label_contains("wire it into the output");
+    // Wired, it renders; unwired again, that is a mistake worth naming.
+    h.state_mut().push(Command::AddNode {
+        kind: "perlin",
+        pos: None,
+    });
+    h.run_steps(2);
+    let noise = h.state().selected.clone().unwrap();
+    h.state_mut().push(Command::Connect {
+        from: noise.clone(),
+        to: "output".into(),
+        port: "color".into(),
+    });
+    wait_for_preview(&mut h);
+    assert_eq!(h.state().preview.hint, None);
+    h.state_mut().push(Command::Disconnect {
+        to: "output".into(),
+        port: "color".into(),
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while h.state().preview.error.is_none() {
+        assert!(Instant::now() < deadline, "no error for an unwired output");
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(h.state().preview.hint, None);
+}
+
+#[test]
 fn the_curve_editor_adds_drags_and_removes_points() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("curve.json");

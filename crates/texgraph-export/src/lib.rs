@@ -214,15 +214,12 @@ pub fn export_all(
         .zip(formats.iter().copied())
         .zip(rendered.images.iter().zip(&rendered.outputs))
     {
-        let encoding = output.usage.encoding();
-        let block = texture_block(format, settings.depth, output);
-        staged.push(stage_encoded(
+        staged.push(stage_output(
             image,
             path,
             format,
             settings.depth,
-            encoding,
-            block,
+            output,
             cancel,
         )?);
         written.push(Exported {
@@ -290,15 +287,12 @@ fn stage_export(
     let image = render(program, width, height, settings.options.clone(), progress)?;
     let seconds = start.elapsed().as_secs_f64();
     let cancel = settings.options.cancel.as_deref();
-    let encoding = program.output().usage.encoding();
-    let block = texture_block(format, settings.depth, program.output());
-    let staged = stage_encoded(
+    let staged = stage_output(
         &image,
         path,
         format,
         settings.depth,
-        encoding,
-        block,
+        program.output(),
         cancel,
     )?;
     let done = Exported {
@@ -310,6 +304,21 @@ fn stage_export(
         seconds,
     };
     Ok((staged, done))
+}
+
+/// Encodes `image`, the render of `output`, into a staged temporary for `path`: decoded
+/// as its usage asks and, for a texture, in its usage's block format.
+fn stage_output(
+    image: &Image,
+    path: &Path,
+    format: Format,
+    depth: Depth,
+    output: &texgraph_engine::program::ProgramOutput,
+    cancel: Option<&AtomicBool>,
+) -> Result<Staged> {
+    let encoding = output.usage.encoding();
+    let block = texture_block(format, depth, output);
+    stage_encoded(image, path, format, depth, encoding, block, cancel)
 }
 
 /// How a DDS or KTX2 file stores `output` ([`BlockFormat::for_map`], as presets choose);

@@ -109,7 +109,10 @@ class PortInfo(TypedDict, total=False):
     name: str
     #: What the port takes or carries, in words, as docs/nodes.md says it.
     type: str
+    #: Whether the node cannot render while the port is open (an output's input).
     required: bool
+    #: What the port reads while open: "reads 0", "see description", "must be connected".
+    unconnected: str
     doc: str
 
 class NodeInfo(TypedDict):

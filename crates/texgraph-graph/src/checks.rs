@@ -2,12 +2,13 @@
 //! (what `validate` runs after inlining). Every problem found is reported, each
 //! naming the node and the field.
 //!
-//! Problems are errors, except one: a required input left unconnected in a node that no
-//! `output` node depends on is a warning. Such a half-built node is never compiled, so it
-//! does not stop the graph from rendering.
+//! Problems are errors, except one, a warning: an input left open that reads a constant
+//! ([`Unconnected::Reads`]: the node renders with it, so a half-wired graph still
+//! renders).
 
 use std::collections::{HashMap, HashSet};
 
+use crate::descriptor::{OpenValue, Unconnected};
 use crate::graph::{
     Comment, FIRST_VERSION, FORMAT, Graph, MAX_LOOP_SECONDS, Node, ParamValue, VERSION,
     split_reference,
@@ -22,16 +23,20 @@ use texgraph_kernels::gradient::parse_hex_color;
 pub struct Diagnostics {
     /// Problems that stop the graph from compiling.
     pub errors: Vec<GraphError>,
-    /// Problems that do not: required inputs left unconnected in nodes that no output
-    /// depends on.
+    /// Problems that do not: inputs left open that read a constant.
     pub warnings: Vec<GraphError>,
 }
 
-/// The message of a required input left unconnected in a node some output depends on.
+/// The message of an input that must be connected (an output's) left open.
 pub const MISSING_INPUT: &str = "required input is not connected";
-/// The message of a required input left unconnected in a node no output depends on.
-pub const MISSING_INPUT_UNUSED: &str =
-    "required input is not connected (no output uses this node, so it is not rendered)";
+
+/// The warning about an input left open that reads `value` (see [`Unconnected::Reads`]).
+pub fn open_input(value: OpenValue) -> String {
+    format!("{OPEN_INPUT}: reads {}", value.describe())
+}
+
+/// How the warning about an open input that reads a constant begins.
+pub const OPEN_INPUT: &str = "not connected";
 
 /// Whether `name` is letters, digits, '_' and '-' only, and not empty: what output,
 /// input port and exposed param names must be (they become file names and ports).
@@ -79,7 +84,6 @@ pub fn diagnose_flat(graph: &Graph) -> Diagnostics {
 
     check_comments(graph, &mut problems);
 
-    let used = used_by_outputs(graph);
     let mut ids: HashMap<&str, &Node> = HashMap::new();
     for node in &graph.nodes {
         if node.id.is_empty() || node.id.contains('.') {
@@ -117,16 +121,20 @@ pub fn diagnose_flat(graph: &Graph) -> Diagnostics {
             Some(desc) => {
                 check_params(node, desc, &mut problems);
                 check_inputs(node, desc, &ids, &mut problems);
-                let missing = desc
+                let open = desc
                     .inputs
                     .iter()
-                    .filter(|p| p.required && !node.inputs.contains_key(p.name));
-                for port in missing {
+                    .filter(|p| !node.inputs.contains_key(p.name));
+                for port in open {
                     let at = Location::field(&node.id, port.name);
-                    if used.contains(node.id.as_str()) {
-                        problems.push(GraphError::new(at, MISSING_INPUT));
-                    } else {
-                        warnings.push(GraphError::new(at, MISSING_INPUT_UNUSED));
+                    match port.unconnected {
+                        Unconnected::NodeDecides => {}
+                        Unconnected::Reads(value) => {
+                            warnings.push(GraphError::new(at, open_input(value)));
+                        }
+                        Unconnected::MustConnect => {
+                            problems.push(GraphError::new(at, MISSING_INPUT));
+                        }
                     }
                 }
             }
@@ -493,12 +501,6 @@ fn check_outputs(graph: &Graph, problems: &mut Vec<GraphError>) {
 /// Ids of `node` and of every node it depends on, through any input.
 pub fn upstream<'g>(graph: &'g Graph, node: &str) -> HashSet<&'g str> {
     depended_on(graph, graph.nodes.iter().filter(|n| n.id == node))
-}
-
-/// Ids of every node some `output` node depends on, through any input, the output nodes
-/// included: what compiling the graph's outputs reaches.
-pub fn used_by_outputs(graph: &Graph) -> HashSet<&str> {
-    depended_on(graph, graph.nodes.iter().filter(|n| n.kind == "output"))
 }
 
 /// Ids of the `starts` and of every node they depend on, through any input.

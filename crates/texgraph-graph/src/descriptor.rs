@@ -127,10 +127,58 @@ pub struct InputPort {
     pub name: &'static str,
     /// What it computes with.
     pub ty: PortType,
-    /// Whether the node needs it connected.
-    pub required: bool,
-    /// What it does, and its value when unconnected.
+    /// What the node reads while nothing is connected to it.
+    pub unconnected: Unconnected,
+    /// What it does (and, when [`Unconnected::NodeDecides`], its meaning unconnected).
     pub doc: &'static str,
+}
+
+impl InputPort {
+    /// Whether the node cannot render while the port is open.
+    pub fn required(&self) -> bool {
+        self.unconnected == Unconnected::MustConnect
+    }
+}
+
+/// What an input port gives its node while nothing is connected to it. A half-wired
+/// graph keeps rendering, as in other material editors: only an `output` node's input
+/// must be connected.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Unconnected {
+    /// A meaning of the node's own, which the port's doc states ("unconnected means no
+    /// distortion").
+    NodeDecides,
+    /// This constant, as if a uniform value were wired in; validation warns.
+    Reads(OpenValue),
+    /// Nothing: the node cannot render until something is connected.
+    MustConnect,
+}
+
+/// The constant an open input reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OpenValue {
+    /// One channel (opaque gray where the node reads a color).
+    Gray(f32),
+    /// Red, green, blue, alpha.
+    Rgba([f32; 4]),
+}
+
+impl OpenValue {
+    /// 0: black, the lowest height, an empty mask.
+    pub const BLACK: OpenValue = OpenValue::Gray(0.0);
+    /// 1: white, the full amount.
+    pub const WHITE: OpenValue = OpenValue::Gray(1.0);
+    /// A normal map's straight-up normal, (0.5, 0.5, 1) opaque.
+    pub const FLAT_NORMAL: OpenValue = OpenValue::Rgba([0.5, 0.5, 1.0, 1.0]);
+
+    /// The value in words, as warnings, docs and the canvas print it.
+    pub fn describe(&self) -> String {
+        match *self {
+            OpenValue::Gray(v) => format!("{v}"),
+            OpenValue::FLAT_NORMAL => "a flat normal (0.5, 0.5, 1)".to_owned(),
+            OpenValue::Rgba([r, g, b, a]) => format!("({r}, {g}, {b}, {a})"),
+        }
+    }
 }
 
 /// The type of an output port.

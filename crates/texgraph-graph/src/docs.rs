@@ -2,7 +2,9 @@
 
 use std::fmt::Write;
 
-use crate::registry::{Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType};
+use crate::registry::{
+    Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType, Unconnected,
+};
 
 const CATEGORIES: [Category; 12] = [
     Category::Noise,
@@ -25,6 +27,16 @@ pub fn port_type(ty: PortType) -> &'static str {
         PortType::Scalar => "scalar",
         PortType::Color => "color",
         PortType::Any => "scalar or color",
+    }
+}
+
+/// What an input port gives its node while unconnected, in words (as the node reference
+/// says it): "reads 0", "see description", "must be connected".
+pub fn unconnected(open: Unconnected) -> String {
+    match open {
+        Unconnected::NodeDecides => "see description".to_owned(),
+        Unconnected::Reads(value) => format!("reads {}", value.describe()),
+        Unconnected::MustConnect => "must be connected".to_owned(),
     }
 }
 
@@ -91,12 +103,12 @@ fn node_markdown(out: &mut String, d: &NodeDescriptor) {
         let _ = write!(out, "\nAlso found by searching {}.\n", words.join(", "));
     }
     if !d.inputs.is_empty() {
-        out.push_str("\n| input | type | required | description |\n|---|---|---|---|\n");
+        out.push_str("\n| input | type | unconnected | description |\n|---|---|---|---|\n");
         for p in d.inputs {
-            let required = if p.required { "yes" } else { "no" };
+            let open = unconnected(p.unconnected);
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {required} | {} |",
+                "| `{}` | {} | {open} | {} |",
                 p.name,
                 port_type(p.ty),
                 p.doc

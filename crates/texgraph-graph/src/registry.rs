@@ -5,8 +5,9 @@ use crate::nodes;
 
 // The descriptor's vocabulary, where the front ends have always found it.
 pub use crate::descriptor::{
-    COLOR_OUT, Category, CompileFn, InputPort, MAX_CURVE_POINTS, NodeDescriptor, OutputPort,
-    OutputType, Param, ParamKind, PortType, SCALAR_OUT, SEED, angle, choice, float,
+    COLOR_OUT, Category, CompileFn, InputPort, MAX_CURVE_POINTS, NodeDescriptor, OpenValue,
+    OutputPort, OutputType, Param, ParamKind, PortType, SCALAR_OUT, SEED, Unconnected, angle,
+    choice, float,
 };
 
 /// Every node type, in palette order. Adding a node: write it in its family file and

@@ -2,9 +2,8 @@
 //! ([`crate::subgraph::inline`]), then checked node by node ([`crate::checks`]). Every
 //! problem found is reported, each naming the node and the field.
 //!
-//! Problems are errors, except one: a required input left unconnected in a node that no
-//! `output` node depends on is a warning. Such a half-built node is never compiled, so it
-//! does not stop the graph from rendering.
+//! Problems are errors, except one, a warning: an input left open that reads a constant
+//! ([`crate::descriptor::Unconnected::Reads`]: the node renders with it).
 
 use std::collections::HashMap;
 
@@ -15,8 +14,7 @@ use crate::subgraph;
 use texgraph_base::error::GraphError;
 
 pub use crate::checks::{
-    Diagnostics, MISSING_INPUT, MISSING_INPUT_UNUSED, check_param_value, plain_name, upstream,
-    used_by_outputs,
+    Diagnostics, MISSING_INPUT, OPEN_INPUT, check_param_value, open_input, plain_name, upstream,
 };
 
 /// Every error of `graph`; empty when the graph can be compiled. The errors of

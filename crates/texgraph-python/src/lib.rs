@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use texgraph_core::docs::{output_type, port_type};
+use texgraph_core::docs::{self, output_type, port_type};
 use texgraph_core::registry;
 
 mod detached;
@@ -53,7 +53,8 @@ fn nodes(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                     let entry = PyDict::new(py);
                     entry.set_item("name", port.name)?;
                     entry.set_item("type", port_type(port.ty))?;
-                    entry.set_item("required", port.required)?;
+                    entry.set_item("required", port.required())?;
+                    entry.set_item("unconnected", docs::unconnected(port.unconnected))?;
                     entry.set_item("doc", port.doc)?;
                     Ok(entry)
                 })

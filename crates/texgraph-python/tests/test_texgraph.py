@@ -351,7 +351,34 @@ def test_nodes_lists_the_registry_as_the_cli_does():
     assert frequency["kind"] == "float" and frequency["min"] < frequency["default"] <= frequency["max"]
     assert perlin["outputs"][0]["type"] == "scalar"
     output = next(n for n in nodes if n["id"] == "output")
-    assert any(p["required"] for p in output["inputs"])
+    assert [p["unconnected"] for p in output["inputs"]] == ["must be connected"]
+    assert all(p["required"] for p in output["inputs"])
+    blend = next(n for n in nodes if n["id"] == "blend")
+    assert {p["name"]: p["unconnected"] for p in blend["inputs"]} == {
+        "a": "reads 0",
+        "b": "reads 0",
+        "mask": "see description",
+    }
+
+
+def test_a_half_wired_graph_renders_the_bits_of_the_cli_and_of_the_constant_wired_in(tmp_path):
+    half = {
+        "format": "texgraph",
+        "version": 1,
+        "nodes": [
+            {"id": "noise", "type": "perlin", "params": {"frequency": 6}},
+            {"id": "mix", "type": "blend", "inputs": {"a": "noise", "mask": "noise"}},
+            {"id": "out", "type": "output", "inputs": {"color": "mix"}},
+        ],
+    }
+    wired = json.loads(json.dumps(half))
+    wired["nodes"][1]["inputs"]["b"] = "zero"
+    wired["nodes"].append({"id": "zero", "type": "constant", "params": {"value": 0}})
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps(half))
+    image = texgraph.Graph.from_json(json.dumps(half)).render(size=32)
+    assert same_bits(image, texgraph.Graph.from_json(json.dumps(wired)).render(size=32))
+    assert same_bits(image, cli_exr(tmp_path, path, "--size", "32"))
 
 
 def test_the_stub_declares_every_node_and_everything_the_module_has():

@@ -388,35 +388,65 @@ fn validate_passes_a_graph_with_warnings_only() {
     assert_eq!(
         stderr,
         format!(
-            "warning: {file}: node 'mix', field 'a': required input is not connected (no output uses this node, so it is not rendered)\n\
-             warning: {file}: node 'mix', field 'b': required input is not connected (no output uses this node, so it is not rendered)\n"
+            "warning: {file}: node 'mix', field 'a': not connected: reads 0\n\
+             warning: {file}: node 'mix', field 'b': not connected: reads 0\n"
         )
     );
 }
 
 #[test]
-fn validate_fails_when_an_output_depends_on_a_half_built_node() {
+fn a_half_built_node_an_output_reads_renders_with_its_open_inputs_constants() {
     let dir = tempfile::tempdir().unwrap();
-    let graph = write_graph(
-        dir.path(),
-        "used.json",
-        &HALF_BUILT.replace("\"color\": \"noise\"", "\"color\": \"mix\""),
-    );
+    let used = HALF_BUILT.replace("\"color\": \"noise\"", "\"color\": \"mix\"");
+    let graph = write_graph(dir.path(), "used.json", &used);
     texgraph(dir.path())
         .arg("validate")
         .arg(&graph)
         .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "warning: {}: node 'mix', field 'b': not connected: reads 0\n",
+            graph.display()
+        )));
+    // The same bytes as a constant 0 wired into both.
+    let wired = write_graph(
+        dir.path(),
+        "wired.json",
+        &used.replace(
+            r#""inputs": { "mask": "noise" }"#,
+            r#""inputs": { "mask": "noise", "a": "zero", "b": "zero" } },
+               { "id": "zero", "type": "constant", "params": { "value": 0 }"#,
+        ),
+    );
+    for (file, png) in [(&graph, "used.png"), (&wired, "wired.png")] {
+        texgraph(dir.path())
+            .arg("render")
+            .arg(file)
+            .args(["-o", png, "--size", "32"])
+            .assert()
+            .success();
+    }
+    let bytes = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(bytes("used.png"), bytes("wired.png"));
+
+    // An output with nothing connected cannot render: an error, whichever output.
+    let spare = write_graph(
+        dir.path(),
+        "spare.json",
+        &HALF_BUILT.replace(
+            "] }",
+            r#", { "id": "s", "type": "output", "params": { "name": "spare" } } ] }"#,
+        ),
+    );
+    texgraph(dir.path())
+        .arg("validate")
+        .arg(&spare)
+        .assert()
         .code(1)
-        .stdout("")
-        .stderr(
-            predicate::str::contains(
-                "error: ".to_owned()
-                    + &graph.display().to_string()
-                    + ": node 'mix', field 'a': required input is not connected\n",
-            )
-            .and(predicate::str::contains("field 'b'"))
-            .and(predicate::str::contains("warning").not()),
-        );
+        .stderr(predicate::str::contains(format!(
+            "error: {}: node 's', field 'color': required input is not connected\n",
+            spare.display()
+        )));
 }
 
 #[test]
@@ -431,7 +461,7 @@ fn render_goes_on_past_warnings() {
         .assert()
         .success()
         .stderr(predicate::str::contains(format!(
-            "warning: {}: node 'mix', field 'a': required input is not connected",
+            "warning: {}: node 'mix', field 'a': not connected: reads 0",
             half.display()
         )))
         .stdout(predicate::str::contains("wrote"));

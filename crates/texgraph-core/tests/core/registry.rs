@@ -123,7 +123,7 @@ fn graph_with(id: &str) -> Graph {
         .iter()
         .map(|p| (p.name.to_owned(), default_value(&p.kind)))
         .collect::<BTreeMap<_, _>>();
-    for port in desc.inputs.iter().filter(|p| p.required) {
+    for port in desc.inputs.iter().filter(|p| p.required()) {
         node.inputs.insert(port.name.to_owned(), "feed".to_owned());
     }
     graph.nodes.push(node);

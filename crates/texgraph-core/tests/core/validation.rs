@@ -3,7 +3,8 @@
 use crate::common;
 
 use texgraph_core::export::{Depth, ExportSettings, export_graph};
-use texgraph_core::validate::{MISSING_INPUT, MISSING_INPUT_UNUSED};
+use texgraph_core::registry::{OpenValue, Unconnected};
+use texgraph_core::validate::MISSING_INPUT;
 use texgraph_core::{
     Error, Graph, Location, RenderOptions, compile, compile_node, diagnose, registry, render,
     validate,
@@ -165,12 +166,10 @@ fn dangling_references_and_unknown_ports() {
 }
 
 #[test]
-fn missing_required_input() {
-    assert_problem(
-        &with_nodes(r##"{ "id": "n", "type": "warp" }"##),
-        Some("n"),
-        Some("source"),
-        "required input",
+fn an_open_input_is_no_error() {
+    assert_eq!(
+        problems(&with_nodes(r##"{ "id": "n", "type": "warp" }"##)),
+        vec![]
     );
 }
 
@@ -308,19 +307,37 @@ fn locations(problems: &[texgraph_core::GraphError]) -> Vec<(Option<&str>, Optio
 }
 
 #[test]
-fn blend_requires_a_and_b() {
-    let required: Vec<_> = registry::lookup("blend")
-        .unwrap()
-        .inputs
+fn open_inputs_read_the_constants_the_registry_documents() {
+    let open = |id: &str, port: &str| {
+        registry::lookup(id)
+            .unwrap()
+            .input(port)
+            .unwrap()
+            .unconnected
+    };
+    assert_eq!(open("blend", "a"), Unconnected::Reads(OpenValue::Gray(0.0)));
+    assert_eq!(open("blend", "b"), Unconnected::Reads(OpenValue::Gray(0.0)));
+    assert_eq!(
+        open("normal_blend", "detail"),
+        Unconnected::Reads(OpenValue::Rgba([0.5, 0.5, 1.0, 1.0]))
+    );
+    assert_eq!(open("blend", "mask"), Unconnected::NodeDecides);
+    assert_eq!(open("output", "color"), Unconnected::MustConnect);
+    // Only an output's input must be connected: every other node renders half-wired.
+    let must: Vec<_> = registry::NODES
         .iter()
-        .filter(|p| p.required)
-        .map(|p| p.name)
+        .flat_map(|d| {
+            d.inputs
+                .iter()
+                .filter(|p| p.required())
+                .map(|p| (d.id, p.name))
+        })
         .collect();
-    assert_eq!(required, ["a", "b"]);
+    assert_eq!(must, [("output", "color")]);
 }
 
 #[test]
-fn an_unused_half_built_node_is_a_warning() {
+fn an_unused_half_built_node_warns_of_its_open_inputs() {
     let graph = common::graph(&output_chain_with(HALF_BUILT_BLEND));
     assert_eq!(validate(&graph), vec![]);
     let found = diagnose(&graph);
@@ -328,53 +345,102 @@ fn an_unused_half_built_node_is_a_warning() {
     assert_eq!(
         locations(&found.warnings),
         [
-            (
-                Some("mix"),
-                Some("a"),
-                "required input is not connected (no output uses this node, so it is not rendered)"
-            ),
-            (Some("mix"), Some("b"), MISSING_INPUT_UNUSED),
+            (Some("mix"), Some("a"), "not connected: reads 0"),
+            (Some("mix"), Some("b"), "not connected: reads 0"),
         ]
     );
     assert_eq!(
         found.warnings[0].to_string(),
-        "node 'mix', field 'a': required input is not connected (no output uses this node, so it is not rendered)"
+        "node 'mix', field 'a': not connected: reads 0"
     );
 }
 
-#[test]
-fn a_half_built_node_an_output_depends_on_is_an_error() {
-    // Feeding the output directly.
-    let json = output_chain_with(HALF_BUILT_BLEND).replace(
-        r#""inputs": { "color": "tint" }"#,
-        r#""inputs": { "color": "mix" }"#,
-    );
-    let found = diagnose(&common::graph(&json));
-    assert_eq!(found.warnings, vec![]);
-    assert_eq!(
-        locations(&found.errors),
-        [
-            (Some("mix"), Some("a"), "required input is not connected"),
-            (Some("mix"), Some("b"), MISSING_INPUT),
-        ]
-    );
+/// Renders output `name` of `json` at 32², as bits.
+fn rendered_bits(json: &str, name: &str) -> Vec<u32> {
+    let program = compile(&common::graph(json), Some(name)).unwrap_or_else(|e| panic!("{e}"));
+    let image = render(&program, 32, 32, RenderOptions::default(), &|_| {}).expect("render");
+    image.data.iter().map(|v| v.to_bits()).collect()
+}
 
-    // Through another node, into a second output.
+#[test]
+fn a_half_built_node_an_output_depends_on_renders_with_its_open_inputs_constants() {
+    // Feeding the output directly, and through another node into a second output.
     let json = output_chain_with(&format!(
         r##"{HALF_BUILT_BLEND},
             {{ "id": "lv", "type": "levels", "inputs": {{ "input": "mix" }} }},
-            {{ "id": "h", "type": "output", "params": {{ "name": "height" }}, "inputs": {{ "color": "lv" }} }}"##
+            {{ "id": "h", "type": "output", "params": {{ "name": "height" }}, "inputs": {{ "color": "lv" }} }},
+            {{ "id": "m", "type": "output", "params": {{ "name": "mix" }}, "inputs": {{ "color": "mix" }} }}"##
     ));
     let found = diagnose(&common::graph(&json));
-    assert_eq!(found.warnings, vec![]);
+    assert_eq!(found.errors, vec![]);
     assert_eq!(
-        locations(&found.errors),
+        locations(&found.warnings),
         [
-            (Some("mix"), Some("a"), MISSING_INPUT),
-            (Some("mix"), Some("b"), MISSING_INPUT),
+            (Some("mix"), Some("a"), "not connected: reads 0"),
+            (Some("mix"), Some("b"), "not connected: reads 0"),
         ]
     );
-    assert!(compile(&common::graph(&json), Some("color")).is_err());
+    // The same bits as the graph with a constant 0 wired into both.
+    let wired = json.replace(
+        r#""inputs": { "mask": "noise" }"#,
+        r#""inputs": { "mask": "noise", "a": "zero", "b": "zero" } },
+           { "id": "zero", "type": "constant", "params": { "value": 0 }"#,
+    );
+    assert_eq!(validate(&common::graph(&wired)), vec![]);
+    assert!(diagnose(&common::graph(&wired)).warnings.is_empty());
+    for output in ["height", "mix"] {
+        assert_eq!(
+            rendered_bits(&json, output),
+            rendered_bits(&wired, output),
+            "{output}"
+        );
+    }
+}
+
+#[test]
+fn an_open_normal_map_reads_a_flat_normal_and_an_open_plane_reads_its_constant() {
+    let graph = |detail: &str, blurred: &str| {
+        format!(
+            r##"{{ "format": "texgraph", "version": 1, "nodes": [
+            {{ "id": "noise", "type": "perlin", "params": {{ "frequency": 6 }} }},
+            {{ "id": "n", "type": "normal", "inputs": {{ "height": "noise" }} }},
+            {{ "id": "half", "type": "constant", "params": {{ "value": 0.5 }} }},
+            {{ "id": "one", "type": "constant", "params": {{ "value": 1 }} }},
+            {{ "id": "flat", "type": "merge", "inputs": {{ "r": "half", "g": "half", "b": "one" }} }},
+            {{ "id": "zero", "type": "constant", "params": {{ "value": 0 }} }},
+            {{ "id": "nb", "type": "normal_blend", "inputs": {{ "base": "n"{detail} }} }},
+            {{ "id": "soft", "type": "blur", "inputs": {{ {blurred} }} }},
+            {{ "id": "out", "type": "output", "params": {{ "usage": "normal" }}, "inputs": {{ "color": "nb" }} }},
+            {{ "id": "b", "type": "output", "params": {{ "name": "soft" }}, "inputs": {{ "color": "soft" }} }} ] }}"##
+        )
+    };
+    let open = graph("", "");
+    let found = diagnose(&common::graph(&open));
+    assert_eq!(found.errors, vec![]);
+    assert_eq!(
+        locations(&found.warnings),
+        [
+            (
+                Some("nb"),
+                Some("detail"),
+                "not connected: reads a flat normal (0.5, 0.5, 1)"
+            ),
+            (Some("soft"), Some("input"), "not connected: reads 0"),
+        ]
+    );
+    // The same bits as (0.5, 0.5, 1, 1) and 0 wired in.
+    let wired = graph(r#", "detail": "flat""#, r#""input": "zero""#);
+    assert_eq!(diagnose(&common::graph(&wired)).warnings, vec![]);
+    assert_eq!(
+        rendered_bits(&open, "color"),
+        rendered_bits(&wired, "color")
+    );
+    let soft = rendered_bits(&open, "soft");
+    assert_eq!(soft, rendered_bits(&wired, "soft"));
+    assert!(
+        soft.iter()
+            .all(|&v| f32::from_bits(v) == 0.0 || v == 1f32.to_bits())
+    );
 }
 
 #[test]
@@ -452,26 +518,13 @@ fn a_graph_with_warnings_only_renders_as_without_the_half_built_node() {
 }
 
 #[test]
-fn compile_node_refuses_the_half_built_node_and_what_it_feeds() {
+fn compile_node_previews_a_half_built_node_with_its_open_inputs_constants() {
     let json = output_chain_with(&format!(
         r##"{HALF_BUILT_BLEND}, {{ "id": "lv", "type": "levels", "inputs": {{ "input": "mix" }} }}"##
     ));
     let graph = common::graph(&json);
     assert_eq!(validate(&graph), vec![]);
-    for id in ["mix", "lv"] {
-        let err = compile_node(&graph, id, None).expect_err(id);
-        assert_eq!(
-            locations(err.problems()),
-            [
-                (Some("mix"), Some("a"), MISSING_INPUT_UNUSED),
-                (Some("mix"), Some("b"), MISSING_INPUT_UNUSED),
-            ],
-            "{id}"
-        );
-        assert!(err.to_string().contains("node 'mix'"), "{err}");
-    }
-    // The complete nodes still preview.
-    for id in ["noise", "tint", "out"] {
+    for id in ["mix", "lv", "noise", "tint", "out"] {
         compile_node(&graph, id, None).unwrap_or_else(|e| panic!("{id}: {e}"));
     }
 }

@@ -161,7 +161,7 @@ pub fn graph_of(recipes: &[Recipe]) -> Value {
         // The first node has nothing to connect to: a source, so the graph can be valid.
         let sources: Vec<_> = NODES
             .iter()
-            .filter(|d| d.inputs.iter().all(|p| !p.required))
+            .filter(|d| d.inputs.iter().all(|p| !p.required()))
             .collect();
         let desc = if i == 0 {
             sources[*kind as usize % sources.len()]
@@ -180,7 +180,7 @@ pub fn graph_of(recipes: &[Recipe]) -> Value {
         let mut node_inputs = serde_json::Map::new();
         for (j, (port, _)) in desc.connectable_inputs().enumerate() {
             let pick = inputs[j % inputs.len()].wrapping_add(j as u32 * 7919);
-            let required = desc.input(port).is_some_and(|p| p.required);
+            let required = desc.input(port).is_some_and(|p| p.required());
             if i > 0 && (required || pick % 3 == 0) {
                 node_inputs.insert(port.to_owned(), json!(format!("n{}", pick as usize % i)));
             }

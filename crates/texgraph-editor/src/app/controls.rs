@@ -415,7 +415,8 @@ impl EditorApp {
                     format!("{} unfinished node(s)", self.problems.warnings.len()),
                 )
                 .on_hover_text(
-                    "nodes with unconnected inputs that no output uses: they are not rendered",
+                    "nodes with inputs left open, each reading the value shown on its socket, \
+                     and outputs with nothing connected yet",
                 );
             }
             ui.separator();

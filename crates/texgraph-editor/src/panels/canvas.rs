@@ -7,7 +7,7 @@ use eframe::egui::emath::TSTransform;
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, TextureHandle, Ui};
 use egui_snarl::ui::{AnyPins, BackgroundPattern, PinInfo, SnarlPin, SnarlStyle, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, OutPinId, Snarl};
-use texgraph_core::registry::{self, NODES, ParamKind, PortType};
+use texgraph_core::registry::{self, NODES, OpenValue, ParamKind, PortType, Unconnected};
 use texgraph_core::search_words::SEARCH_WORDS;
 use texgraph_core::{Graph, ParamValue, check_connection};
 
@@ -75,6 +75,15 @@ pub struct Canvas<'a> {
     pub sizes: &'a mut DrawnSizes,
 }
 
+/// The constant an open input reads, as short as a socket has room for.
+fn open_value_text(value: OpenValue) -> String {
+    match value {
+        OpenValue::FLAT_NORMAL => "flat".to_owned(),
+        OpenValue::Gray(v) => format!("{v}"),
+        OpenValue::Rgba([r, g, b, a]) => format!("{r}, {g}, {b}, {a}"),
+    }
+}
+
 /// Width of a value edited on a socket: room for `-12.345` at the default font.
 pub const SOCKET_VALUE_WIDTH: f32 = 56.0;
 
@@ -139,47 +148,13 @@ impl SnarlViewer<String> for Canvas<'_> {
         };
         let name = name.as_str();
         ui.label(crate::subgraphs::pin_label(self.graph, &id, name));
-        // A subgraph's exposed param defaults to its value in the file.
-        let (kind, fallback) = match self.descriptor(&id) {
-            Some(desc) => (desc.param(name).map(|p| p.kind), None),
-            None => crate::subgraphs::interface(self.graph, &id)
-                .and_then(|i| {
-                    i.param(name)
-                        .map(|p| (Some(p.kind), Some(p.default_value())))
-                })
-                .unwrap_or((None, None)),
-        };
-        // An unconnected float param is edited right on its socket.
-        if pin.remotes.is_empty()
-            && let Some(ParamKind::Float { default, min, max }) = kind
-        {
-            let default = match fallback {
-                Some(ParamValue::Number(v)) => v as f32,
-                _ => default,
-            };
-            let node = self.graph.node(&id).expect("drawn nodes exist");
-            let mut value = match node.params.get(name) {
-                Some(ParamValue::Number(v)) => *v as f32,
-                _ => default,
-            };
-            let speed = ((max - min) / 500.0).clamp(0.001, 10.0);
-            // A fixed width, so the node does not grow and shrink as the value's text does.
-            let size = egui::vec2(SOCKET_VALUE_WIDTH, ui.spacing().interact_size.y);
-            if ui
-                .add_sized(
-                    size,
-                    egui::DragValue::new(&mut value)
-                        .speed(speed)
-                        .range(min..=max),
-                )
-                .changed()
-            {
-                self.commands.push(Command::DragParam {
-                    node: id.clone(),
-                    param: name.to_owned(),
-                    value: ParamValue::Number(decimal(value)),
-                });
-            }
+        // What an open socket shows goes in a scope of its own, which takes the same
+        // number of widget ids open or connected: the pin's id, which the canvas takes
+        // next, must not change while a wire lifted off it is dragged.
+        if pin.remotes.is_empty() {
+            ui.scope(|ui| self.open_socket(ui, &id, name));
+        } else {
+            ui.scope(|_| {});
         }
         PinInfo::circle().with_fill(pin_color(ty))
     }
@@ -506,6 +481,61 @@ impl SnarlViewer<String> for Canvas<'_> {
 }
 
 impl Canvas<'_> {
+    /// What an open input socket shows: the param's value to edit, or the constant the
+    /// input reads.
+    fn open_socket(&mut self, ui: &mut Ui, id: &str, name: &str) {
+        // A subgraph's exposed param defaults to its value in the file.
+        let (kind, fallback) = match self.descriptor(id) {
+            Some(desc) => (desc.param(name).map(|p| p.kind), None),
+            None => crate::subgraphs::interface(self.graph, id)
+                .and_then(|i| {
+                    i.param(name)
+                        .map(|p| (Some(p.kind), Some(p.default_value())))
+                })
+                .unwrap_or((None, None)),
+        };
+        // An unconnected float param is edited right on its socket.
+        if let Some(ParamKind::Float { default, min, max }) = kind {
+            let default = match fallback {
+                Some(ParamValue::Number(v)) => v as f32,
+                _ => default,
+            };
+            let node = self.graph.node(id).expect("drawn nodes exist");
+            let mut value = match node.params.get(name) {
+                Some(ParamValue::Number(v)) => *v as f32,
+                _ => default,
+            };
+            let speed = ((max - min) / 500.0).clamp(0.001, 10.0);
+            // A fixed width, so the node does not grow and shrink as the value's text does.
+            let size = egui::vec2(SOCKET_VALUE_WIDTH, ui.spacing().interact_size.y);
+            if ui
+                .add_sized(
+                    size,
+                    egui::DragValue::new(&mut value)
+                        .speed(speed)
+                        .range(min..=max),
+                )
+                .changed()
+            {
+                self.commands.push(Command::DragParam {
+                    node: id.to_owned(),
+                    param: name.to_owned(),
+                    value: ParamValue::Number(decimal(value)),
+                });
+            }
+        }
+        // An open input shows the constant it reads, dimmed, as Substance shows its
+        // defaults; hovering says so in words.
+        if let Some(Unconnected::Reads(value)) = self
+            .descriptor(id)
+            .and_then(|d| d.input(name))
+            .map(|p| p.unconnected)
+        {
+            ui.weak(open_value_text(value))
+                .on_hover_text(format!("not connected: reads {}", value.describe()));
+        }
+    }
+
     /// Whether a wire out of `pins` was lifted off an input: the graph still has a
     /// connection from them that the canvas no longer draws.
     fn lifted(&self, pins: &[OutPinId], snarl: &Snarl<String>) -> bool {

@@ -386,6 +386,11 @@ fn shift_drags_the_slider_finely_and_ctrl_in_round_steps() {
 fn a_wire_moved_with_ctrl_drag_is_one_undo_step() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    // Every node's thumbnail in place first (b's open input reads 0: it renders too), so
+    // no pin moves while the wire is dragged.
+    wait_until(&mut h, "the thumbnails", |app| {
+        ["n", "a", "b"].iter().all(|id| app.has_thumbnail(id))
+    });
     h.run_steps(2);
     let inputs = h
         .get_all_by_label("input")
@@ -403,6 +408,12 @@ fn a_wire_moved_with_ctrl_drag_is_one_undo_step() {
     let from = pin_beside(&h, to_screen * upper, true);
     let to = pin_beside(&h, to_screen * lower, true);
     drag(&mut h, from, to, Modifiers::COMMAND, 10);
+    eprintln!(
+        "DBG {:?} {:?} {}",
+        h.state().graph.node("a"),
+        h.state().graph.node("b"),
+        h.state().palette_open()
+    );
     let inputs_of =
         |h: &Harness<'_, EditorApp>, id: &str| h.state().graph.node(id).unwrap().inputs.clone();
     assert!(inputs_of(&h, "a").is_empty());

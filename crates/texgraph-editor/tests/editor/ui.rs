@@ -1003,3 +1003,49 @@ fn a_color_node_takes_a_typed_hex_color() {
         Some(&ParamValue::Text("#3b342b".into()))
     );
 }
+
+#[test]
+fn disconnecting_an_input_keeps_everything_downstream_rendering_with_its_constant() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(
+        dir.path(),
+        "open.json",
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+             { "id": "n", "type": "perlin", "pos": [0, 0] },
+             { "id": "c", "type": "cellular", "pos": [0, 300] },
+             { "id": "mix", "type": "blend", "inputs": { "a": "n", "b": "c" }, "pos": [250, 0] },
+             { "id": "lv", "type": "levels", "inputs": { "input": "mix" }, "pos": [500, 0] },
+             { "id": "out", "type": "output", "inputs": { "color": "lv" }, "pos": [750, 0] } ] }"#,
+    );
+    wait_for_preview(&mut h);
+    let zeros = |h: &Harness<'_, EditorApp>| h.query_all_by_label("0").count();
+    let before = zeros(&h);
+    let asked = h.state().renders_asked();
+    h.state_mut().push(Command::Disconnect {
+        to: "mix".into(),
+        port: "b".into(),
+    });
+    wait_until(&mut h, "the preview of the half-wired graph", |app| {
+        app.renders_asked() > asked
+            && app.preview_is_current()
+            && app.has_thumbnail("lv")
+            && app.has_thumbnail("mix")
+    });
+    assert!(
+        !h.state()
+            .graph
+            .node("mix")
+            .unwrap()
+            .inputs
+            .contains_key("b")
+    );
+    assert_eq!(h.state().preview.error, None);
+    assert!(h.state().errors().is_empty(), "{:?}", h.state().errors());
+    assert_eq!(
+        h.state().warnings().get("mix").map(String::as_str),
+        Some("node 'mix', field 'b': not connected: reads 0")
+    );
+    // The open socket shows what it reads.
+    h.run_steps(2);
+    assert_eq!(zeros(&h), before + 1, "the open socket shows 0");
+}

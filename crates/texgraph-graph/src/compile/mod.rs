@@ -89,9 +89,8 @@ fn compile_flat_outputs(graph: &Graph, names: &[String]) -> Result<Program> {
 
 /// Compiles one node's output (`port`, or its first output; an `output` node's input) as
 /// if it were the graph's output: what the editor shows in a node's thumbnail or a pinned
-/// preview. Only problems of this node and what feeds it stop it, warnings included (a
-/// required input left unconnected is a warning when no output uses the node, but this
-/// node cannot be compiled without it); the rest of the graph may be unfinished.
+/// preview. Only the errors of this node and what feeds it stop it; the rest of the graph
+/// may be unfinished.
 ///
 /// A subgraph node compiles what feeds the output `port` of its file.
 pub fn compile_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Program> {
@@ -139,10 +138,9 @@ fn compile_flat_node(graph: &Graph, node: &str, port: Option<&str>) -> Result<Pr
         return Err(Error::at(Location::node(node), "no such node"));
     };
     let upstream = upstream(graph, node);
-    let Diagnostics { errors, warnings } = diagnose_flat(graph);
+    let Diagnostics { errors, .. } = diagnose_flat(graph);
     let problems: Vec<_> = errors
         .into_iter()
-        .chain(warnings)
         .filter(|p| match &p.location.node {
             Some(id) => upstream.contains(id.as_str()),
             // Header and settings problems count; "no output node" and the canvas

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::compiler::Compiler;
-use crate::descriptor::{NodeDescriptor, ParamKind};
+use crate::descriptor::{NodeDescriptor, OpenValue, ParamKind, Unconnected};
 use crate::graph::{Node, ParamValue};
 use texgraph_base::error::{GraphError, Location};
 use texgraph_engine::eval;
@@ -40,6 +40,14 @@ impl Val {
         match self {
             Val::Scalar(s) => vec![s],
             Val::Color(c) => c.to_vec(),
+        }
+    }
+
+    /// An open input's constant.
+    pub fn constant(value: OpenValue) -> Val {
+        match value {
+            OpenValue::Gray(v) => Val::Scalar(Operand::Const(v)),
+            OpenValue::Rgba(rgba) => Val::Color(rgba.map(Operand::Const)),
         }
     }
 
@@ -228,12 +236,13 @@ impl NodeCtx<'_, '_> {
         self.node.inputs.contains_key(port)
     }
 
-    /// Input `port` compiled in this node's frame, if connected.
+    /// Input `port` compiled in this node's frame: what is connected, else the constant
+    /// the port reads open ([`Unconnected::Reads`]), else `None`.
     pub fn input(&mut self, port: &str) -> Result<Option<Val>, GraphError> {
         self.input_at(port, self.frame)
     }
 
-    /// Input `port` compiled at other coordinates, if connected.
+    /// Input `port` compiled at other coordinates, as [`NodeCtx::input`].
     pub fn input_at(&mut self, port: &str, frame: Frame) -> Result<Option<Val>, GraphError> {
         match self.node.inputs.get(port) {
             Some(reference) => {
@@ -244,7 +253,15 @@ impl NodeCtx<'_, '_> {
                 }
                 self.compiler.reference(reference, frame).map(Some)
             }
-            None => Ok(None),
+            None => Ok(self.open_value(port).map(Val::constant)),
+        }
+    }
+
+    /// The constant input `port` reads while unconnected, if the port has one.
+    pub(super) fn open_value(&self, port: &str) -> Option<OpenValue> {
+        match self.desc.input(port)?.unconnected {
+            Unconnected::Reads(value) => Some(value),
+            Unconnected::NodeDecides | Unconnected::MustConnect => None,
         }
     }
 

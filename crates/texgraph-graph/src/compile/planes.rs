@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::compiler::{Derived, StageBuilder, area};
 use super::node_ctx::{Frame, NodeCtx, Val};
+use crate::descriptor::OpenValue;
 use texgraph_base::error::GraphError;
 use texgraph_engine::eval::Image;
 use texgraph_engine::program::{
@@ -46,11 +47,15 @@ const DISTANCE_COST: f64 = 40.0;
 const FLOOD_FILL_COST: f64 = 20.0;
 
 impl NodeCtx<'_, '_> {
-    /// Input `port`, if connected, evaluated over the whole image into a plane (once per
-    /// graph, however many nodes or positions read it).
+    /// Input `port` evaluated over the whole image into a plane (once per graph, however
+    /// many nodes or positions read it): what is connected, else the constant the port
+    /// reads open, else `None`.
     pub fn plane(&mut self, port: &str, shape: PlaneInput) -> Result<Option<u32>, GraphError> {
         let Some(reference) = self.node.inputs.get(port) else {
-            return Ok(None);
+            return Ok(match self.open_value(port) {
+                Some(value) => Some(self.constant_plane(value, shape)?),
+                None => None,
+            });
         };
         let c = &mut *self.compiler;
         let (index, slot) = c.resolve(reference);
@@ -91,6 +96,29 @@ impl NodeCtx<'_, '_> {
         c.outer_cost -= outer_share;
         c.plane_memo.insert(key, plane);
         Ok(Some(plane))
+    }
+
+    /// A plane holding `value` everywhere: an open input of a node that reads planes. It
+    /// is rare (a half-wired graph), so it is simply rendered like any other.
+    fn constant_plane(&mut self, value: OpenValue, shape: PlaneInput) -> Result<u32, GraphError> {
+        let val = Val::constant(value);
+        let channels = match val {
+            Val::Color(rgba) if !shape.scalar => rgba.to_vec(),
+            val => vec![self.scalar(val)?],
+        };
+        let c = &mut *self.compiler;
+        let outer = std::mem::replace(&mut c.stage, StageBuilder::new(shape.shift));
+        let plane = c.planes.len() as u32;
+        c.planes.push(PlaneInfo {
+            node: self.node.id.clone(),
+            channels: channels.len() as u32,
+            size: PlaneSize::Render { shift: shape.shift },
+            wrap: c.graph.settings.tileable,
+            image: None,
+        });
+        c.finish_stage(&self.node.id, Some(plane), channels);
+        c.stage = outer;
+        Ok(plane)
     }
 
     /// `plane` blurred with a Gaussian-like kernel of standard deviation `radius` texture

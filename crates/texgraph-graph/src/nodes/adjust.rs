@@ -2,8 +2,8 @@
 
 use crate::compile::node_ctx::Val;
 use crate::descriptor::{
-    COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
-    PortType, SCALAR_OUT, choice, float,
+    COLOR_OUT, Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param,
+    ParamKind, PortType, SCALAR_OUT, Unconnected, choice, float,
 };
 use texgraph_engine::program::Op;
 use texgraph_kernels::curve::Curve;
@@ -20,7 +20,7 @@ pub static LEVELS: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "input",
         ty: PortType::Any,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The values to adjust.",
     }],
     outputs: &[OutputPort {
@@ -48,7 +48,9 @@ pub static LEVELS: NodeDescriptor = NodeDescriptor {
         ),
     ],
     compile: |ctx| {
-        let input = ctx.input("input")?.expect("input is required");
+        let input = ctx
+            .input("input")?
+            .expect("an open input reads its default");
         let (in_low, in_high) = (ctx.float("in_low")?, ctx.float("in_high")?);
         let gamma = ctx.float("gamma")?;
         let (out_low, out_high) = (ctx.float("out_low")?, ctx.float("out_high")?);
@@ -82,7 +84,7 @@ pub static CURVE: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "input",
         ty: PortType::Scalar,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The value to remap, 0..1 (clamped).",
     }],
     outputs: SCALAR_OUT,
@@ -94,7 +96,9 @@ pub static CURVE: NodeDescriptor = NodeDescriptor {
         },
     }],
     compile: |ctx| {
-        let input = ctx.input("input")?.expect("input is required");
+        let input = ctx
+            .input("input")?
+            .expect("an open input reads its default");
         let a = ctx.scalar(input)?;
         let curve = ctx.curve(Curve::new(&ctx.points("points")));
         Ok(vec![Val::Scalar(ctx.emit(Op::Curve { a, curve })?)])
@@ -112,7 +116,7 @@ pub static GRADIENT: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "input",
         ty: PortType::Scalar,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "Position on the ramp, 0..1.",
     }],
     outputs: COLOR_OUT,
@@ -132,7 +136,9 @@ pub static GRADIENT: NodeDescriptor = NodeDescriptor {
         ),
     ],
     compile: |ctx| {
-        let input = ctx.input("input")?.expect("input is required");
+        let input = ctx
+            .input("input")?
+            .expect("an open input reads its default");
         let a = ctx.scalar(input)?;
         let mut stops = ctx.stops("stops");
         stops.sort_by(|x, y| x.0.total_cmp(&y.0));

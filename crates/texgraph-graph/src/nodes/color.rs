@@ -3,8 +3,8 @@
 
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::descriptor::{
-    COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
-    PortType, SCALAR_OUT, choice, float,
+    COLOR_OUT, Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param,
+    ParamKind, PortType, SCALAR_OUT, Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Interpolation, Op, Operand, Unary};
@@ -21,7 +21,7 @@ pub static SPLIT: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "color",
         ty: PortType::Color,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The color to split.",
     }],
     outputs: &[
@@ -48,7 +48,9 @@ pub static SPLIT: NodeDescriptor = NodeDescriptor {
     ],
     params: &[],
     compile: |ctx| {
-        let color = ctx.input("color")?.expect("color is required");
+        let color = ctx
+            .input("color")?
+            .expect("an open color reads its default");
         Ok(ctx.rgba(color).map(Val::Scalar).to_vec())
     },
 };
@@ -85,7 +87,7 @@ const fn channel_port(name: &'static str, doc: &'static str) -> InputPort {
     InputPort {
         name,
         ty: PortType::Scalar,
-        required: false,
+        unconnected: Unconnected::NodeDecides,
         doc,
     }
 }
@@ -103,7 +105,7 @@ pub static GRAYSCALE: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "color",
         ty: PortType::Color,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The color to convert.",
     }],
     outputs: SCALAR_OUT,
@@ -114,7 +116,9 @@ pub static GRAYSCALE: NodeDescriptor = NodeDescriptor {
         "How the channels combine.",
     )],
     compile: |ctx| {
-        let color = ctx.input("color")?.expect("color is required");
+        let color = ctx
+            .input("color")?
+            .expect("an open color reads its default");
         let [r, g, b, _] = ctx.rgba(color);
         let gray = match ctx.text("mode") {
             "average" => {
@@ -147,7 +151,7 @@ pub static HSL: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "color",
         ty: PortType::Color,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The color to adjust.",
     }],
     outputs: COLOR_OUT,
@@ -169,7 +173,9 @@ pub static HSL: NodeDescriptor = NodeDescriptor {
         ),
     ],
     compile: |ctx| {
-        let color = ctx.input("color")?.expect("color is required");
+        let color = ctx
+            .input("color")?
+            .expect("an open color reads its default");
         let [r, g, b, a] = ctx.rgba(color);
         let hue = ctx.float("hue")?;
         let saturation = ctx.float("saturation")?;
@@ -209,7 +215,7 @@ pub static THRESHOLD: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "input",
         ty: PortType::Scalar,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The values to threshold.",
     }],
     outputs: SCALAR_OUT,
@@ -230,7 +236,9 @@ pub static THRESHOLD: NodeDescriptor = NodeDescriptor {
         ),
     ],
     compile: |ctx| {
-        let input = ctx.input("input")?.expect("input is required");
+        let input = ctx
+            .input("input")?
+            .expect("an open input reads its default");
         let x = ctx.scalar(input)?;
         let level = ctx.float("level")?;
         let smoothness = ctx.float("smoothness")?;
@@ -265,7 +273,7 @@ pub static REMAP: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "input",
         ty: PortType::Any,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The values to remap.",
     }],
     outputs: &[OutputPort {
@@ -285,7 +293,9 @@ pub static REMAP: NodeDescriptor = NodeDescriptor {
         },
     ],
     compile: |ctx| {
-        let input = ctx.input("input")?.expect("input is required");
+        let input = ctx
+            .input("input")?
+            .expect("an open input reads its default");
         let (in_min, in_max) = (ctx.float("in_min")?, ctx.float("in_max")?);
         let (out_min, out_max) = (ctx.float("out_min")?, ctx.float("out_max")?);
         let clamp = ctx.flag("clamp");
@@ -323,7 +333,7 @@ pub static QUANTIZE: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "input",
         ty: PortType::Any,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The values to quantize (clamped to [0, 1] first).",
     }],
     outputs: &[OutputPort {
@@ -348,7 +358,9 @@ pub static QUANTIZE: NodeDescriptor = NodeDescriptor {
         },
     ],
     compile: |ctx| {
-        let input = ctx.input("input")?.expect("input is required");
+        let input = ctx
+            .input("input")?
+            .expect("an open input reads its default");
         let steps = ctx.int("steps") as f32;
         let noise = if ctx.flag("dither") {
             let frame = ctx.frame();

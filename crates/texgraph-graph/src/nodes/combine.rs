@@ -2,8 +2,8 @@
 
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, SCALAR_OUT, choice,
-    float,
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, PortType, SCALAR_OUT,
+    Unconnected, choice, float,
 };
 use texgraph_engine::program::{Binary, BlendMode, Op, Operand, Unary};
 
@@ -32,19 +32,19 @@ pub static BLEND: NodeDescriptor = NodeDescriptor {
         InputPort {
             name: "a",
             ty: PortType::Any,
-            required: true,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
             doc: "Background.",
         },
         InputPort {
             name: "b",
             ty: PortType::Any,
-            required: true,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
             doc: "Foreground.",
         },
         InputPort {
             name: "mask",
             ty: PortType::Scalar,
-            required: false,
+            unconnected: Unconnected::NodeDecides,
             doc: "Where b shows (0 = a only); unconnected means 1 everywhere.",
         },
     ],
@@ -64,8 +64,8 @@ pub static BLEND: NodeDescriptor = NodeDescriptor {
         ),
     ],
     compile: |ctx| {
-        let a = ctx.input("a")?.expect("a is required");
-        let b = ctx.input("b")?.expect("b is required");
+        let a = ctx.input("a")?.expect("an open a reads its default");
+        let b = ctx.input("b")?.expect("an open b reads its default");
         let mode = match ctx.text("mode") {
             "add" => BlendMode::Add,
             "multiply" => BlendMode::Multiply,

@@ -3,7 +3,8 @@
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, angle, float,
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, PortType, Unconnected,
+    angle, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Op, Operand, Unary};
@@ -38,7 +39,7 @@ pub static COORDS: NodeDescriptor = NodeDescriptor {
 const SOURCE: InputPort = InputPort {
     name: "source",
     ty: PortType::Any,
-    required: true,
+    unconnected: Unconnected::Reads(OpenValue::BLACK),
     doc: "The pattern re-sampled at the moved position.",
 };
 
@@ -134,13 +135,13 @@ pub static WARP: NodeDescriptor = NodeDescriptor {
         InputPort {
             name: "dx",
             ty: PortType::Scalar,
-            required: false,
+            unconnected: Unconnected::NodeDecides,
             doc: "Horizontal displacement (0.5 = none); unconnected means none.",
         },
         InputPort {
             name: "dy",
             ty: PortType::Scalar,
-            required: false,
+            unconnected: Unconnected::NodeDecides,
             doc: "Vertical displacement (0.5 = none); unconnected means dx sampled at p + (5.2, 1.3).",
         },
     ],
@@ -199,7 +200,8 @@ fn displace(
 
 fn resample(ctx: &mut NodeCtx<'_, '_>, at: Frame) -> Result<Vec<Val>, GraphError> {
     Ok(vec![
-        ctx.input_at("source", at)?.expect("source is required"),
+        ctx.input_at("source", at)?
+            .expect("an open source reads its default"),
     ])
 }
 
@@ -216,13 +218,13 @@ pub static DIRECTIONAL_WARP: NodeDescriptor = NodeDescriptor {
         InputPort {
             name: "input",
             ty: PortType::Any,
-            required: true,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
             doc: "The values moved.",
         },
         InputPort {
             name: "intensity_map",
             ty: PortType::Scalar,
-            required: true,
+            unconnected: Unconnected::Reads(OpenValue::WHITE),
             doc: "How far each pixel reads, as a share of `intensity` (0 none).",
         },
     ],
@@ -243,7 +245,7 @@ pub static DIRECTIONAL_WARP: NodeDescriptor = NodeDescriptor {
         let frame = ctx.frame();
         let map = ctx
             .input("intensity_map")?
-            .expect("intensity_map is required");
+            .expect("an open intensity_map reads its default");
         let map = ctx.scalar(map)?;
         let amount = ctx.emit(Op::Binary(Binary::Multiply, map, intensity))?;
         let (dx, dy) = (angle.cos(), -angle.sin());
@@ -252,6 +254,9 @@ pub static DIRECTIONAL_WARP: NodeDescriptor = NodeDescriptor {
             y: ctx.emit(Op::MulAdd(amount, Operand::Const(dy), frame.y))?,
             ..frame
         };
-        Ok(vec![ctx.input_at("input", at)?.expect("input is required")])
+        Ok(vec![
+            ctx.input_at("input", at)?
+                .expect("an open input reads its default"),
+        ])
     },
 };

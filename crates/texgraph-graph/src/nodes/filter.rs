@@ -7,8 +7,8 @@
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::compile::planes::PlaneInput;
 use crate::descriptor::{
-    COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
-    PortType, SCALAR_OUT, choice, float,
+    COLOR_OUT, Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param,
+    ParamKind, PortType, SCALAR_OUT, Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Op, Operand, SlopeMode};
@@ -23,7 +23,7 @@ const fn input(doc: &'static str) -> InputPort {
     InputPort {
         name: "input",
         ty: PortType::Any,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc,
     }
 }
@@ -31,7 +31,7 @@ const fn input(doc: &'static str) -> InputPort {
 const HEIGHT: InputPort = InputPort {
     name: "height",
     ty: PortType::Scalar,
-    required: true,
+    unconnected: Unconnected::Reads(OpenValue::BLACK),
     doc: "The height field (0 low, 1 high).",
 };
 
@@ -72,7 +72,9 @@ pub static BUFFER: NodeDescriptor = NodeDescriptor {
             shift,
             scalar: false,
         };
-        let plane = ctx.plane("input", shape)?.expect("input is required");
+        let plane = ctx
+            .plane("input", shape)?
+            .expect("an open input reads its default");
         Ok(vec![ctx.read(plane, false)?])
     },
 };
@@ -97,7 +99,7 @@ pub static BLUR: NodeDescriptor = NodeDescriptor {
         let radius = ctx.uniform("radius")?;
         let plane = ctx
             .plane("input", PlaneInput::FULL)?
-            .expect("input is required");
+            .expect("an open input reads its default");
         let plane = if radius > 0.0 {
             ctx.blurred(plane, radius)?
         } else {
@@ -137,7 +139,7 @@ pub static SHARPEN: NodeDescriptor = NodeDescriptor {
         let amount = ctx.float("amount")?;
         let plane = ctx
             .plane("input", PlaneInput::FULL)?
-            .expect("input is required");
+            .expect("an open input reads its default");
         let sharp = ctx.read(plane, false)?;
         if radius <= 0.0 {
             return Ok(vec![sharp]);
@@ -192,7 +194,7 @@ pub static NORMAL: NodeDescriptor = NodeDescriptor {
         let directx = ctx.text("format") == "directx";
         let plane = ctx
             .plane("height", PlaneInput::HEIGHT)?
-            .expect("height is required");
+            .expect("an open height reads its default");
         let frame = ctx.frame();
         let rgb = ctx.emit_many(Op::Normal {
             plane,
@@ -249,7 +251,7 @@ pub static EMBOSS: NodeDescriptor = NodeDescriptor {
         .map(f32::to_bits);
         let plane = ctx
             .plane("height", PlaneInput::HEIGHT)?
-            .expect("height is required");
+            .expect("an open height reads its default");
         let frame = ctx.frame();
         let lit = ctx.emit_many(Op::Emboss {
             plane,
@@ -294,7 +296,7 @@ pub static EDGE_DETECT: NodeDescriptor = NodeDescriptor {
         let threshold = ctx.float("threshold")?;
         let plane = ctx
             .plane("input", PlaneInput::HEIGHT)?
-            .expect("input is required");
+            .expect("an open input reads its default");
         let frame = ctx.frame();
         let mask = ctx.emit_many(Op::Edges {
             plane,
@@ -321,7 +323,7 @@ pub static SLOPE_BLUR: NodeDescriptor = NodeDescriptor {
         InputPort {
             name: "slope",
             ty: PortType::Scalar,
-            required: true,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
             doc: "A height whose gradient gives the direction.",
         },
     ],
@@ -363,10 +365,10 @@ fn slope_blur(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     };
     let input = ctx
         .plane("input", PlaneInput::FULL)?
-        .expect("input is required");
+        .expect("an open input reads its default");
     let slope = ctx
         .plane("slope", PlaneInput::HEIGHT)?
-        .expect("slope is required");
+        .expect("an open slope reads its default");
     let frame = ctx.frame();
     let out = ctx.emit_many(Op::SlopeBlur {
         input,

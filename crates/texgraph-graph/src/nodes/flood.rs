@@ -6,8 +6,8 @@
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::compile::planes::PlaneInput;
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind, PortType,
-    SCALAR_OUT, angle, choice, float,
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param, ParamKind,
+    PortType, SCALAR_OUT, Unconnected, angle, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, BoxMeasure, FillRead, Op, Operand};
@@ -17,7 +17,7 @@ use texgraph_kernels::gradient::Ramp;
 const SHAPES: InputPort = InputPort {
     name: "flood_fill",
     ty: PortType::Color,
-    required: true,
+    unconnected: Unconnected::Reads(OpenValue::BLACK),
     doc: "A `flood_fill` node's output, connected directly; anything else is taken as a mask \
           and flood-filled at threshold 0.5.",
 };
@@ -48,7 +48,7 @@ pub static FLOOD_FILL: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "mask",
         ty: PortType::Scalar,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "Shapes separated by dark gaps (a color input is read as its luminance).",
     }],
     outputs: &[OutputPort {
@@ -264,7 +264,7 @@ fn shapes_input(ctx: &mut NodeCtx<'_, '_>, port: &str) -> Result<u32, GraphError
     }
     let mask = ctx
         .plane(port, PlaneInput::HEIGHT)?
-        .expect("validated required input");
+        .expect("an open input reads its default");
     ctx.shapes(mask, 0.5)
 }
 
@@ -273,7 +273,7 @@ fn shapes_of(ctx: &mut NodeCtx<'_, '_>) -> Result<u32, GraphError> {
     let threshold = ctx.uniform("threshold")?;
     let mask = ctx
         .plane("mask", PlaneInput::HEIGHT)?
-        .expect("mask is required");
+        .expect("an open mask reads its default");
     ctx.shapes(mask, threshold)
 }
 

@@ -3,8 +3,8 @@
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, Param, ParamKind, PortType, SCALAR_OUT, SEED, choice,
-    float,
+    Category, InputPort, NodeDescriptor, Param, ParamKind, PortType, SCALAR_OUT, SEED, Unconnected,
+    choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Interpolation, Op, Operand, Unary};
@@ -75,7 +75,7 @@ const FRACTAL_PARAMS: &[Param] = &[OCTAVES, LACUNARITY, GAIN, FREQUENCY, SEED, B
 const SOURCE: &[InputPort] = &[InputPort {
     name: "source",
     ty: PortType::Scalar,
-    required: false,
+    unconnected: Unconnected::NodeDecides,
     doc: "Optional pattern summed instead of the basis: octave i samples it at \
           p·lacunarity^i plus a fixed offset (lacunarity^i rounded when tileable).",
 }];

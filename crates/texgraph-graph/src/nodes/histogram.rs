@@ -3,14 +3,16 @@
 //! may be connected), built from the program's arithmetic.
 
 use crate::compile::node_ctx::{NodeCtx, Val};
-use crate::descriptor::{Category, InputPort, NodeDescriptor, PortType, SCALAR_OUT, float};
+use crate::descriptor::{
+    Category, InputPort, NodeDescriptor, OpenValue, PortType, SCALAR_OUT, Unconnected, float,
+};
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Op, Operand, Unary};
 
 const INPUT: InputPort = InputPort {
     name: "input",
     ty: PortType::Scalar,
-    required: true,
+    unconnected: Unconnected::Reads(OpenValue::BLACK),
     doc: "The values (a color is read as its luminance).",
 };
 
@@ -118,6 +120,8 @@ pub static HISTOGRAM_SHIFT: NodeDescriptor = NodeDescriptor {
 };
 
 fn input(ctx: &mut NodeCtx<'_, '_>) -> Result<Operand, GraphError> {
-    let value = ctx.input("input")?.expect("input is required");
+    let value = ctx
+        .input("input")?
+        .expect("an open input reads its default");
     ctx.scalar(value)
 }

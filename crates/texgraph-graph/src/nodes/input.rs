@@ -4,7 +4,7 @@
 use crate::compile::node_ctx::Val;
 use crate::descriptor::{
     COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind,
-    PortType, SCALAR_OUT, choice, float,
+    PortType, SCALAR_OUT, Unconnected, choice, float,
 };
 use texgraph_engine::program::Operand;
 use texgraph_engine::usage::Usage;
@@ -112,7 +112,7 @@ pub static OUTPUT: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "color",
         ty: PortType::Any,
-        required: true,
+        unconnected: Unconnected::MustConnect,
         doc: "The value to write.",
     }],
     outputs: &[],
@@ -135,7 +135,9 @@ pub static OUTPUT: NodeDescriptor = NodeDescriptor {
     // Yields its input, shaped by the usage, so that compiling an output gives the value
     // to write.
     compile: |ctx| {
-        let value = ctx.input("color")?.expect("color is required");
+        let value = ctx
+            .input("color")?
+            .expect("an open color reads its default");
         let usage = Usage::parse(ctx.text("usage")).unwrap_or(Usage::Color);
         match (usage.channels(), value) {
             (None, value) | (Some(4), value @ Val::Color(_)) => Ok(vec![value]),

@@ -4,13 +4,16 @@
 
 use crate::compile::node_ctx::Val;
 use crate::compile::planes::PlaneInput;
-use crate::descriptor::{Category, InputPort, NodeDescriptor, PortType, SCALAR_OUT, choice, float};
+use crate::descriptor::{
+    Category, InputPort, NodeDescriptor, OpenValue, PortType, SCALAR_OUT, Unconnected, choice,
+    float,
+};
 use texgraph_engine::program::{Binary, DistanceSide, Op, Operand, Unary};
 
 const MASK: InputPort = InputPort {
     name: "mask",
     ty: PortType::Scalar,
-    required: true,
+    unconnected: Unconnected::Reads(OpenValue::BLACK),
     doc: "The shapes: values above `threshold` are inside (a color input is read as its \
           luminance).",
 };
@@ -64,7 +67,7 @@ pub static DISTANCE: NodeDescriptor = NodeDescriptor {
         };
         let mask = ctx
             .plane("mask", PlaneInput::HEIGHT)?
-            .expect("mask is required");
+            .expect("an open mask reads its default");
         let field = ctx.distance_field(mask, threshold, side, false)?;
         let Val::Scalar(d) = ctx.read(field, false)? else {
             unreachable!("a distance field has one channel")
@@ -121,7 +124,7 @@ pub static BEVEL: NodeDescriptor = NodeDescriptor {
         let range = ctx.uniform("distance")?.max(1e-6);
         let mask = ctx
             .plane("mask", PlaneInput::HEIGHT)?
-            .expect("mask is required");
+            .expect("an open mask reads its default");
         let field = ctx.distance_field(mask, 0.5, DistanceSide::Inside, true)?;
         let Val::Scalar(mut d) = ctx.read(field, false)? else {
             unreachable!("a distance field has one channel")

@@ -7,8 +7,8 @@
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::compile::planes::PlaneInput;
 use crate::descriptor::{
-    COLOR_OUT, Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, SCALAR_OUT,
-    choice, float,
+    COLOR_OUT, Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, PortType,
+    SCALAR_OUT, Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, NormalBlendMode, Op, Operand, Unary};
@@ -30,7 +30,7 @@ pub static AMBIENT_OCCLUSION: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "height",
         ty: PortType::Scalar,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The height field (0 low, 1 high).",
     }],
     outputs: SCALAR_OUT,
@@ -69,7 +69,7 @@ fn ambient_occlusion(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> 
     };
     let plane = ctx
         .plane("height", PlaneInput::HEIGHT)?
-        .expect("height is required");
+        .expect("an open height reads its default");
     let frame = ctx.frame();
     let out = ctx.emit_many(Op::Occlusion {
         plane,
@@ -101,7 +101,7 @@ pub static CURVATURE: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "height",
         ty: PortType::Any,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The height field, or with `source` normal a normal-map color.",
     }],
     outputs: SCALAR_OUT,
@@ -139,7 +139,9 @@ fn curvature(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     } else {
         PlaneInput::HEIGHT
     };
-    let plane = ctx.plane("height", shape)?.expect("height is required");
+    let plane = ctx
+        .plane("height", shape)?
+        .expect("an open height reads its default");
     let frame = ctx.frame();
     let out = ctx.emit_many(Op::Curvature {
         plane,
@@ -156,7 +158,7 @@ const fn normal_map(name: &'static str, doc: &'static str) -> InputPort {
     InputPort {
         name,
         ty: PortType::Color,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::FLAT_NORMAL),
         doc,
     }
 }
@@ -194,8 +196,10 @@ pub static NORMAL_BLEND: NodeDescriptor = NodeDescriptor {
         ),
     ],
     compile: |ctx| {
-        let base = ctx.input("base")?.expect("base is required");
-        let detail = ctx.input("detail")?.expect("detail is required");
+        let base = ctx.input("base")?.expect("an open base reads its default");
+        let detail = ctx
+            .input("detail")?
+            .expect("an open detail reads its default");
         let [br, bg, bb, _] = ctx.rgba(base);
         let [dr, dg, db, _] = ctx.rgba(detail);
         let strength = ctx.float("strength")?;
@@ -230,7 +234,7 @@ const fn height_input(name: &'static str, doc: &'static str) -> InputPort {
     InputPort {
         name,
         ty: PortType::Scalar,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc,
     }
 }
@@ -239,7 +243,7 @@ const fn color_input(name: &'static str, doc: &'static str) -> InputPort {
     InputPort {
         name,
         ty: PortType::Color,
-        required: false,
+        unconnected: Unconnected::NodeDecides,
         doc,
     }
 }
@@ -266,7 +270,7 @@ pub static HEIGHT_BLEND: NodeDescriptor = NodeDescriptor {
         InputPort {
             name: "mask",
             ty: PortType::Scalar,
-            required: false,
+            unconnected: Unconnected::NodeDecides,
             doc: "Where b may show (0: a only); unconnected means 1 everywhere.",
         },
     ],
@@ -302,9 +306,13 @@ pub static HEIGHT_BLEND: NodeDescriptor = NodeDescriptor {
 };
 
 fn height_blend(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
-    let ha = ctx.input("height_a")?.expect("height_a is required");
+    let ha = ctx
+        .input("height_a")?
+        .expect("an open height_a reads its default");
     let ha = ctx.scalar(ha)?;
-    let hb = ctx.input("height_b")?.expect("height_b is required");
+    let hb = ctx
+        .input("height_b")?
+        .expect("an open height_b reads its default");
     let hb = ctx.scalar(hb)?;
     let color = |ctx: &mut NodeCtx<'_, '_>, port: &str, gray: f32| match ctx.input(port)? {
         Some(val) => Ok::<_, GraphError>(ctx.rgba(val)),

@@ -3,7 +3,7 @@
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
     Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind, PortType,
-    SCALAR_OUT, SEED, choice, float,
+    SCALAR_OUT, SEED, Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Op, Operand, Unary};
@@ -20,7 +20,7 @@ pub static WAVE: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "noise",
         ty: PortType::Scalar,
-        required: false,
+        unconnected: Unconnected::NodeDecides,
         doc: "Distorts the wave; unconnected means no distortion.",
     }],
     outputs: SCALAR_OUT,

@@ -11,7 +11,8 @@
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, SEED, choice, float,
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, PortType, SEED,
+    Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Op, Operand, Unary};
@@ -38,7 +39,7 @@ pub static SCATTER: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "pattern",
         ty: PortType::Scalar,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::WHITE),
         doc: "What each instance draws, sampled over its unit square (0 outside it).",
     }],
     outputs: &[
@@ -202,7 +203,7 @@ fn scatter(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
                         local: true,
                     },
                 )?
-                .expect("the pattern is a required input");
+                .expect("an open the pattern reads its default");
             let pattern = ctx.scalar(pattern)?;
             let drawn = ctx.emit(Op::Binary(Binary::Multiply, pattern, weight))?;
             // The instance on top: the largest contribution so far (ties to the later).

@@ -6,8 +6,8 @@
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::compile::planes::PlaneInput;
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, ParamKind, PortType, angle,
-    float,
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param, ParamKind,
+    PortType, Unconnected, angle, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Op, Operand, Unary};
@@ -21,7 +21,7 @@ const FOLLOWS_INPUT: &[OutputPort] = &[OutputPort {
 const INPUT: InputPort = InputPort {
     name: "input",
     ty: PortType::Any,
-    required: true,
+    unconnected: Unconnected::Reads(OpenValue::BLACK),
     doc: "The values to blur.",
 };
 
@@ -43,7 +43,7 @@ pub static NON_UNIFORM_BLUR: NodeDescriptor = NodeDescriptor {
         InputPort {
             name: "radius_map",
             ty: PortType::Scalar,
-            required: true,
+            unconnected: Unconnected::Reads(OpenValue::WHITE),
             doc: "Share of `radius` at each pixel: 0 sharp, 1 the full radius.",
         },
     ],
@@ -62,8 +62,10 @@ fn non_uniform_blur(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     let radius = ctx.uniform("radius")?;
     let plane = ctx
         .plane("input", PlaneInput::FULL)?
-        .expect("input is required");
-    let map = ctx.input("radius_map")?.expect("radius_map is required");
+        .expect("an open input reads its default");
+    let map = ctx
+        .input("radius_map")?
+        .expect("an open radius_map reads its default");
     let map = ctx.scalar(map)?;
     let map = ctx.emit(Op::Unary(Unary::Clamp01, map))?;
     // The level wanted, 0..LEVELS, and each level's hat weight max(0, 1 − |t − k|).
@@ -127,7 +129,7 @@ fn directional_blur(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     let samples = ctx.int("samples").clamp(2, 64) as usize;
     let plane = ctx
         .plane("input", PlaneInput::FULL)?
-        .expect("input is required");
+        .expect("an open input reads its default");
     let channels = ctx.plane_channels(plane);
     let frame = ctx.frame();
     // Up the image is −v.

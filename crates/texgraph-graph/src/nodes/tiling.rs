@@ -4,7 +4,8 @@
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, choice, float,
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, PortType, Unconnected,
+    choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Op, Operand, Unary};
@@ -23,7 +24,7 @@ pub static MAKE_IT_TILE: NodeDescriptor = NodeDescriptor {
     inputs: &[InputPort {
         name: "input",
         ty: PortType::Any,
-        required: true,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
         doc: "The values to make seamless.",
     }],
     outputs: &[OutputPort {
@@ -56,7 +57,7 @@ fn make_it_tile(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     let read = |ctx: &mut NodeCtx<'_, '_>, x, y| -> Result<Vec<Operand>, GraphError> {
         let val = ctx
             .input_at("input", Frame { x, y, ..frame })?
-            .expect("input is required");
+            .expect("an open input reads its default");
         Ok(val.channels())
     };
     let out = if ctx.text("mode") == "mirror-blend" {

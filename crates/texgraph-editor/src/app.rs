@@ -13,6 +13,7 @@ mod renders;
 mod selection;
 mod subgraph_edits;
 mod trail;
+mod wire_menu;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -130,6 +131,8 @@ struct CanvasState {
     /// The wire dropped on empty canvas that opened the palette, which the node chosen
     /// takes.
     palette_wire: Option<DroppedWire>,
+    /// The open menu of a wire (right-clicked).
+    wire_menu: Option<wire_menu::WireMenu>,
     /// Take every node out of the canvas's own selection after this frame's commands
     /// (a click on one node or on empty canvas, or new nodes becoming the selection).
     deselect_canvas: bool,
@@ -257,6 +260,7 @@ impl EditorApp {
                 palette: PaletteState::default(),
                 palette_at: None,
                 palette_wire: None,
+                wire_menu: None,
                 deselect_canvas: false,
                 sizes: Default::default(),
             },
@@ -828,9 +832,11 @@ impl eframe::App for EditorApp {
                 self.canvas.palette_wire = None;
             }
         }
+        self.wire_menu(ui.ctx());
         self.rename_window(ui.ctx());
         self.file_flow(ui);
         self.apply_commands(ui.input(|i| i.pointer.any_released()));
+        self.follow_selection();
         if ui.input(|i| i.pointer.any_released()) {
             self.history.seal(); // a drag (of nodes or a slider) ended: its edits are one step
         }

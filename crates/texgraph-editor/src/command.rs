@@ -99,6 +99,16 @@ pub enum Command {
         /// The wire.
         wire: DroppedWire,
     },
+    /// Open the menu of the connection into input `port` of `node` from `from` (a
+    /// right-click on its wire), where the pointer is.
+    OpenWireMenu {
+        /// The source (`node` or `node.port`).
+        from: String,
+        /// The node fed.
+        node: String,
+        /// Its input.
+        port: String,
+    },
     /// Add a node of `kind` at `pos` (canvas) connected to a dropped wire.
     AddWiredNode {
         /// The node type's id.
@@ -208,6 +218,16 @@ pub enum DroppedWire {
         /// Its input.
         port: String,
     },
+    /// A connection the new node goes into: `from` feeds its first input, its first
+    /// output feeds input `port` of `node`.
+    Between {
+        /// The source (`node` or `node.port`).
+        from: String,
+        /// The node fed.
+        node: String,
+        /// Its input.
+        port: String,
+    },
 }
 
 impl DroppedWire {
@@ -218,6 +238,7 @@ impl DroppedWire {
         match self {
             DroppedWire::From(_) => !desc.inputs.is_empty(),
             DroppedWire::Into { .. } => !desc.outputs.is_empty(),
+            DroppedWire::Between { .. } => !desc.inputs.is_empty() && !desc.outputs.is_empty(),
         }
     }
 }

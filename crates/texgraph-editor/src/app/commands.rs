@@ -213,6 +213,7 @@ impl EditorApp {
             Command::OpenWirePalette { at, screen, wire } => {
                 self.open_wire_palette(at, screen, wire)
             }
+            Command::OpenWireMenu { from, node, port } => self.open_wire_menu(from, node, port),
             Command::AddWiredNode { kind, pos, wire } => self.add_wired_node(kind, pos, wire),
             Command::Status(message) => self.show_status(message),
             Command::ChooseFile { node, param } => self.choose_file(node, param),

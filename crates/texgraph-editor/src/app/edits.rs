@@ -64,6 +64,12 @@ impl EditorApp {
             DroppedWire::Into { node, port } => {
                 self.connect(id, node, port);
             }
+            DroppedWire::Between { from, node, port } => {
+                if let Some(input) = first_input {
+                    self.connect(from, id.clone(), input);
+                }
+                self.connect(id, node, port);
+            }
         }
         Applied::Edit(None)
     }

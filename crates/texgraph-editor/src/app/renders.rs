@@ -196,6 +196,31 @@ impl EditorApp {
         }
     }
 
+    /// The node the 2D preview shows: the pinned one, else the selected one, else none
+    /// (the graph's output).
+    pub(super) fn preview_node(&self) -> Option<String> {
+        self.preview.pinned.clone().or_else(|| self.followed_node())
+    }
+
+    /// The selected node, which the preview follows while nothing is pinned.
+    fn followed_node(&self) -> Option<String> {
+        if self.preview.pinned.is_some() {
+            return None;
+        }
+        self.selected
+            .clone()
+            .filter(|id| self.graph.node(id).is_some())
+    }
+
+    /// Renders the preview again when what it should show changed (a node selected, the
+    /// selection cleared) since it was asked for.
+    pub(super) fn follow_selection(&mut self) {
+        if !self.show_3d && self.followed_node() != self.preview.following {
+            self.renders.generation += 1;
+            self.request_preview();
+        }
+    }
+
     /// [`Self::request_preview`] of `graph`, the current graph already shared.
     fn request_preview_of(&mut self, mut graph: Arc<Graph>) {
         if let Some(time) = self.preview.playing {
@@ -209,6 +234,7 @@ impl EditorApp {
         {
             self.preview.pinned = None;
         }
+        self.preview.following = self.followed_node();
         self.renders
             .requested
             .push_back((self.renders.generation, std::time::Instant::now()));
@@ -220,7 +246,7 @@ impl EditorApp {
             let dragging = self.window.ctx.input(|i| i.pointer.any_down());
             (Slot::Material, self.ball.maps_side(dragging), None)
         } else {
-            let node = self.preview.pinned.clone().map(|id| (id, None));
+            let node = self.preview_node().map(|id| (id, None));
             (Slot::Preview, self.preview.size, node)
         };
         self.renders.worker.submit(Job {

@@ -272,6 +272,9 @@ impl SnarlViewer<String> for Canvas<'_> {
             .is_some_and(|n| n.kind == texgraph_core::graph::SUBGRAPH_KIND);
         if subgraph && response.double_clicked() {
             self.commands.push(Command::OpenSubgraph(id.clone()));
+        } else if response.double_clicked() {
+            // As in Substance: a double-click shows the node in the 2D view, and it stays.
+            self.commands.push(Command::Pin(Some(id.clone())));
         } else if response.clicked() {
             self.commands.push(if ui.input(|i| i.modifiers.shift) {
                 Command::Pick(id.clone())
@@ -299,15 +302,18 @@ impl SnarlViewer<String> for Canvas<'_> {
         snarl: &mut Snarl<String>,
     ) {
         let id = &snarl[node];
-        match self.thumbnails.get(id) {
-            Some(texture) => {
-                ui.add(
-                    egui::Image::new(texture).fit_to_exact_size(egui::vec2(THUMBNAIL, THUMBNAIL)),
-                );
-            }
-            None => {
-                ui.allocate_space(egui::vec2(THUMBNAIL, THUMBNAIL));
-            }
+        let size = egui::vec2(THUMBNAIL, THUMBNAIL);
+        // Clicks only: a drag on the thumbnail still moves the node.
+        let response = match self.thumbnails.get(id) {
+            Some(texture) => ui.add(
+                egui::Image::new(texture)
+                    .fit_to_exact_size(size)
+                    .sense(Sense::click()),
+            ),
+            None => ui.allocate_response(size, Sense::click()),
+        };
+        if response.double_clicked() {
+            self.commands.push(Command::Pin(Some(id.clone())));
         }
     }
 
@@ -340,8 +346,16 @@ impl SnarlViewer<String> for Canvas<'_> {
         }
     }
 
-    fn disconnect(&mut self, _from: &OutPin, to: &InPin, snarl: &mut Snarl<String>) {
-        self.drop_inputs(to, snarl);
+    fn disconnect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<String>) {
+        // A right-click on a wire: its menu (disconnect, or insert a node there).
+        let node = snarl[to.id.node].clone();
+        if let Some(port) = input_name(self.graph, &node, to.id.input) {
+            self.commands.push(Command::OpenWireMenu {
+                from: reference(self.graph, &snarl[from.id.node], from.id.output),
+                node,
+                port,
+            });
+        }
     }
 
     fn drop_inputs(&mut self, pin: &InPin, snarl: &mut Snarl<String>) {

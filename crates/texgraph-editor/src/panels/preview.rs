@@ -67,8 +67,12 @@ pub struct Preview {
     pub size: u32,
     /// Show 3×3 copies to check seams.
     pub tiled: bool,
-    /// The node shown instead of the graph's output.
+    /// The node shown instead of the graph's output, whatever is selected.
     pub pinned: Option<String>,
+    /// The selected node, shown while nothing is pinned.
+    pub following: Option<String>,
+    /// The channels shown.
+    pub channel: Channel,
     /// The shown image, as egui texture and as rendered values.
     pub texture: Option<TextureHandle>,
     /// The rendered values of the shown image.
@@ -103,6 +107,8 @@ impl Default for Preview {
             size: 256,
             tiled: false,
             pinned: None,
+            following: None,
+            channel: Channel::All,
             texture: None,
             image: None,
             millis: 0.0,
@@ -181,15 +187,54 @@ impl Timeline {
     }
 }
 
+/// Which channels of a color image the preview shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// The color, over its alpha.
+    All,
+    /// Red, as gray.
+    Red,
+    /// Green, as gray.
+    Green,
+    /// Blue, as gray.
+    Blue,
+    /// Alpha, as gray.
+    Alpha,
+}
+
+impl Channel {
+    /// The buttons, in order, with their labels and what they show.
+    const BUTTONS: [(Channel, &'static str, &'static str); 5] = [
+        (Channel::All, "RGBA", "the color"),
+        (Channel::Red, "R", "red alone, as gray"),
+        (Channel::Green, "G", "green alone, as gray"),
+        (Channel::Blue, "B", "blue alone, as gray"),
+        (Channel::Alpha, "A", "alpha alone, as gray"),
+    ];
+}
+
 /// An image as egui pixels, quantized like an 8-bit export.
 pub fn to_color_image(image: &Image) -> ColorImage {
+    channel_image(image, Channel::All)
+}
+
+/// `channel` of an image as egui pixels, quantized like an 8-bit export: one channel
+/// is shown as opaque gray (a gray image is the same in every channel, alpha 1).
+pub fn channel_image(image: &Image, channel: Channel) -> ColorImage {
     let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
     let pixels = image
         .data
         .chunks_exact(image.channels)
-        .map(|p| match *p {
-            [g] => Color32::from_gray(byte(g)),
-            [r, g, b, a] => Color32::from_rgba_unmultiplied(byte(r), byte(g), byte(b), byte(a)),
+        .map(|p| match (p, channel) {
+            (&[_], Channel::Alpha) => Color32::WHITE,
+            (&[g], _) => Color32::from_gray(byte(g)),
+            (&[r, g, b, a], Channel::All) => {
+                Color32::from_rgba_unmultiplied(byte(r), byte(g), byte(b), byte(a))
+            }
+            (&[r, _, _, _], Channel::Red) => Color32::from_gray(byte(r)),
+            (&[_, g, _, _], Channel::Green) => Color32::from_gray(byte(g)),
+            (&[_, _, b, _], Channel::Blue) => Color32::from_gray(byte(b)),
+            (&[_, _, _, a], Channel::Alpha) => Color32::from_gray(byte(a)),
             _ => Color32::MAGENTA,
         })
         .collect();
@@ -199,18 +244,26 @@ pub fn to_color_image(image: &Image) -> ColorImage {
 impl Preview {
     /// Takes a finished render.
     pub fn show_image(&mut self, ctx: &egui::Context, image: Image, millis: f64) {
-        let pixels = to_color_image(&image);
+        self.millis = millis;
+        self.stats = Some(Stats::of(&image));
+        self.image = Some(Arc::new(image));
+        self.upload(ctx);
+        self.error = None;
+        self.hint = None;
+    }
+
+    /// Puts the shown channels of the image into the texture.
+    fn upload(&mut self, ctx: &egui::Context) {
+        let Some(image) = &self.image else {
+            return;
+        };
+        let pixels = channel_image(image, self.channel);
         match &mut self.texture {
             Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
             None => {
                 self.texture = Some(ctx.load_texture("preview", pixels, TextureOptions::LINEAR))
             }
         }
-        self.millis = millis;
-        self.stats = Some(Stats::of(&image));
-        self.image = Some(Arc::new(image));
-        self.error = None;
-        self.hint = None;
     }
 
     /// Takes a failed render: the old image would show something the graph no longer makes.
@@ -270,6 +323,24 @@ impl Preview {
                 self.reset_view();
             }
         });
+        // Channel isolation, as in Substance's 2D view: shown from the rendered values,
+        // without rendering again.
+        let color = self.image.as_ref().is_some_and(|i| i.channels == 4);
+        ui.horizontal(|ui| {
+            ui.add_enabled_ui(color, |ui| {
+                for (channel, label, hint) in Channel::BUTTONS {
+                    if ui
+                        .selectable_label(self.channel == channel, label)
+                        .on_hover_text(hint)
+                        .clicked()
+                        && self.channel != channel
+                    {
+                        self.channel = channel;
+                        self.upload(ui.ctx());
+                    }
+                }
+            });
+        });
         // Timings on a line of their own, cut short rather than wrapped.
         let shown = self
             .latency
@@ -284,8 +355,26 @@ impl Preview {
         if let Some(id) = self.pinned.clone() {
             ui.horizontal(|ui| {
                 ui.label(format!("showing node {id}"));
-                if ui.button("Unpin").clicked() {
+                if ui
+                    .button("Unpin")
+                    .on_hover_text("follow the selection again")
+                    .clicked()
+                {
                     self.pinned = None;
+                    actions.push(PreviewAction::Render);
+                }
+            });
+        } else if let Some(id) = self.following.clone() {
+            ui.horizontal(|ui| {
+                ui.label(format!("showing selected node {id}"));
+                if ui
+                    .button("Pin")
+                    .on_hover_text(
+                        "keep showing this node whatever is selected (or double-click a node)",
+                    )
+                    .clicked()
+                {
+                    self.pinned = Some(id);
                     actions.push(PreviewAction::Render);
                 }
             });
@@ -517,6 +606,50 @@ mod tests {
         assert_eq!(
             (stats.bins[0], stats.bins[BINS / 2], stats.bins[BINS - 1]),
             (2, 1, 1)
+        );
+    }
+
+    #[test]
+    fn a_channel_is_shown_as_its_own_bytes_in_gray() {
+        let image = Image {
+            width: 2,
+            height: 1,
+            channels: 4,
+            data: vec![0.2, 0.4, 0.6, 0.8, 1.5, -1.0, 0.5, 0.0],
+        };
+        let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+        for (channel, index) in [
+            (Channel::Red, 0),
+            (Channel::Green, 1),
+            (Channel::Blue, 2),
+            (Channel::Alpha, 3),
+        ] {
+            let shown = channel_image(&image, channel);
+            for (pixel, px) in shown.pixels.iter().enumerate() {
+                let v = byte(image.data[pixel * 4 + index]);
+                assert_eq!(*px, Color32::from_gray(v), "{channel:?} {pixel}");
+            }
+        }
+        let all = channel_image(&image, Channel::All);
+        assert_eq!(all.pixels, to_color_image(&image).pixels);
+        assert_eq!(
+            all.pixels[0],
+            Color32::from_rgba_unmultiplied(51, 102, 153, 204)
+        );
+        // A gray image: every channel is the gray, alpha opaque.
+        let gray = Image {
+            width: 1,
+            height: 1,
+            channels: 1,
+            data: vec![0.4],
+        };
+        assert_eq!(
+            channel_image(&gray, Channel::Red).pixels[0],
+            Color32::from_gray(102)
+        );
+        assert_eq!(
+            channel_image(&gray, Channel::Alpha).pixels[0],
+            Color32::WHITE
         );
     }
 

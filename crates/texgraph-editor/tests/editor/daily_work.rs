@@ -869,3 +869,76 @@ fn the_canvas_selection_does_not_pass_to_other_nodes_when_the_selected_go() {
     );
     assert_eq!(h.state().selection(&h.ctx), ["subgraph1"]);
 }
+
+#[test]
+fn a_right_click_on_a_wire_opens_its_menu_to_disconnect_or_insert_a_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    wait_until(&mut h, "the thumbnails", |app| {
+        ["n", "a", "b"].iter().all(|id| app.has_thumbnail(id))
+    });
+    h.run_steps(2);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    // The wire n → a.input: halfway between its pins, on the curve (it is symmetric).
+    // n's output is the leftmost.
+    let out = h
+        .get_all_by_label("out")
+        .map(|n| n.rect())
+        .min_by(|p, q| p.left().total_cmp(&q.left()))
+        .unwrap();
+    let input = h
+        .get_all_by_label("input")
+        .map(|n| n.rect())
+        .min_by(|p, q| p.top().total_cmp(&q.top()))
+        .unwrap();
+    let from = pin_beside(&h, to_screen * out, false);
+    let to = pin_beside(&h, to_screen * input, true);
+    let middle = from + (to - from) / 2.0;
+    click_at(&mut h, middle, PointerButton::Secondary);
+    // A menu, nothing disconnected yet.
+    let inputs_of =
+        |h: &Harness<'_, EditorApp>, id: &str| h.state().graph.node(id).unwrap().inputs.clone();
+    assert_eq!(
+        inputs_of(&h, "a").get("input").map(String::as_str),
+        Some("n")
+    );
+    h.get_by_label("n → a.input");
+    h.get_by_label("Insert node…").click();
+    h.run_steps(3);
+    assert!(h.state().palette_open());
+    // The palette offers nodes with an input and an output: the one picked goes in.
+    h.event(egui::Event::Text("blur".into()));
+    h.run_steps(2);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    let blur = h
+        .state()
+        .selected
+        .clone()
+        .expect("the new node is selected");
+    assert_eq!(h.state().graph.node(&blur).unwrap().kind, "blur");
+    assert_eq!(
+        inputs_of(&h, &blur).get("input").map(String::as_str),
+        Some("n")
+    );
+    assert_eq!(
+        inputs_of(&h, "a").get("input").map(String::as_str),
+        Some(blur.as_str())
+    );
+    // One undo step takes it all back.
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert!(h.state().graph.node(&blur).is_none());
+    assert_eq!(
+        inputs_of(&h, "a").get("input").map(String::as_str),
+        Some("n")
+    );
+
+    // Disconnect, from the same menu.
+    h.run_steps(2);
+    click_at(&mut h, middle, PointerButton::Secondary);
+    h.get_by_label("Disconnect").click();
+    h.run_steps(2);
+    assert!(inputs_of(&h, "a").is_empty());
+}

@@ -843,6 +843,8 @@ fn a_new_graph_shows_a_hint_not_an_error() {
         to: "output".into(),
         port: "color".into(),
     });
+    // Nothing selected, the preview shows the output (else it follows the noise).
+    h.state_mut().push(Command::Select(None));
     let deadline = Instant::now() + Duration::from_secs(30);
     while h.state().preview.error.is_none() {
         assert!(Instant::now() < deadline, "no error for an unwired output");
@@ -1048,4 +1050,78 @@ fn disconnecting_an_input_keeps_everything_downstream_rendering_with_its_constan
     // The open socket shows what it reads.
     h.run_steps(2);
     assert_eq!(zeros(&h), before + 1, "the open socket shows 0");
+}
+
+/// Waits until the preview shows an image of `channels` channels rendered for the latest
+/// request.
+fn wait_for_channels(h: &mut Harness<'_, EditorApp>, channels: usize, what: &str) {
+    wait_until(h, what, |app| {
+        app.preview_is_current()
+            && app
+                .preview
+                .image
+                .as_ref()
+                .is_some_and(|i| i.channels == channels)
+    });
+}
+
+#[test]
+fn the_preview_follows_the_selection_unless_a_double_click_pins_a_node() {
+    let mut h = harness(&graph_path("marble.json"));
+    wait_for_preview(&mut h);
+    // Nothing selected: the output, in color.
+    assert_eq!(h.state().preview.image.as_ref().unwrap().channels, 4);
+    // Selected: the wave node, gray.
+    h.state_mut().push(Command::Select(Some("veins".into())));
+    h.run_steps(1);
+    wait_for_channels(&mut h, 1, "the selected node in the preview");
+    h.get_by_label("showing selected node veins");
+    // Nothing selected again: the output.
+    h.state_mut().push(Command::Select(None));
+    h.run_steps(1);
+    wait_for_channels(&mut h, 4, "the output again");
+
+    // A double-click on a title pins that node: selecting another leaves it shown.
+    // The harness steps a quarter second a frame: room for the two clicks.
+    h.ctx
+        .options_mut(|o| o.input_options.max_double_click_delay = 2.0);
+    let title = on_canvas(&h, "veins: Wave");
+    for _ in 0..2 {
+        click_at(&mut h, title.center(), PointerButton::Primary);
+    }
+    assert_eq!(h.state().preview.pinned.as_deref(), Some("veins"));
+    wait_for_channels(&mut h, 1, "the pinned node");
+    h.state_mut().push(Command::Select(Some("stone".into())));
+    h.run_steps(3);
+    assert_eq!(h.state().preview.pinned.as_deref(), Some("veins"));
+    assert!(h.state().preview_is_current());
+    assert_eq!(h.state().preview.image.as_ref().unwrap().channels, 1);
+    h.get_by_label("showing node veins");
+    // Unpinned, it follows the selection again.
+    h.get_by_label("Unpin").click();
+    h.run_steps(1);
+    assert_eq!(h.state().preview.pinned, None);
+    wait_for_channels(&mut h, 4, "the selected color node");
+    h.get_by_label("showing selected node stone");
+}
+
+#[test]
+fn the_channel_buttons_show_one_channel_of_the_rendered_image_as_gray() {
+    use texgraph_editor::panels::preview::Channel;
+    let mut h = harness(&graph_path("marble.json"));
+    wait_for_preview(&mut h);
+    let asked = h.state().renders_asked();
+    for (label, channel) in [
+        ("R", Channel::Red),
+        ("G", Channel::Green),
+        ("B", Channel::Blue),
+        ("A", Channel::Alpha),
+        ("RGBA", Channel::All),
+    ] {
+        h.get_by_label(label).click();
+        h.run_steps(2);
+        assert_eq!(h.state().preview.channel, channel, "{label}");
+    }
+    // Shown from the values already rendered: nothing was rendered again.
+    assert_eq!(h.state().renders_asked(), asked);
 }

@@ -117,8 +117,8 @@ struct CanvasState {
     style: SnarlStyle,
     /// View changes for the canvas this frame (frame all, wheel zoom).
     view: ViewRequest,
-    /// Frame all nodes on the next frame, no smaller than this scale.
-    framing: Option<f32>,
+    /// Frame nodes on the next frame, no smaller than this scale: those listed, or all.
+    framing: Option<(f32, Option<Vec<String>>)>,
     /// The node being renamed and the id typed so far.
     renaming: Option<(String, String)>,
     /// Where the canvas was drawn last (screen).
@@ -254,7 +254,7 @@ impl EditorApp {
                     ..SnarlStyle::new()
                 },
                 view: ViewRequest::default(),
-                framing: Some(canvas::READABLE_SCALE),
+                framing: Some((canvas::MIN_SCALE, None)),
                 renaming: None,
                 canvas_rect: egui::Rect::NOTHING,
                 palette: PaletteState::default(),
@@ -570,8 +570,14 @@ impl EditorApp {
     fn canvas(&mut self, ui: &mut Ui) {
         self.breadcrumb(ui);
         let rect = ui.available_rect_before_wrap();
-        if let Some(min_scale) = self.canvas.framing.take() {
+        if let Some((min_scale, only)) = self.canvas.framing.take() {
             self.canvas.view.frame = Some((rect, min_scale));
+            self.canvas.view.frame_only = only.clone();
+            // Nodes not drawn yet (a graph just shown) have no measured size: frame
+            // again once they have.
+            if self.canvas.sizes.is_empty() {
+                self.canvas.framing = Some((min_scale, only));
+            }
         }
         // The wheel zooms the canvas about the pointer (about 8% a wheel step), as in other
         // node editors; Ctrl+wheel and pinch arrive as egui's own zoom.

@@ -151,6 +151,8 @@ pub enum Command {
     RemoveComment(usize),
     /// Add a node to the picked nodes, or take it out (Shift+click).
     Pick(String),
+    /// Pick every node (Ctrl+A).
+    SelectAll,
     /// Show a node's output in the preview (`None`: the graph's output).
     Pin(Option<String>),
     /// Show the graph file of subgraph node `id`, keeping this graph (and its unsaved

@@ -208,6 +208,7 @@ impl EditorApp {
             Command::SelectComment(index) => self.select_comment(index),
             Command::Select(id) => self.select(id),
             Command::Pick(id) => self.pick(id),
+            Command::SelectAll => self.select_all(),
             Command::Pin(id) => self.pin(id),
             Command::OpenPalette { at, screen } => self.open_palette(at, screen),
             Command::OpenWirePalette { at, screen, wire } => {

@@ -18,6 +18,8 @@ const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
 const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
 const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
+const SELECT_ALL: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::A);
+const FRAME_SELECTED: KeyboardShortcut = KeyboardShortcut::new(Modifiers::SHIFT, Key::F);
 /// Up one level, from a subgraph to the graph it was opened from.
 const BACK: KeyboardShortcut = KeyboardShortcut::new(Modifiers::ALT, Key::ArrowLeft);
 
@@ -28,6 +30,7 @@ struct Asked {
     save_as: bool,
     export: bool,
     frame_all: bool,
+    frame_selected: bool,
     copy: bool,
     palette: bool,
     paste: Option<String>,
@@ -81,6 +84,10 @@ impl EditorApp {
                 }
             }
             asked.frame_all = i.key_pressed(Key::F) && i.modifiers.is_none();
+            asked.frame_selected = i.consume_shortcut(&FRAME_SELECTED);
+            if i.consume_shortcut(&SELECT_ALL) {
+                commands.push(Command::SelectAll);
+            }
             asked.palette = i.key_pressed(Key::Space) || i.key_pressed(Key::Tab);
             if selection.is_empty() {
                 if let Some(index) = comment.filter(|_| i.key_pressed(Key::Delete)) {
@@ -108,6 +115,9 @@ impl EditorApp {
         }
         if asked.frame_all {
             self.frame_all();
+        }
+        if asked.frame_selected && !selection.is_empty() {
+            self.frame_nodes(selection.clone());
         }
         if asked.back
             && let Some(level) = self.navigation.trail.len().checked_sub(1)
@@ -160,14 +170,14 @@ impl EditorApp {
     /// Fits the view to every node and comment, however small that makes them (the
     /// person asked to see all).
     pub fn frame_all(&mut self) {
-        self.canvas.framing = Some(crate::panels::canvas::MIN_SCALE);
+        self.canvas.framing = Some((crate::panels::canvas::MIN_SCALE, None));
     }
 
-    /// Fits the view to the nodes, no smaller than readable (a graph just opened: a large
-    /// one shows its middle at a scale its text can be read at).
-    pub fn frame_readable(&mut self) {
-        self.canvas.framing = Some(crate::panels::canvas::READABLE_SCALE);
+    /// Fits the view to the nodes `ids` (View → Frame selected).
+    pub fn frame_nodes(&mut self, ids: Vec<String>) {
+        self.canvas.framing = Some((crate::panels::canvas::MIN_SCALE, Some(ids)));
     }
+
 
     /// Applies the remembered UI scale on the first frame, then remembers changes
     /// (Ctrl+= / Ctrl+- / Ctrl+0 are egui's own).
@@ -355,6 +365,9 @@ impl EditorApp {
         if picked(ui, "Delete", "Del") {
             self.commands.push(Command::Remove(selection.clone()));
         }
+        if item(ui, "Select all", "Ctrl+A") {
+            self.commands.push(Command::SelectAll);
+        }
         ui.separator();
         if item(ui, "Add node…", "Space") {
             self.canvas.palette_at = Some((None, ui.min_rect().right_top()));
@@ -390,6 +403,16 @@ impl EditorApp {
             .clicked()
         {
             self.frame_all();
+        }
+        let selection = self.selection(ui.ctx());
+        if ui
+            .add_enabled(
+                !selection.is_empty(),
+                egui::Button::new("Frame selected").shortcut_text("Shift+F"),
+            )
+            .clicked()
+        {
+            self.frame_nodes(selection);
         }
         ui.separator();
         ui.label(format!("UI scale {:.0}%", ui.ctx().zoom_factor() * 100.0));

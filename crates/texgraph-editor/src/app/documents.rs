@@ -150,7 +150,7 @@ impl EditorApp {
         replace_snarl(&mut self.canvas.snarl, &self.graph);
         self.canvas.sizes.clear();
         self.changed();
-        self.frame_readable();
+        self.frame_all();
         // Each document has its own undo steps: undo never brings back another file's
         // graph under this one's name.
         self.history = crate::history::History::default();

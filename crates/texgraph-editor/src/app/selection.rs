@@ -46,6 +46,12 @@ impl EditorApp {
         Applied::Nothing
     }
 
+    /// Picks every node: what Delete, Duplicate and Copy then act on.
+    pub(super) fn select_all(&mut self) -> Applied {
+        self.picked = self.graph.nodes.iter().map(|n| n.id.clone()).collect();
+        Applied::Nothing
+    }
+
     /// Shows a node in the preview whatever is selected (or lets the preview follow again).
     pub(super) fn pin(&mut self, id: Option<String>) -> Applied {
         self.preview.pinned = id;

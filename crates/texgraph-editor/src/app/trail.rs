@@ -44,7 +44,7 @@ impl EditorApp {
         self.changed();
         match parked.view {
             Some(view) => self.canvas.view.restore = Some(view),
-            None => self.frame_readable(),
+            None => self.frame_all(),
         }
     }
 

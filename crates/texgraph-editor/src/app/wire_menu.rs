@@ -55,7 +55,7 @@ impl EditorApp {
             .show(ctx, |ui| {
                 egui::Frame::menu(ui.style())
                     .show(ui, |ui| {
-                        ui.weak(format!("{} → {}.{}", menu.from, menu.node, menu.port));
+                        ui.weak(format!("{} into {}.{}", menu.from, menu.node, menu.port));
                         if ui.button("Disconnect").clicked() {
                             return Some(Command::Disconnect {
                                 to: menu.node.clone(),

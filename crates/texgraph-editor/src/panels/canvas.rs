@@ -17,9 +17,10 @@ use crate::panels::comments;
 use crate::shown::decimal;
 use crate::subgraphs::ports;
 
-/// The smallest scale "frame all" picks: below it node text is too small to read, so a
-/// large graph is centred at this scale instead (pan to see the rest).
-pub const READABLE_SCALE: f32 = 0.8;
+/// Below this scale node text is not drawn: its glyphs would be a few pixels tall and
+/// come out misdrawn ("0.040" read "0 040"). Nodes keep their size and thumbnails, and
+/// the title shows on hover.
+pub const LEGIBLE_SCALE: f32 = 0.45;
 /// The smallest scale the canvas zooms to.
 pub const MIN_SCALE: f32 = 0.05;
 /// The largest scale the canvas zooms to.
@@ -31,10 +32,12 @@ pub const WHEEL_ZOOM_PER_POINT: f32 = 0.002;
 
 /// Changes to the canvas view asked for this frame, applied when egui-snarl hands its
 /// transform to the viewer.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct ViewRequest {
     /// Fit the nodes into this screen rectangle, no smaller than this scale.
     pub frame: Option<(egui::Rect, f32)>,
+    /// Fit only these nodes (Frame selected), not every node and comment.
+    pub frame_only: Option<Vec<String>>,
     /// Zoom about this screen point by this factor (the mouse wheel).
     pub zoom: Option<(Pos2, f32)>,
     /// Go back to this view (a graph shown again as it was left).
@@ -111,6 +114,40 @@ impl Canvas<'_> {
     fn descriptor(&self, id: &str) -> Option<&'static registry::NodeDescriptor> {
         registry::lookup(&self.graph.node(id)?.kind)
     }
+
+    /// The value of node `id`'s first param when that is a choice.
+    fn face_choice(&self, id: &str) -> Option<String> {
+        let param = self.descriptor(id)?.params.first()?;
+        let ParamKind::Choice { default, .. } = param.kind else {
+            return None;
+        };
+        Some(match self.graph.node(id)?.params.get(param.name) {
+            Some(ParamValue::Text(value)) => texgraph_core::text::printable(value).into_owned(),
+            _ => default.to_owned(),
+        })
+    }
+
+    /// Makes the text of `ui` invisible when the canvas is zoomed out below
+    /// [`LEGIBLE_SCALE`] (laid out all the same, so nodes keep their size); true then.
+    fn hide_text_when_small(&self, ui: &mut Ui) -> bool {
+        if self.view.scale >= LEGIBLE_SCALE {
+            return false;
+        }
+        let visuals = ui.visuals_mut();
+        visuals.override_text_color = Some(Color32::TRANSPARENT);
+        visuals.weak_text_color = Some(Color32::TRANSPARENT);
+        let widgets = &mut visuals.widgets;
+        for state in [
+            &mut widgets.noninteractive,
+            &mut widgets.inactive,
+            &mut widgets.hovered,
+            &mut widgets.active,
+            &mut widgets.open,
+        ] {
+            state.fg_stroke.color = Color32::TRANSPARENT;
+        }
+        true
+    }
 }
 
 impl SnarlViewer<String> for Canvas<'_> {
@@ -140,6 +177,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<String>,
     ) -> impl SnarlPin + 'static {
+        self.hide_text_when_small(ui);
         let id = snarl[pin.id.node].clone();
         let Some((name, ty)) =
             ports(self.graph, &id).and_then(|p| p.inputs.get(pin.id.input).cloned())
@@ -165,6 +203,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<String>,
     ) -> impl SnarlPin + 'static {
+        self.hide_text_when_small(ui);
         let id = &snarl[pin.id.node];
         if let Some(port) =
             ports(self.graph, id).and_then(|p| p.outputs.get(pin.id.output).cloned())
@@ -214,6 +253,7 @@ impl SnarlViewer<String> for Canvas<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<String>,
     ) {
+        let small = self.hide_text_when_small(ui);
         let id = snarl[node].clone();
         let title = self.title(&id);
         // A label is the title, with the id after it, dimmed: one piece of text, so a click
@@ -241,7 +281,12 @@ impl SnarlViewer<String> for Canvas<'_> {
                 .selectable(false)
                 .sense(Sense::click()),
         );
-        if self.stages.contains(&id) {
+        // A node whose first param is a choice (a blend's mode, a math operation, a
+        // wave's kind) shows it on its face, as Substance does.
+        if let Some(choice) = self.face_choice(&id) {
+            ui.add(egui::Label::new(egui::RichText::new(choice).weak()).selectable(false));
+        }
+        if self.stages.contains(&id) && !small {
             // Body-sized text on a solid chip: readable at the canvas's usual scales.
             let badge = egui::RichText::new(STAGE_BADGE).color(Color32::from_rgb(10, 20, 30));
             egui::Frame::new()
@@ -286,6 +331,8 @@ impl SnarlViewer<String> for Canvas<'_> {
         response.context_menu(|ui| self.node_menu(&id, ui));
         if let Some(message) = self.errors.get(&id).or_else(|| self.warnings.get(&id)) {
             response.on_hover_text(texgraph_core::text::printable(message));
+        } else if small {
+            response.on_hover_text(self.title(&id));
         }
     }
 
@@ -480,7 +527,10 @@ impl SnarlViewer<String> for Canvas<'_> {
             *to_global = view;
         }
         if let Some((viewport, min_scale)) = self.view.frame.take() {
-            let bounds = node_bounds(self.graph, snarl, self.sizes);
+            let bounds = match self.view.frame_only.take() {
+                Some(ids) => nodes_bounds(self.graph, snarl, self.sizes, &ids),
+                None => node_bounds(self.graph, snarl, self.sizes),
+            };
             *to_global = framing(viewport, bounds, min_scale);
         }
         if let Some((pointer, factor)) = self.view.zoom.take() {
@@ -607,6 +657,20 @@ impl Canvas<'_> {
             ui.close();
         }
     }
+}
+
+/// The canvas rectangle the nodes `ids` cover, if any of them is drawn.
+fn nodes_bounds(
+    graph: &Graph,
+    snarl: &Snarl<String>,
+    sizes: &DrawnSizes,
+    ids: &[String],
+) -> Option<egui::Rect> {
+    snarl
+        .nodes_pos_ids()
+        .filter(|(_, _, id)| ids.contains(id))
+        .filter_map(|(_, pos, id)| Some(node_rect(graph.node(id)?, pos, sizes)))
+        .reduce(|a, b| a.union(b))
 }
 
 /// The canvas rectangle the nodes and comments cover, if there are any.

@@ -9,7 +9,6 @@ use texgraph_core::{Graph, ParamValue};
 use texgraph_editor::app::{EMPTY_HINT, EditorApp, STATUS_SECONDS};
 use texgraph_editor::command::Command;
 use texgraph_editor::document::new_graph;
-use texgraph_editor::panels::canvas::READABLE_SCALE;
 
 use crate::common::*;
 
@@ -155,16 +154,27 @@ fn the_wheel_zooms_the_canvas_about_the_pointer() {
     );
 }
 
+/// Whether every node of the harness's graph is drawn inside the canvas.
+fn all_in_view(h: &Harness<'_, EditorApp>) -> bool {
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let canvas = h.state().canvas_rect();
+    h.state()
+        .node_rects()
+        .iter()
+        .all(|(_, rect)| canvas.contains_rect(to_screen * *rect))
+}
+
 #[test]
-fn frame_all_keeps_text_readable_and_the_ui_scale_is_remembered() {
-    for size in [egui::vec2(1400.0, 860.0), egui::vec2(900.0, 600.0)] {
-        let mut h = harness_sized(&graph_path("fire.json"), size);
-        h.run_steps(2);
-        assert!(
-            h.state().canvas_scale() >= READABLE_SCALE,
-            "{size:?}: scale {}",
-            h.state().canvas_scale()
-        );
+fn a_file_opens_with_every_node_in_view_and_the_ui_scale_is_remembered() {
+    for (graph, size) in [
+        ("fire.json", egui::vec2(1400.0, 860.0)),
+        ("fire.json", egui::vec2(900.0, 600.0)),
+        ("brick_wall.json", egui::vec2(1400.0, 860.0)),
+    ] {
+        let mut h = harness_sized(&graph_path(graph), size);
+        h.run_steps(3);
+        assert!(all_in_view(&h), "{graph} {size:?}: {:?}", h.state().node_rects());
     }
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("settings.json");
@@ -903,7 +913,7 @@ fn a_right_click_on_a_wire_opens_its_menu_to_disconnect_or_insert_a_node() {
         inputs_of(&h, "a").get("input").map(String::as_str),
         Some("n")
     );
-    h.get_by_label("n → a.input");
+    h.get_by_label("n into a.input");
     h.get_by_label("Insert node…").click();
     h.run_steps(3);
     assert!(h.state().palette_open());
@@ -941,4 +951,91 @@ fn a_right_click_on_a_wire_opens_its_menu_to_disconnect_or_insert_a_node() {
     h.get_by_label("Disconnect").click();
     h.run_steps(2);
     assert!(inputs_of(&h, "a").is_empty());
+}
+
+#[test]
+fn select_all_and_frame_selected_are_in_the_menus_with_their_shortcuts() {
+    let mut h = harness_sized(&graph_path("brick_wall.json"), egui::vec2(1400.0, 860.0));
+    h.run_steps(3);
+    // Ctrl+A picks every node: Delete then removes them all, one undo step.
+    h.hover_at(h.state().canvas_rect().center());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(2);
+    let all: Vec<String> = h.state().graph.nodes.iter().map(|n| n.id.clone()).collect();
+    let mut picked = h.state().selection(&h.ctx);
+    picked.sort();
+    let mut sorted = all.clone();
+    sorted.sort();
+    assert_eq!(picked, sorted);
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    assert!(h.state().graph.nodes.is_empty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().graph.nodes.len(), all.len());
+
+    // Shift+F frames the selected node: it fills the view, larger than when all show.
+    let whole = h.state().canvas_scale();
+    let first = all[0].clone();
+    h.state_mut().push(Command::Select(Some(first.clone())));
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::SHIFT, Key::F);
+    h.run_steps(3);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let (_, rect) = h
+        .state()
+        .node_rects()
+        .into_iter()
+        .find(|(id, _)| *id == first)
+        .unwrap();
+    let shown = to_screen * rect;
+    let canvas = h.state().canvas_rect();
+    assert!(h.state().canvas_scale() > whole * 2.0, "{} vs {whole}", h.state().canvas_scale());
+    assert!(canvas.contains_rect(shown), "{shown:?} in {canvas:?}");
+    assert!((shown.center() - canvas.center()).length() < 2.0, "centred");
+    // The menus name both, with their shortcuts; Edit → Select all picks every node.
+    h.state_mut().push(Command::Select(None));
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    assert!(menu_item(&h, "Select all").rect().width() > 0.0);
+    menu_item(&h, "Select all").click();
+    h.run_steps(3);
+    assert_eq!(h.state().selection(&h.ctx).len(), all.len());
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    menu_item(&h, "Frame selected").click();
+    h.run_steps(3);
+}
+
+#[test]
+fn a_node_whose_first_param_is_a_choice_shows_it_on_its_face() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(
+        dir.path(),
+        "face.json",
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+             { "id": "n", "type": "perlin", "pos": [0, 0] },
+             { "id": "mix", "type": "blend", "params": { "mode": "multiply" }, "inputs": { "a": "n", "b": "n" }, "pos": [300, 0] },
+             { "id": "op", "type": "math", "inputs": { "a": "mix" }, "pos": [600, 0] },
+             { "id": "out", "type": "output", "inputs": { "color": "op" }, "pos": [900, 0] } ] }"#,
+    );
+    h.run_steps(3);
+    let title = on_canvas(&h, "mix: Blend");
+    let mode = on_canvas(&h, "multiply");
+    assert!((mode.center().y - title.center().y).abs() < 2.0 && mode.left() > title.right());
+    // The default shows when the param is absent.
+    let default = match texgraph_core::registry::lookup("math").unwrap().params[0].kind {
+        texgraph_core::registry::ParamKind::Choice { default, .. } => default,
+        _ => unreachable!("math's first param is its operation"),
+    };
+    on_canvas(&h, default);
+    // A change shows at once.
+    h.state_mut().push(Command::SetParam {
+        node: "mix".into(),
+        param: "mode".into(),
+        value: ParamValue::Text("screen".into()),
+    });
+    h.run_steps(2);
+    on_canvas(&h, "screen");
 }

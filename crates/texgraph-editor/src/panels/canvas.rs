@@ -20,7 +20,7 @@ use crate::subgraphs::ports;
 /// Below this scale node text is not drawn: its glyphs would be a few pixels tall and
 /// come out misdrawn ("0.040" read "0 040"). Nodes keep their size and thumbnails, and
 /// the title shows on hover.
-pub const LEGIBLE_SCALE: f32 = 0.45;
+pub const LEGIBLE_SCALE: f32 = 0.6;
 /// The smallest scale the canvas zooms to.
 pub const MIN_SCALE: f32 = 0.05;
 /// The largest scale the canvas zooms to.
@@ -127,8 +127,9 @@ impl Canvas<'_> {
         })
     }
 
-    /// Makes the text of `ui` invisible when the canvas is zoomed out below
-    /// [`LEGIBLE_SCALE`] (laid out all the same, so nodes keep their size); true then.
+    /// Makes the text of `ui` and its value fields invisible when the canvas is zoomed out
+    /// below [`LEGIBLE_SCALE`] (laid out all the same, so nodes keep their size); true
+    /// then.
     fn hide_text_when_small(&self, ui: &mut Ui) -> bool {
         if self.view.scale >= LEGIBLE_SCALE {
             return false;
@@ -145,6 +146,10 @@ impl Canvas<'_> {
             &mut widgets.open,
         ] {
             state.fg_stroke.color = Color32::TRANSPARENT;
+            // The value fields' boxes too: empty boxes would read as grey bars.
+            state.bg_fill = Color32::TRANSPARENT;
+            state.weak_bg_fill = Color32::TRANSPARENT;
+            state.bg_stroke.color = Color32::TRANSPARENT;
         }
         true
     }

@@ -131,6 +131,10 @@ struct CanvasState {
     /// The wire dropped on empty canvas that opened the palette, which the node chosen
     /// takes.
     palette_wire: Option<DroppedWire>,
+    /// Nodes just created, to be given fresh canvas ids on the next frame: egui-snarl
+    /// draws a node it has not seen above the others, and the nodes taken out of the
+    /// canvas's selection as these were created got fresh ids in the same frame.
+    raise: Vec<String>,
     /// The open menu of a wire (right-clicked).
     wire_menu: Option<wire_menu::WireMenu>,
     /// Take every node out of the canvas's own selection after this frame's commands
@@ -261,6 +265,7 @@ impl EditorApp {
                 palette_at: None,
                 palette_wire: None,
                 wire_menu: None,
+                raise: Vec::new(),
                 deselect_canvas: false,
                 sizes: Default::default(),
             },

@@ -234,9 +234,43 @@ pub fn is_plain_id(id: &str) -> bool {
 }
 
 /// Where a new node goes when none is given: right of everything.
-pub fn free_position(graph: &Graph) -> Pos2 {
-    let x = graph.nodes.iter().map(|n| n.pos[0]).fold(0.0f32, f32::max);
-    pos2(x + 220.0, 0.0)
+pub fn free_position(graph: &Graph, sizes: &DrawnSizes) -> Pos2 {
+    let right = graph
+        .nodes
+        .iter()
+        .map(|n| node_rect(n, pos2(n.pos[0], n.pos[1]), sizes).right())
+        .fold(f32::NEG_INFINITY, f32::max);
+    if right.is_finite() {
+        pos2(right + COLUMN_GAP, 0.0)
+    } else {
+        Pos2::ZERO
+    }
+}
+
+/// Where a new node of type `kind` wanted at `wanted` goes so that it covers no node
+/// already there: `wanted` when that is clear, else straight below the nodes in the way
+/// (as a new node in Substance slides clear of the others).
+pub fn clear_spot(graph: &Graph, kind: &str, wanted: Pos2, sizes: &DrawnSizes) -> Pos2 {
+    let taken: Vec<Rect> = graph
+        .nodes
+        .iter()
+        .map(|n| node_rect(n, pos2(n.pos[0], n.pos[1]), sizes).expand(ROW_GAP / 2.0))
+        .collect();
+    let mut spot = wanted;
+    // Each step moves below one node in the way, so this ends within as many steps.
+    for _ in 0..=taken.len() {
+        let rect = estimated_rect(kind, spot);
+        match taken
+            .iter()
+            .filter(|t| t.intersects(rect))
+            .map(|t| t.bottom())
+            .reduce(f32::max)
+        {
+            Some(bottom) => spot.y = bottom + ROW_GAP / 2.0,
+            None => break,
+        }
+    }
+    spot
 }
 
 /// A new graph: one output node and `tileable` on, as material editors start.
@@ -444,6 +478,41 @@ pub fn fit_new_output(graph: &Graph, node: &mut Node) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_node_slides_below_the_nodes_it_would_cover() {
+        let mut graph = Graph::new();
+        let mut a = Node::new("a", "perlin");
+        a.pos = [0.0, 0.0];
+        let mut b = Node::new("b", "levels");
+        b.pos = [0.0, 200.0];
+        graph.nodes.extend([a, b]);
+        let sizes: DrawnSizes = [
+            ("a".to_owned(), vec2(300.0, 150.0)),
+            ("b".to_owned(), vec2(280.0, 180.0)),
+        ]
+        .into();
+        // Wanted on top of a: below a is b too, so below b.
+        let spot = clear_spot(&graph, "blend", pos2(50.0, 20.0), &sizes);
+        assert_eq!(spot.x, 50.0);
+        let rect = estimated_rect("blend", spot);
+        for n in &graph.nodes {
+            let taken = node_rect(n, pos2(n.pos[0], n.pos[1]), &sizes);
+            assert!(
+                !taken.intersects(rect),
+                "{} covered: {taken:?} {rect:?}",
+                n.id
+            );
+        }
+        assert!(spot.y >= 380.0 && spot.y <= 380.0 + ROW_GAP, "{spot:?}");
+        // A clear spot is kept as it is.
+        assert_eq!(
+            clear_spot(&graph, "blend", pos2(400.0, 0.0), &sizes),
+            pos2(400.0, 0.0)
+        );
+        // Beside the others: right of the widest, not of the rightmost corner.
+        assert_eq!(free_position(&graph, &sizes), pos2(300.0 + COLUMN_GAP, 0.0));
+    }
 
     fn marble() -> Graph {
         Graph::load(

@@ -24,12 +24,14 @@ pub struct Scale {
 }
 
 /// What the person did with the slider this frame.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Edit {
     /// Dragging the bar: the value so far (a drag is one undo step).
     Dragged(f32),
     /// A click on the bar or a typed value.
     Set(f32),
+    /// Typed text that is not a number: the value stays, and this says why.
+    Refused(String),
 }
 
 impl Scale {
@@ -128,8 +130,10 @@ pub fn show(ui: &mut Ui, id: Id, label: &str, value: f32, scale: Scale) -> Optio
         bar.widget_info(|| WidgetInfo::slider(true, f64::from(value), label));
         edit = drag_or_click(ui, id, &bar, rect, value, scale);
         paint(ui, rect, &bar, scale.position(value));
-        if let Some(typed) = field(ui, id.with("typed"), label, value, scale) {
-            edit = Some(Edit::Set(typed));
+        match field(ui, id.with("typed"), label, value, scale) {
+            Some(Ok(typed)) => edit = Some(Edit::Set(typed)),
+            Some(Err(why)) => edit = Some(Edit::Refused(why)),
+            None => {}
         }
     });
     edit
@@ -192,8 +196,15 @@ fn paint(ui: &Ui, rect: egui::Rect, bar: &egui::Response, t: f32) {
 }
 
 /// The typed-entry field: shows the value, keeps what is typed untouched while focused,
-/// applies it (within the range) on Enter or when focus leaves, reverts on Escape.
-fn field(ui: &mut Ui, id: Id, label: &str, value: f32, scale: Scale) -> Option<f32> {
+/// applies it (within the range) on Enter or when focus leaves, reverts on Escape. Text
+/// that is not a number is refused, saying so (the field shows the value again).
+fn field(
+    ui: &mut Ui,
+    id: Id,
+    label: &str,
+    value: f32,
+    scale: Scale,
+) -> Option<Result<f32, String>> {
     let draft = id.with("draft");
     let mut text = ui
         .data(|d| d.get_temp::<String>(draft))
@@ -215,9 +226,18 @@ fn field(ui: &mut Ui, id: Id, label: &str, value: f32, scale: Scale) -> Option<f
     if !response.lost_focus() || ui.input(|i| i.key_pressed(Key::Escape)) {
         return None;
     }
-    let typed: f32 = text.trim().parse().ok().filter(|v: &f32| v.is_finite())?;
+    let Some(typed) = text.trim().parse().ok().filter(|v: &f32| v.is_finite()) else {
+        return Some(Err(refusal(&text, "a number", label, &value.to_string())));
+    };
     let typed = typed.clamp(scale.min, scale.max);
-    (typed != value).then_some(typed)
+    (typed != value).then_some(Ok(typed))
+}
+
+/// What the status bar says when `text` typed into `label` is not `wanted`: the text as
+/// typed (control characters shown as escapes), and the value kept.
+pub fn refusal(text: &str, wanted: &str, label: &str, kept: &str) -> String {
+    let shown = texgraph_core::text::printable(text.trim());
+    format!("'{shown}' is not {wanted}: {label} stays {kept}")
 }
 
 #[cfg(test)]

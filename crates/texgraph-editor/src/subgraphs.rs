@@ -10,11 +10,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use texgraph_core::graph::SUBGRAPH_KIND;
+use texgraph_core::graph::{SUBGRAPH_KIND, split_reference};
 use texgraph_core::registry::{NodeDescriptor, PortType};
 use texgraph_core::subgraph::{self, Interface};
 use texgraph_core::usage::Usage;
-use texgraph_core::{Graph, ParamValue};
+use texgraph_core::{Graph, Node, ParamValue};
 
 thread_local! {
     /// File param as written → its interface.
@@ -67,6 +67,9 @@ pub struct NodePorts {
     pub inputs: Vec<(String, PortType)>,
     /// Output pins: names.
     pub outputs: Vec<String>,
+    /// Whether the ports are only those the graph's connections name: the node's type is
+    /// unknown or its file did not load. Its pins and wires are drawn red, not dropped.
+    pub unloaded: bool,
 }
 
 impl NodePorts {
@@ -78,6 +81,32 @@ impl NodePorts {
                 .map(|(n, t)| (n.to_owned(), t))
                 .collect(),
             outputs: desc.outputs.iter().map(|o| o.name.to_owned()).collect(),
+            unloaded: false,
+        }
+    }
+
+    /// The ports of a node whose type or file is unknown, from the connections that name
+    /// them: its connected inputs, and the outputs other nodes read (the first one is the
+    /// one a bare reference to the node means).
+    fn of_connections(graph: &Graph, id: &str, node: &Node) -> Self {
+        let mut outputs = vec!["out".to_owned()];
+        for reference in graph.nodes.iter().flat_map(|n| n.inputs.values()) {
+            if let (source, Some(port)) = split_reference(reference)
+                && source == id
+                && !outputs.iter().any(|o| o == port)
+            {
+                outputs.push(port.to_owned());
+            }
+        }
+        Self {
+            label: format!("{} (not loaded)", node.kind),
+            inputs: node
+                .inputs
+                .keys()
+                .map(|name| (name.clone(), PortType::Any))
+                .collect(),
+            outputs,
+            unloaded: true,
         }
     }
 
@@ -89,12 +118,14 @@ impl NodePorts {
                 .map(|(n, t)| (n.to_owned(), t))
                 .collect(),
             outputs: interface.outputs.clone(),
+            unloaded: false,
         }
     }
 }
 
-/// The ports of node `id` of `graph`: its type's, or its subgraph file's; `None` for an
-/// unknown type or a subgraph whose file did not load.
+/// The ports of node `id` of `graph`: its type's, or its subgraph file's; for an unknown
+/// type or a subgraph whose file did not load, those its connections name
+/// ([`NodePorts::unloaded`]), so its wires stay on the canvas.
 pub fn ports(graph: &Graph, id: &str) -> Option<NodePorts> {
     let node = graph.node(id)?;
     match texgraph_core::registry::lookup(&node.kind) {
@@ -114,7 +145,10 @@ pub fn ports(graph: &Graph, id: &str) -> Option<NodePorts> {
             }
             Some(ports)
         }
-        None => interface(graph, id).map(|i| NodePorts::of_interface(&i)),
+        None => Some(interface(graph, id).map_or_else(
+            || NodePorts::of_connections(graph, id, node),
+            |i| NodePorts::of_interface(&i),
+        )),
     }
 }
 
@@ -166,7 +200,7 @@ mod tests {
     }
 
     #[test]
-    fn a_subgraph_whose_file_is_gone_has_no_ports() {
+    fn a_subgraph_whose_file_is_gone_keeps_the_ports_its_wires_name() {
         let (mut graph, folder) = slab();
         graph
             .node_mut("fine")
@@ -174,7 +208,15 @@ mod tests {
             .params
             .insert("file".into(), ParamValue::Text("library/gone.json".into()));
         refresh(&graph, &folder);
-        assert!(ports(&graph, "fine").is_none());
-        assert!(ports(&graph, "broad").is_some());
+        let gone = ports(&graph, "fine").unwrap();
+        assert!(gone.unloaded);
+        // veins reads "fine.mask": that output stays, after the bare reference's place.
+        assert_eq!(gone.outputs, ["out", "mask"]);
+        assert!(gone.inputs.is_empty());
+        assert!(!ports(&graph, "broad").unwrap().unloaded);
+        // Its wire is still drawn: every connection of the graph has one.
+        let snarl = crate::document::to_snarl(&graph);
+        let wires = graph.nodes.iter().map(|n| n.inputs.len()).sum::<usize>();
+        assert_eq!(snarl.wires().count(), wires);
     }
 }

@@ -53,6 +53,7 @@ impl EditorApp {
     /// frame. The edits of one frame are one undo step (a wire moved with Ctrl+drag is a
     /// disconnect and a connect in the same frame); a drag merges its frames' steps.
     pub fn apply_commands(&mut self, drag_ended: bool) {
+        self.raise_created();
         if drag_ended {
             // Wires lifted on the canvas itself (and not dropped on another pin) are gone.
             for (to, port) in lifted_wires(&self.graph, &self.canvas.snarl) {
@@ -135,6 +136,26 @@ impl EditorApp {
         self.selected = ids.last().cloned();
         self.picked = if ids.len() > 1 { ids } else { Vec::new() };
         self.canvas.deselect_canvas = true;
+        self.canvas.raise = self.picked.clone();
+        self.canvas.raise.extend(self.selected.clone());
+    }
+
+    /// Draws the nodes created last frame above every other: a duplicate covers its
+    /// original, not the other way round.
+    fn raise_created(&mut self) {
+        if self.canvas.deselect_canvas || self.canvas.raise.is_empty() {
+            return;
+        }
+        let raise = std::mem::take(&mut self.canvas.raise);
+        let ids: Vec<_> = self
+            .canvas
+            .snarl
+            .node_ids()
+            .filter(|(_, name)| raise.contains(name))
+            .map(|(id, _)| id)
+            .collect();
+        crate::document::renew(&mut self.canvas.snarl, &ids);
+        sync_snarl(&mut self.canvas.snarl, &self.graph);
     }
 
     /// Moves `ids` into a new graph file beside this graph's file (`<node>.json`) and

@@ -178,7 +178,6 @@ impl EditorApp {
         self.canvas.framing = Some((crate::panels::canvas::MIN_SCALE, Some(ids)));
     }
 
-
     /// Applies the remembered UI scale on the first frame, then remembers changes
     /// (Ctrl+= / Ctrl+- / Ctrl+0 are egui's own).
     pub(super) fn apply_ui_scale(&mut self, ctx: &egui::Context) {

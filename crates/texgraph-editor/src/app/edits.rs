@@ -6,7 +6,7 @@ use texgraph_core::{Graph, Node};
 use super::EditorApp;
 use super::commands::{Applied, id_base, paste, rename};
 use crate::command::DroppedWire;
-use crate::document::{arrange, file_position, free_position, fresh_id};
+use crate::document::{arrange, clear_spot, file_position, free_position, fresh_id};
 
 impl EditorApp {
     /// Wires `from` into `to`'s `port`, when the core allows the connection.
@@ -79,7 +79,9 @@ impl EditorApp {
     fn insert_node(&mut self, kind: &'static str, pos: Option<Pos2>) -> String {
         let graph = &mut self.graph;
         let id = fresh_id(graph, kind);
-        let pos = pos.unwrap_or_else(|| free_position(graph));
+        let sizes = &self.canvas.sizes;
+        let wanted = pos.unwrap_or_else(|| free_position(graph, sizes));
+        let pos = clear_spot(graph, kind, wanted, sizes);
         let mut node = Node::new(id.clone(), kind);
         node.pos = file_position(pos);
         crate::document::fit_new_output(graph, &mut node);

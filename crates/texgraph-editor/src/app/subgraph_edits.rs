@@ -56,7 +56,7 @@ impl EditorApp {
         let mut node = Node::new(id.clone(), texgraph_core::graph::SUBGRAPH_KIND);
         node.params
             .insert("file".to_owned(), ParamValue::Text(file));
-        node.pos = file_position(pos.unwrap_or_else(|| free_position(graph)));
+        node.pos = file_position(pos.unwrap_or_else(|| free_position(graph, &self.canvas.sizes)));
         graph.nodes.push(node);
         self.select_created(vec![id]);
         Applied::Edit(None)

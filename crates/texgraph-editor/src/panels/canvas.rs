@@ -99,6 +99,9 @@ const STAGE_HINT: &str = "computed over the whole image before the nodes that re
 /// The outline of a selected node (its glow when it has a problem's outline).
 const SELECTED: Color32 = Color32::from_rgb(90, 160, 255);
 
+/// The pins and wires of a node whose type or graph file is unknown.
+const BROKEN: Color32 = Color32::from_rgb(230, 90, 80);
+
 /// The outline of a node with a warning (unfinished, not used by any output).
 pub const AMBER: Color32 = Color32::from_rgb(230, 170, 40);
 
@@ -199,7 +202,9 @@ impl SnarlViewer<String> for Canvas<'_> {
         } else {
             ui.scope(|_| {});
         }
-        PinInfo::circle().with_fill(pin_color(ty))
+        // A node whose type or file is unknown keeps its wires, red, as its outline is.
+        let broken = ports(self.graph, &id).is_some_and(|p| p.unloaded);
+        PinInfo::circle().with_fill(if broken { BROKEN } else { pin_color(ty) })
     }
 
     fn show_output(
@@ -215,7 +220,12 @@ impl SnarlViewer<String> for Canvas<'_> {
         {
             ui.label(texgraph_core::text::printable(&port));
         }
-        PinInfo::circle().with_fill(Color32::from_gray(220))
+        let broken = ports(self.graph, id).is_some_and(|p| p.unloaded);
+        PinInfo::circle().with_fill(if broken {
+            BROKEN
+        } else {
+            Color32::from_gray(220)
+        })
     }
 
     fn node_frame(

@@ -133,6 +133,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
             value,
         });
     };
+    let complain = |why: String| commands.borrow_mut().push(Command::Status(why));
     let drag = |param: &str, value: ParamValue| {
         commands.borrow_mut().push(Command::DragParam {
             node: id.to_owned(),
@@ -195,6 +196,7 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                     drag(name, ParamValue::Number(decimal(v)));
                                 }
                                 Some(Edit::Set(v)) => set(name, ParamValue::Number(decimal(v))),
+                                Some(Edit::Refused(why)) => complain(why),
                                 None => {}
                             }
                         } else {
@@ -264,8 +266,10 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
                                     drag(name, ParamValue::Text(to_hex(rgba)));
                                 }
-                                if let Some(typed) = hex_field(ui, hex) {
-                                    set(name, ParamValue::Text(typed));
+                                match hex_field(ui, name, hex) {
+                                    Some(Ok(typed)) => set(name, ParamValue::Text(typed)),
+                                    Some(Err(why)) => complain(why),
+                                    None => {}
                                 }
                             });
                         });
@@ -329,10 +333,14 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 })
                                 .collect(),
                         };
-                        match ramp_editor(ui, (id, name), &stops) {
+                        let mut refused = None;
+                        match ramp_editor(ui, (id, name), &stops, &mut refused) {
                             Some((edited, false)) => set(name, ParamValue::Stops(edited)),
                             Some((edited, true)) => drag(name, ParamValue::Stops(edited)),
                             None => {}
+                        }
+                        if let Some(why) = refused {
+                            complain(why);
                         }
                     }
                     ParamKind::Points { default } => {
@@ -373,6 +381,7 @@ fn ramp_editor(
     ui: &mut Ui,
     salt: (&str, &str),
     stops: &[GradientStop],
+    refused: &mut Option<String>,
 ) -> Option<(Vec<GradientStop>, bool)> {
     let mut edited = stops.to_vec();
     let mut changed = false;
@@ -403,9 +412,13 @@ fn ramp_editor(
                         stop.color = to_hex(rgba);
                         changed = true;
                     }
-                    if let Some(hex) = hex_field(ui, &stop.color) {
-                        stop.color = hex;
-                        changed = true;
+                    match hex_field(ui, "the stop's color", &stop.color) {
+                        Some(Ok(hex)) => {
+                            stop.color = hex;
+                            changed = true;
+                        }
+                        Some(Err(why)) => *refused = Some(why),
+                        None => {}
                     }
                     if ui.small_button("×").on_hover_text("delete stop").clicked() {
                         remove = Some(i);
@@ -490,8 +503,9 @@ fn add_stop(stops: &mut Vec<GradientStop>, stop: GradientStop) {
     stops.insert(at, stop);
 }
 
-/// A hex color field; the new color once a valid one is entered.
-fn hex_field(ui: &mut Ui, current: &str) -> Option<String> {
+/// A hex color field (for `label`): the new color once a valid one is entered, or why
+/// the text entered is refused.
+fn hex_field(ui: &mut Ui, label: &str, current: &str) -> Option<Result<String, String>> {
     let id = ui.id().with("hex");
     let mut text = ui
         .data(|d| d.get_temp::<String>(id))
@@ -508,8 +522,19 @@ fn hex_field(ui: &mut Ui, current: &str) -> Option<String> {
     }
     ui.data_mut(|d| d.remove::<String>(id));
     let typed = text.trim();
-    (response.lost_focus() && typed != current && parse_hex_color(typed).is_some())
-        .then(|| typed.to_ascii_lowercase())
+    if !response.lost_focus() || typed == current || ui.input(|i| i.key_pressed(egui::Key::Escape))
+    {
+        return None;
+    }
+    Some(match parse_hex_color(typed) {
+        Some(_) => Ok(typed.to_ascii_lowercase()),
+        None => Err(crate::slider::refusal(
+            typed,
+            "a color (#rrggbb or #rrggbbaa)",
+            label,
+            current,
+        )),
+    })
 }
 
 /// The ramp's color at `t`, as hex (for a new stop that does not change the look).

@@ -174,7 +174,11 @@ fn a_file_opens_with_every_node_in_view_and_the_ui_scale_is_remembered() {
     ] {
         let mut h = harness_sized(&graph_path(graph), size);
         h.run_steps(3);
-        assert!(all_in_view(&h), "{graph} {size:?}: {:?}", h.state().node_rects());
+        assert!(
+            all_in_view(&h),
+            "{graph} {size:?}: {:?}",
+            h.state().node_rects()
+        );
     }
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("settings.json");
@@ -991,7 +995,11 @@ fn select_all_and_frame_selected_are_in_the_menus_with_their_shortcuts() {
         .unwrap();
     let shown = to_screen * rect;
     let canvas = h.state().canvas_rect();
-    assert!(h.state().canvas_scale() > whole * 2.0, "{} vs {whole}", h.state().canvas_scale());
+    assert!(
+        h.state().canvas_scale() > whole * 2.0,
+        "{} vs {whole}",
+        h.state().canvas_scale()
+    );
     assert!(canvas.contains_rect(shown), "{shown:?} in {canvas:?}");
     assert!((shown.center() - canvas.center()).length() < 2.0, "centred");
     // The menus name both, with their shortcuts; Edit → Select all picks every node.
@@ -1038,4 +1046,89 @@ fn a_node_whose_first_param_is_a_choice_shows_it_on_its_face() {
     });
     h.run_steps(2);
     on_canvas(&h, "screen");
+}
+
+#[test]
+fn a_duplicate_is_drawn_over_its_original_and_a_new_node_covers_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    wait_until(&mut h, "the thumbnails", |app| {
+        ["n", "a", "b"].iter().all(|id| app.has_thumbnail(id))
+    });
+    // Selected on the canvas (a rectangle), as a person does before Ctrl+D.
+    rect_select(&mut h, "a: Levels", "a: Levels");
+    assert_eq!(h.state().selection(&h.ctx), ["a"]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    h.run_steps(4);
+    let copy = h.state().selected.clone().expect("the copy is selected");
+    assert_ne!(copy, "a");
+    let rects: std::collections::HashMap<String, egui::Rect> =
+        h.state().node_rects().into_iter().collect();
+    let (original, duplicate) = (rects["a"], rects[&copy]);
+    assert!(original.intersects(duplicate), "{original:?} {duplicate:?}");
+    // Where the copy's title lies over the original's body, a click takes the copy.
+    h.state_mut().push(Command::Select(Some("b".into())));
+    h.run_steps(2);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let spot = on_canvas(&h, &format!("{copy}: Levels")).center();
+    assert!((to_screen * original).contains(spot));
+    click_at(&mut h, spot, PointerButton::Primary);
+    assert_eq!(h.state().selected.as_deref(), Some(copy.as_str()));
+
+    // A node added over others slides clear of them all.
+    let over_a = original.center();
+    h.state_mut().push(Command::AddNode {
+        kind: "perlin",
+        pos: Some(over_a),
+    });
+    h.run_steps(4);
+    let added = h.state().selected.clone().unwrap();
+    let rects: std::collections::HashMap<String, egui::Rect> =
+        h.state().node_rects().into_iter().collect();
+    for (id, rect) in &rects {
+        if *id != added {
+            assert!(!rect.intersects(rects[&added]), "{added} covers {id}");
+        }
+    }
+}
+
+#[test]
+fn text_that_is_not_a_number_or_a_color_is_refused_with_a_message() {
+    let mut h = harness(&graph_path("marble.json"));
+    h.state_mut().push(Command::Select(Some("veins".into())));
+    h.run_steps(3);
+    let before = param(&h, "veins", "frequency");
+    let field = slider_field(&h, "frequency").center();
+    click_at(&mut h, field, PointerButton::Primary);
+    retype(&mut h, "abc");
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    assert_eq!(param(&h, "veins", "frequency"), before);
+    assert_eq!(h.state().status, "'abc' is not a number: frequency stays 3");
+    h.get_by_label_contains("'abc' is not a number");
+
+    // A stop's hex field: garbage keeps the color and says what a color looks like.
+    h.state_mut().push(Command::Select(Some("stone".into())));
+    h.run_steps(4);
+    let stops = |h: &Harness<'_, EditorApp>| param(h, "stone", "stops");
+    let original = stops(&h);
+    let Some(ParamValue::Stops(list)) = original.clone() else {
+        panic!("{original:?}");
+    };
+    let hex = list[1].color.clone();
+    let shown = hex.clone();
+    h.get_by(move |n| n.role() == Role::TextInput && n.value().as_deref() == Some(shown.as_str()))
+        .click();
+    h.run_steps(1);
+    retype(&mut h, "#12zz\u{1b}[31m");
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    assert_eq!(stops(&h), original);
+    assert_eq!(
+        h.state().status,
+        format!(
+            "'#12zz\\u{{1b}}[31m' is not a color (#rrggbb or #rrggbbaa): the stop's color stays {hex}"
+        )
+    );
 }

@@ -24,6 +24,7 @@ use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
 use texgraph_core::Graph;
 
 pub use self::commands::copy_json;
+pub(crate) use self::renders::draft_side;
 use crate::command::{Command, DroppedWire};
 use crate::document::{arrange, needs_arranging, to_snarl};
 use crate::files::{Files, Then};
@@ -166,6 +167,10 @@ struct RenderState {
     stages_by_slot: HashMap<crate::jobs::preview::Slot, Vec<String>>,
     /// When each preview still on its way was asked for, by generation.
     requested: std::collections::VecDeque<(u64, std::time::Instant)>,
+    /// Stops the full preview render last asked for, when a newer one replaces it.
+    preview_cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The generation of the draft shown last.
+    draft_generation: u64,
     /// The graph time each thumbnail shows.
     thumbnail_times: HashMap<String, f32>,
     /// The graph inputs a fed preview reads from the graph above, and what feeds each.
@@ -311,6 +316,8 @@ impl EditorApp {
                 stage_nodes: Default::default(),
                 stages_by_slot: HashMap::new(),
                 requested: std::collections::VecDeque::new(),
+                preview_cancel: None,
+                draft_generation: 0,
                 thumbnail_times: HashMap::new(),
                 fed_inputs: HashMap::new(),
             },

@@ -69,6 +69,7 @@ impl EditorApp {
                 node: Some((node, port)),
                 width: THUMBNAIL_PIXELS,
                 height: THUMBNAIL_PIXELS,
+                cancel: None,
             });
         }
     }
@@ -156,7 +157,7 @@ impl EditorApp {
     fn collect_stage_nodes(&mut self) {
         let graph = &self.graph;
         self.renders.stages_by_slot.retain(|slot, _| match slot {
-            Slot::Preview | Slot::Material => true,
+            Slot::Draft | Slot::Preview | Slot::Material => true,
             Slot::Thumbnail(id) => graph.node(id).is_some(),
         });
         self.renders.stage_nodes = self
@@ -249,6 +250,26 @@ impl EditorApp {
             let node = self.preview_node().map(|id| (id, None));
             (Slot::Preview, self.preview.size, node)
         };
+        // The render this one replaces is stale: it stops, so the worker takes the new
+        // draft at once instead of finishing a picture nobody will see.
+        if let Some(stale) = self.renders.preview_cancel.take() {
+            stale.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        self.renders.preview_cancel = Some(cancel.clone());
+        if slot == Slot::Preview
+            && let Some(side) = draft_side(size)
+        {
+            self.renders.worker.submit(Job {
+                slot: Slot::Draft,
+                generation: self.renders.generation,
+                graph: graph.clone(),
+                node: node.clone(),
+                width: side,
+                height: side,
+                cancel: Some(cancel.clone()),
+            });
+        }
         self.renders.worker.submit(Job {
             slot,
             generation: self.renders.generation,
@@ -256,6 +277,7 @@ impl EditorApp {
             node,
             width: size,
             height: size,
+            cancel: Some(cancel),
         });
     }
 
@@ -288,6 +310,35 @@ impl EditorApp {
                     self.renders.preview_errors = done.at_fault.into_iter().collect();
                     errors_changed = true;
                 }
+                // A stale render given up: its newer job is on its way.
+                _ if done.cancelled => {}
+                (Slot::Draft, Ok(Product::Image(image)))
+                    if done.generation > self.renders.shown_generation
+                        && done.generation > self.renders.draft_generation =>
+                {
+                    self.renders.draft_generation = done.generation;
+                    let latency = self
+                        .renders
+                        .requested
+                        .iter()
+                        .find(|(g, _)| *g == done.generation)
+                        .map(|(_, at)| at.elapsed());
+                    if self.window.trace
+                        && let Some(latency) = latency
+                    {
+                        eprintln!(
+                            "preview draft {}x{} render_ms {:.2} latency_ms {:.2}",
+                            image.width,
+                            image.height,
+                            done.elapsed.as_secs_f64() * 1e3,
+                            latency.as_secs_f64() * 1e3
+                        );
+                    }
+                    self.preview.draft_latency = latency;
+                    self.preview.show_draft(ctx, image);
+                }
+                // A draft's problems are the full render's: it reports them.
+                (Slot::Draft, _) => {}
                 (Slot::Preview, Ok(Product::Image(image)))
                     if done.generation >= self.renders.shown_generation =>
                 {
@@ -484,3 +535,15 @@ fn nothing_made_yet(graph: &Graph) -> bool {
         .iter()
         .all(|n| n.kind == "output" && n.inputs.is_empty())
 }
+
+/// The side of the draft rendered before a preview of `side` pixels: an eighth of it (64
+/// pixels at least), or none when the preview is that small already. A draft costs about
+/// a sixty-fourth of the full render, which keeps every example's first picture within a
+/// frame or two of the edit.
+pub(crate) fn draft_side(side: u32) -> Option<u32> {
+    let draft = (side / 8).max(DRAFT_MIN_SIDE);
+    (draft < side).then_some(draft)
+}
+
+/// The smallest draft: below it a draft shows too little to be worth a render.
+const DRAFT_MIN_SIDE: u32 = 64;

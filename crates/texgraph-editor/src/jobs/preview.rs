@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::{Background, Work};
@@ -15,6 +16,9 @@ use texgraph_core::{Graph, Image, RenderOptions, compile, compile_node, render};
 /// Where a result goes; one job per slot is worth doing at a time.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Slot {
+    /// The preview panel's draft: the same image at a fraction of the size, first (it
+    /// sorts first), so an edit reaches the screen within a frame or two.
+    Draft,
     /// The preview panel.
     Preview,
     /// The 3D view's maps: every material output, rendered together.
@@ -39,6 +43,8 @@ pub struct Job {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+    /// Set when a newer job makes this one stale: its render stops at the next band.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// What a job makes.
@@ -71,6 +77,8 @@ pub struct Rendered {
     pub result: Result<Product, String>,
     /// The nodes the error is about, each with its problem.
     pub at_fault: Vec<(String, String)>,
+    /// Whether the job was given up as stale (a newer one replaces it; show nothing).
+    pub cancelled: bool,
     /// The nodes whose value the program computes over the whole image first (the
     /// stages before the last), for the canvas's badges.
     pub stages: Vec<String>,
@@ -143,6 +151,7 @@ impl<E: FnMut(&Job) -> Rendered> Work for Renders<E> {
 
     fn failed(&self, job: &Job, message: String) -> Rendered {
         Rendered {
+            cancelled: false,
             slot: job.slot.clone(),
             generation: job.generation,
             result: Err(message),
@@ -206,11 +215,13 @@ pub fn evaluate(job: &Job) -> Rendered {
     let time = job.graph.settings.time;
     let options = RenderOptions {
         threads: Some(1),
+        cancel: job.cancel.clone(),
         ..RenderOptions::default()
     };
     if job.slot == Slot::Material {
         let result = material_maps(&job.graph, job.width, options);
         return Rendered {
+            cancelled: is_cancelled(result.as_ref().err()),
             at_fault: at_fault(result.as_ref().err()),
             slot: job.slot.clone(),
             generation: job.generation,
@@ -243,6 +254,7 @@ pub fn evaluate(job: &Job) -> Rendered {
     );
     let result = program.and_then(|p| render(&p, job.width, job.height, options, &|_| {}));
     Rendered {
+        cancelled: is_cancelled(result.as_ref().err()),
         slot: job.slot.clone(),
         generation: job.generation,
         at_fault: at_fault(result.as_ref().err()),
@@ -251,6 +263,11 @@ pub fn evaluate(job: &Job) -> Rendered {
         elapsed: start.elapsed(),
         time,
     }
+}
+
+/// Whether `error` is the render stopping because its job went stale.
+fn is_cancelled(error: Option<&texgraph_core::Error>) -> bool {
+    matches!(error, Some(texgraph_core::Error::Cancelled))
 }
 
 /// The nodes `error` is about, each with its problem.
@@ -301,6 +318,7 @@ mod tests {
             node: None,
             width: 16,
             height: 16,
+            cancel: None,
         }
     }
 
@@ -321,6 +339,50 @@ mod tests {
             rendered,
             [(Slot::Preview, 5), (Slot::Thumbnail("n".into()), 3)]
         );
+    }
+
+    #[test]
+    fn the_draft_is_rendered_first_and_a_stale_render_stops() {
+        // A preview and its draft wait: the draft comes first, at its own size.
+        let (jobs, inbox) = channel();
+        jobs.send(job(1, Slot::Preview)).unwrap();
+        let mut draft = job(1, Slot::Draft);
+        (draft.width, draft.height) = (4, 4);
+        jobs.send(draft).unwrap();
+        // A render made stale before it starts stops at once, with no image.
+        let stale = Arc::new(AtomicBool::new(true));
+        let mut gone = job(2, Slot::Thumbnail("n".into()));
+        gone.cancel = Some(stale);
+        jobs.send(gone).unwrap();
+        drop(jobs);
+        let (outbox, done) = channel();
+        serve(&inbox, &outbox, &mut Renders::new(evaluate), &|_| {});
+        let rendered: Vec<Rendered> = done.try_iter().collect();
+        let shown: Vec<(Slot, u64, bool, Option<u32>)> = rendered
+            .iter()
+            .map(|r| {
+                let width = r.result.as_ref().ok().and_then(|p| p.as_image()).map(|i| i.width);
+                (r.slot.clone(), r.generation, r.cancelled, width)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (Slot::Draft, 1, false, Some(4)),
+                (Slot::Preview, 1, false, Some(16)),
+                (Slot::Thumbnail("n".into()), 2, true, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_draft_is_an_eighth_of_the_preview_and_never_under_64_pixels() {
+        use crate::app::draft_side;
+        assert_eq!(draft_side(2048), Some(256));
+        assert_eq!(draft_side(1024), Some(128));
+        assert_eq!(draft_side(256), Some(64));
+        assert_eq!(draft_side(128), Some(64));
+        assert_eq!(draft_side(64), None);
     }
 
     #[test]
@@ -403,6 +465,7 @@ mod tests {
             node: None,
             width: size,
             height: size,
+            cancel: None,
         };
         worker.submit(job(1, 512));
         for generation in 2..=5 {
@@ -433,6 +496,7 @@ mod tests {
             node: Some(("n".into(), None)),
             width: 8,
             height: 8,
+            cancel: None,
         });
         worker.submit(Job {
             slot: Slot::Thumbnail("x".into()),
@@ -441,6 +505,7 @@ mod tests {
             node: Some(("x".into(), None)),
             width: 8,
             height: 8,
+            cancel: None,
         });
         // Both slots are rendered, `n` first (slots sort and `n` was queued first).
         let results = wait_for(&worker, 2);

@@ -88,6 +88,10 @@ pub struct Preview {
     pub timeline: Timeline,
     /// From the edit to the preview showing it.
     pub latency: Option<std::time::Duration>,
+    /// From the edit to its draft showing.
+    pub draft_latency: Option<std::time::Duration>,
+    /// Whether the image shown is a draft (the full render is on its way).
+    pub drafted: bool,
     /// Why the last render failed (nothing is shown then).
     pub error: Option<String>,
     /// What to do to see something, where there is nothing to render yet (a new graph).
@@ -118,6 +122,8 @@ impl Default for Preview {
             error: None,
             hint: None,
             latency: None,
+            draft_latency: None,
+            drafted: false,
             max_side: f32::INFINITY,
             zoom: 1.0,
             center: vec2(0.5, 0.5),
@@ -244,7 +250,19 @@ pub fn channel_image(image: &Image, channel: Channel) -> ColorImage {
 impl Preview {
     /// Takes a finished render.
     pub fn show_image(&mut self, ctx: &egui::Context, image: Image, millis: f64) {
+        self.drafted = false;
         self.millis = millis;
+        self.stats = Some(Stats::of(&image));
+        self.image = Some(Arc::new(image));
+        self.upload(ctx);
+        self.error = None;
+        self.hint = None;
+    }
+
+    /// Shows a draft: the image at a fraction of the size, drawn as large, until the full
+    /// render replaces it.
+    pub fn show_draft(&mut self, ctx: &egui::Context, image: Image) {
+        self.drafted = true;
         self.stats = Some(Stats::of(&image));
         self.image = Some(Arc::new(image));
         self.upload(ctx);
@@ -342,10 +360,17 @@ impl Preview {
             });
         });
         // Timings on a line of their own, cut short rather than wrapped.
-        let shown = self
-            .latency
-            .map(|l| format!(" · shown {:.0} ms after the edit", l.as_secs_f64() * 1e3))
-            .unwrap_or_default();
+        let ms = |l: std::time::Duration| l.as_secs_f64() * 1e3;
+        let shown = match (self.drafted, self.draft_latency, self.latency) {
+            (true, Some(draft), _) => format!(" · draft shown {:.0} ms after the edit", ms(draft)),
+            (false, Some(draft), Some(full)) => format!(
+                " · draft {:.0} ms, full {:.0} ms after the edit",
+                ms(draft),
+                ms(full)
+            ),
+            (false, None, Some(full)) => format!(" · shown {:.0} ms after the edit", ms(full)),
+            _ => String::new(),
+        };
         ui.add(
             egui::Label::new(
                 egui::RichText::new(format!("render {:.1} ms{shown}", self.millis)).small(),

@@ -41,10 +41,10 @@ pub fn on_canvas(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
         * h.get_by_label(label).rect()
 }
 
-/// Steps the UI until the worker's first preview is showing.
+/// Steps the UI until the worker's first full preview is showing (not its draft).
 pub fn wait_for_preview(h: &mut Harness<'_, EditorApp>) {
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !h.state().has_preview() {
+    while !h.state().has_preview() || h.state().preview.drafted {
         assert!(Instant::now() < deadline, "no preview");
         std::thread::sleep(Duration::from_millis(20));
         h.run_steps(1);

@@ -1125,3 +1125,39 @@ fn the_channel_buttons_show_one_channel_of_the_rendered_image_as_gray() {
     // Shown from the values already rendered: nothing was rendered again.
     assert_eq!(h.state().renders_asked(), asked);
 }
+
+#[test]
+fn an_edit_shows_a_draft_first_then_the_full_preview() {
+    let mut h = harness(&graph_path("cobblestone_floor.json"));
+    wait_for_preview(&mut h);
+    h.state_mut().preview.size = 1024;
+    let asked = h.state().renders_asked();
+    h.state_mut().push(Command::SetParam {
+        node: "grain".into(),
+        param: "frequency".into(),
+        value: ParamValue::Number(41.0),
+    });
+    // Every image shown from the edit on, in order: its width and whether a draft.
+    let mut seen: Vec<(u32, bool)> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !(h.state().renders_asked() > asked && h.state().preview_is_current()) {
+        assert!(Instant::now() < deadline, "the full preview never came");
+        h.run_steps(1);
+        let preview = &h.state().preview;
+        if let Some(image) = &preview.image
+            && h.state().renders_asked() > asked
+        {
+            let now = (image.width, preview.drafted);
+            if seen.last() != Some(&now) && (image.width != 256 || preview.drafted) {
+                seen.push(now);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let last = h.state().preview.image.as_ref().unwrap().width;
+    if seen.last() != Some(&(last, false)) {
+        seen.push((last, false));
+    }
+    assert_eq!(seen, [(128, true), (1024, false)]);
+    assert!(h.state().preview.draft_latency.is_some());
+}

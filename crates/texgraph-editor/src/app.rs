@@ -24,7 +24,6 @@ use egui_snarl::ui::{BackgroundPattern, PinPlacement, SnarlStyle, SnarlWidget};
 use texgraph_core::Graph;
 
 pub use self::commands::copy_json;
-pub(crate) use self::renders::draft_side;
 use crate::command::{Command, DroppedWire};
 use crate::document::{arrange, needs_arranging, to_snarl};
 use crate::files::{Files, Then};

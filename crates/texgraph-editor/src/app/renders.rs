@@ -7,7 +7,7 @@ use eframe::egui::{self, TextureOptions};
 use texgraph_core::{Graph, ParamValue, diagnose, validate};
 
 use super::{EditorApp, THUMBNAIL_PIXELS};
-use crate::jobs::preview::{Job, Product, Slot};
+use crate::jobs::preview::{Job, Product, Slot, draft_side};
 use crate::panels::preview::to_color_image;
 
 impl EditorApp {
@@ -535,15 +535,3 @@ fn nothing_made_yet(graph: &Graph) -> bool {
         .iter()
         .all(|n| n.kind == "output" && n.inputs.is_empty())
 }
-
-/// The side of the draft rendered before a preview of `side` pixels: an eighth of it (64
-/// pixels at least), or none when the preview is that small already. A draft costs about
-/// a sixty-fourth of the full render, which keeps every example's first picture within a
-/// frame or two of the edit.
-pub(crate) fn draft_side(side: u32) -> Option<u32> {
-    let draft = (side / 8).max(DRAFT_MIN_SIDE);
-    (draft < side).then_some(draft)
-}
-
-/// The smallest draft: below it a draft shows too little to be worth a render.
-const DRAFT_MIN_SIDE: u32 = 64;

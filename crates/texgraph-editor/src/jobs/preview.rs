@@ -208,6 +208,18 @@ fn keep_newest(waiting: &mut BTreeMap<Slot, Waiting>, job: Job) {
     }
 }
 
+/// The side of the draft rendered before a preview of `side` pixels: an eighth of it (64
+/// pixels at least), or none when the preview is that small already. A draft costs about
+/// a sixty-fourth of the full render, which keeps every example's first picture within a
+/// frame or two of the edit.
+pub fn draft_side(side: u32) -> Option<u32> {
+    let draft = (side / 8).max(DRAFT_MIN_SIDE);
+    (draft < side).then_some(draft)
+}
+
+/// The smallest draft: below it a draft shows too little to be worth a render.
+const DRAFT_MIN_SIDE: u32 = 64;
+
 /// Compiles and renders one job on this thread (the worker is one of the two cores; the
 /// UI keeps the other).
 pub fn evaluate(job: &Job) -> Rendered {
@@ -361,7 +373,12 @@ mod tests {
         let shown: Vec<(Slot, u64, bool, Option<u32>)> = rendered
             .iter()
             .map(|r| {
-                let width = r.result.as_ref().ok().and_then(|p| p.as_image()).map(|i| i.width);
+                let width = r
+                    .result
+                    .as_ref()
+                    .ok()
+                    .and_then(|p| p.as_image())
+                    .map(|i| i.width);
                 (r.slot.clone(), r.generation, r.cancelled, width)
             })
             .collect();
@@ -377,7 +394,6 @@ mod tests {
 
     #[test]
     fn a_draft_is_an_eighth_of_the_preview_and_never_under_64_pixels() {
-        use crate::app::draft_side;
         assert_eq!(draft_side(2048), Some(256));
         assert_eq!(draft_side(1024), Some(128));
         assert_eq!(draft_side(256), Some(64));

@@ -170,6 +170,8 @@ struct RenderState {
     preview_cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// The generation of the draft shown last.
     draft_generation: u64,
+    /// Seconds per pixel the last draft took (compiling included), which sizes the next.
+    draft_cost: Option<f64>,
     /// The graph time each thumbnail shows.
     thumbnail_times: HashMap<String, f32>,
     /// The graph inputs a fed preview reads from the graph above, and what feeds each.
@@ -317,6 +319,7 @@ impl EditorApp {
                 requested: std::collections::VecDeque::new(),
                 preview_cancel: None,
                 draft_generation: 0,
+                draft_cost: None,
                 thumbnail_times: HashMap::new(),
                 fed_inputs: HashMap::new(),
             },

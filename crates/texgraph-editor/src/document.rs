@@ -475,9 +475,78 @@ pub fn fit_new_output(graph: &Graph, node: &mut Node) {
     }
 }
 
+/// The name output `id` takes when its usage becomes `usage`, as Substance names an
+/// output after its usage: `None` when its name was chosen by a person (only a name the
+/// editor gave, `color`, `color2` or the old usage's, follows), the new usage's id
+/// otherwise (with a number when another output has it).
+pub fn name_after_usage(
+    graph: &Graph,
+    id: &str,
+    usage: &texgraph_core::ParamValue,
+) -> Option<String> {
+    use texgraph_core::usage::Usage;
+    let node = graph.node(id)?;
+    let texgraph_core::ParamValue::Text(usage) = usage else {
+        return None;
+    };
+    let usage = Usage::parse(usage)?;
+    let name = node.output_name();
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    let given = [texgraph_core::graph::DEFAULT_OUTPUT_NAME, node.usage().id()];
+    if !given.contains(&base) {
+        return None;
+    }
+    let taken = |candidate: &str| {
+        graph
+            .nodes
+            .iter()
+            .any(|n| n.kind == "output" && n.id != id && n.output_name() == candidate)
+    };
+    let wanted = usage.id().to_owned();
+    (1..)
+        .map(|i| {
+            if i == 1 {
+                wanted.clone()
+            } else {
+                format!("{wanted}{i}")
+            }
+        })
+        .find(|candidate| !taken(candidate))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_output_named_by_the_editor_takes_its_usage_as_name_and_a_chosen_name_stays() {
+        use texgraph_core::ParamValue;
+        let json = r#"{ "format": "texgraph", "version": 4, "nodes": [
+            { "id": "n", "type": "perlin" },
+            { "id": "a", "type": "output", "params": { "name": "color2" }, "inputs": { "color": "n" } },
+            { "id": "b", "type": "output", "params": { "name": "roughness", "usage": "roughness" }, "inputs": { "color": "n" } },
+            { "id": "c", "type": "output", "params": { "name": "stone_mask" }, "inputs": { "color": "n" } },
+            { "id": "d", "type": "output", "inputs": { "color": "n" } } ] }"#;
+        let graph = Graph::from_json(json).unwrap();
+        let usage = |u: &str| ParamValue::Text(u.into());
+        assert_eq!(
+            name_after_usage(&graph, "a", &usage("height")).as_deref(),
+            Some("height")
+        );
+        // A name taken by another output gets a number.
+        assert_eq!(
+            name_after_usage(&graph, "d", &usage("roughness")).as_deref(),
+            Some("roughness2")
+        );
+        // Named after its old usage: it follows the new one.
+        assert_eq!(
+            name_after_usage(&graph, "b", &usage("metallic")).as_deref(),
+            Some("metallic")
+        );
+        // A name a person gave stays.
+        assert_eq!(name_after_usage(&graph, "c", &usage("mask")), None);
+        assert_eq!(name_after_usage(&graph, "a", &usage("nonsense")), None);
+    }
 
     #[test]
     fn a_new_node_slides_below_the_nodes_it_would_cover() {

@@ -32,6 +32,7 @@ fn editor_frame(graph: &Graph, map_size: u32, adjust: impl Fn(&mut BallView)) ->
         node: None,
         width: view.maps_side(false),
         height: view.maps_side(false),
+        cancel: None,
     });
     let Ok(Product::Maps(maps)) = done.result else {
         panic!("the worker renders the maps");

@@ -301,7 +301,14 @@ fn set_param(
         return Applied::Nothing;
     }
     let key = dragging.then(|| format!("{node}.{param}"));
+    let renamed = (target.kind == "output" && param == "usage")
+        .then(|| crate::document::name_after_usage(graph, node, &value))
+        .flatten();
+    let target = graph.node_mut(node).expect("found above");
     target.params.insert(param, value);
+    if let Some(name) = renamed {
+        target.params.insert("name".into(), ParamValue::Text(name));
+    }
     Applied::Edit(key)
 }
 

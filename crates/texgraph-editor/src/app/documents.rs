@@ -149,6 +149,7 @@ impl EditorApp {
         self.navigation.clear();
         replace_snarl(&mut self.canvas.snarl, &self.graph);
         self.canvas.sizes.clear();
+        self.renders.draft_cost = None; // another graph: its drafts are sized afresh
         self.changed();
         self.frame_all();
         // Each document has its own undo steps: undo never brings back another file's

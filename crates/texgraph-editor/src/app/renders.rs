@@ -251,14 +251,20 @@ impl EditorApp {
             (Slot::Preview, self.preview.size, node)
         };
         // The render this one replaces is stale: it stops, so the worker takes the new
-        // draft at once instead of finishing a picture nobody will see.
-        if let Some(stale) = self.renders.preview_cancel.take() {
+        // draft at once instead of finishing a picture nobody will see. Not while the
+        // timeline plays: each frame is then shown whole, as fast as frames render (a
+        // draft and a stopped render per frame would show drafts only).
+        let playing = self.preview.timeline.running;
+        if let Some(stale) = self.renders.preview_cancel.take()
+            && !playing
+        {
             stale.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
         self.renders.preview_cancel = Some(cancel.clone());
         if slot == Slot::Preview
-            && let Some(side) = draft_side(size)
+            && !playing
+            && let Some(side) = draft_side(size, self.renders.draft_cost)
         {
             self.renders.worker.submit(Job {
                 slot: Slot::Draft,
@@ -317,6 +323,8 @@ impl EditorApp {
                         && done.generation > self.renders.draft_generation =>
                 {
                     self.renders.draft_generation = done.generation;
+                    let pixels = f64::from(image.width) * f64::from(image.height);
+                    self.renders.draft_cost = Some(done.elapsed.as_secs_f64() / pixels.max(1.0));
                     let latency = self
                         .renders
                         .requested

@@ -41,6 +41,7 @@ impl EditorApp {
         replace_snarl(&mut self.canvas.snarl, &self.graph);
         // Sizes are by id, and another graph may use the same ids.
         self.canvas.sizes.clear();
+        self.renders.draft_cost = None;
         self.changed();
         match parked.view {
             Some(view) => self.canvas.view.restore = Some(view),

@@ -178,9 +178,14 @@ struct Waiting {
     since: Instant,
 }
 
-/// The job to do next: the preview first (it sorts first), then thumbnails; but a slot
-/// waiting longer than [`LONGEST_WAIT`] goes first.
+/// The job to do next: the preview's draft before anything (it is a small fraction of a
+/// render: the first picture of an edit never waits behind the thumbnails), then the
+/// preview (it sorts first), then thumbnails; but a slot waiting longer than
+/// [`LONGEST_WAIT`] goes before those.
 fn next(waiting: &mut BTreeMap<Slot, Waiting>) -> Option<Job> {
+    if let Some(draft) = waiting.remove(&Slot::Draft) {
+        return Some(draft.job);
+    }
     let starved = waiting
         .iter()
         .filter(|(_, w)| w.since.elapsed() > LONGEST_WAIT)
@@ -209,16 +214,24 @@ fn keep_newest(waiting: &mut BTreeMap<Slot, Waiting>, job: Job) {
 }
 
 /// The side of the draft rendered before a preview of `side` pixels: an eighth of it (64
-/// pixels at least), or none when the preview is that small already. A draft costs about
-/// a sixty-fourth of the full render, which keeps every example's first picture within a
-/// frame or two of the edit.
-pub fn draft_side(side: u32) -> Option<u32> {
-    let draft = (side / 8).max(DRAFT_MIN_SIDE);
+/// pixels at least), or less when the last draft showed this graph to be costly: sized
+/// so that it takes about [`DRAFT_BUDGET`] at the `seconds_per_pixel` the last draft took
+/// (compiling included), never under [`DRAFT_MIN_SIDE`]. `None` when the preview is that
+/// small already.
+pub fn draft_side(side: u32, seconds_per_pixel: Option<f64>) -> Option<u32> {
+    let most = (side / 8).max(64);
+    let fits = seconds_per_pixel.map_or(most, |cost| {
+        ((DRAFT_BUDGET.as_secs_f64() / cost.max(1e-12)).sqrt() as u32) / 16 * 16
+    });
+    let draft = fits.clamp(DRAFT_MIN_SIDE, most);
     (draft < side).then_some(draft)
 }
 
+/// About how long a draft may take: with the frame that shows it, within 33 ms.
+pub const DRAFT_BUDGET: Duration = Duration::from_millis(12);
+
 /// The smallest draft: below it a draft shows too little to be worth a render.
-const DRAFT_MIN_SIDE: u32 = 64;
+const DRAFT_MIN_SIDE: u32 = 32;
 
 /// Compiles and renders one job on this thread (the worker is one of the two cores; the
 /// UI keeps the other).
@@ -393,12 +406,18 @@ mod tests {
     }
 
     #[test]
-    fn a_draft_is_an_eighth_of_the_preview_and_never_under_64_pixels() {
-        assert_eq!(draft_side(2048), Some(256));
-        assert_eq!(draft_side(1024), Some(128));
-        assert_eq!(draft_side(256), Some(64));
-        assert_eq!(draft_side(128), Some(64));
-        assert_eq!(draft_side(64), None);
+    fn a_draft_is_an_eighth_of_the_preview_or_what_fits_the_budget() {
+        assert_eq!(draft_side(2048, None), Some(256));
+        assert_eq!(draft_side(1024, None), Some(128));
+        assert_eq!(draft_side(256, None), Some(64));
+        assert_eq!(draft_side(128, None), Some(64));
+        assert_eq!(draft_side(64, None), None);
+        // A cheap graph keeps the eighth; a costly one gets what fits in the budget:
+        // 12 ms at 4.6 µs a pixel is 51 pixels a side, 48 in steps of 16.
+        assert_eq!(draft_side(1024, Some(85e-9)), Some(128));
+        assert_eq!(draft_side(1024, Some(4.6e-6)), Some(48));
+        // Never under 32, however costly.
+        assert_eq!(draft_side(1024, Some(1.0)), Some(32));
     }
 
     #[test]

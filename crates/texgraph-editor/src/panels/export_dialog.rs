@@ -14,6 +14,7 @@ use texgraph_core::{
     AnimationExport, ExportRequest, Graph, MaterialExport, RenderOptions, StillExport, output_names,
 };
 
+use super::export_choices::{Choice, Choices, ExportKind};
 use crate::files::{Files, Purpose};
 use crate::jobs::export::ExportJob;
 
@@ -215,6 +216,10 @@ pub struct ExportDialog {
     pub presets: Vec<Preset>,
     /// Why the user's preset file was not read, shown in the dialog.
     pub presets_problem: Option<String>,
+    /// The graph file exported (`None` before it is saved).
+    pub graph_path: Option<PathBuf>,
+    /// The size and format last chosen for each graph and kind of export.
+    pub choices: Choices,
 }
 
 impl Default for ExportDialog {
@@ -243,6 +248,8 @@ impl Default for ExportDialog {
             user_presets: None,
             presets: built_in(),
             presets_problem: None,
+            graph_path: None,
+            choices: Choices::default(),
         }
     }
 }
@@ -252,6 +259,7 @@ impl ExportDialog {
     /// the graph moves with time, so a first export of it writes an animation.
     pub fn open_for(&mut self, graph: &Graph, graph_path: Option<&Path>, animated: bool) {
         self.open = true;
+        self.graph_path = graph_path.map(Path::to_path_buf);
         let names = output_names(graph);
         if self.output.as_ref().is_none_or(|o| !names.contains(o)) {
             self.output = names.first().cloned();
@@ -460,6 +468,7 @@ impl ExportDialog {
             .show(ui.ctx(), |ui| {
                 let running = self.job.is_some();
                 ui.add_enabled_ui(!running, |ui| self.fields(ui, graph, files));
+                self.follow_choices();
                 ui.separator();
                 ui.horizontal(|ui| match &self.job {
                     Some(job) => {
@@ -519,6 +528,42 @@ impl ExportDialog {
             self.open = false;
         }
         start
+    }
+
+    /// What kind of export the dialog is set to.
+    fn export_kind(&self) -> ExportKind {
+        match (self.material.is_some(), self.animate) {
+            (true, _) => ExportKind::Material,
+            (false, true) => ExportKind::Animation,
+            (false, false) => ExportKind::Still,
+        }
+    }
+
+    /// Keeps the size and format per graph and kind: switching kind (or graph) brings
+    /// back what was chosen for it, or the dialog's defaults.
+    fn follow_choices(&mut self) {
+        let current = Choice {
+            preset: self.preset,
+            width: self.width,
+            height: self.height,
+            kind: self.kind,
+        };
+        let defaults = Self::default();
+        let fresh = Choice {
+            preset: defaults.preset,
+            width: defaults.width,
+            height: defaults.height,
+            kind: self.kind,
+        };
+        let now = (self.graph_path.clone(), self.export_kind());
+        let shown = self.choices.follow(now, current, fresh);
+        if shown != current {
+            (self.preset, self.width, self.height) = (shown.preset, shown.width, shown.height);
+            if shown.kind != self.kind && !(self.animate && shown.kind.is_texture()) {
+                self.kind = shown.kind;
+                self.fit_path();
+            }
+        }
     }
 
     /// The files the dialog's settings write.
@@ -728,20 +773,17 @@ impl ExportDialog {
         ui.end_row();
         ui.label("maps");
         ui.vertical(|ui| {
-            let maps: Vec<String> = graph
-                .nodes
-                .iter()
-                .filter(|n| n.kind == "output")
-                .map(|n| {
-                    let name = n.output_name();
-                    match n.usage() {
-                        Usage::Color => format!("{name}: no usage (not part of the material)"),
-                        usage => format!("{name}: {}", usage.label()),
-                    }
-                })
-                .collect();
-            for map in maps {
-                ui.label(texgraph_core::text::printable(&map));
+            let preset = self
+                .material
+                .as_deref()
+                .and_then(|name| texgraph_core::export::presets::find(&self.presets, name));
+            for (map, carried) in preset_maps(graph, preset) {
+                let text = texgraph_core::text::printable(&map);
+                if carried {
+                    ui.label(text);
+                } else {
+                    ui.colored_label(crate::panels::canvas::AMBER, text);
+                }
             }
         });
         ui.end_row();
@@ -788,10 +830,71 @@ impl ExportDialog {
     }
 }
 
+/// Each output of `graph` in words, for the material fields: its usage, and whether
+/// `preset` writes it (false: said in the text, as a preset with no place for a map, such
+/// as glTF for a height map, leaves it out).
+pub fn preset_maps(graph: &Graph, preset: Option<&Preset>) -> Vec<(String, bool)> {
+    let read: Vec<Usage> = preset
+        .map(|p| p.files.iter().flat_map(|f| f.usages()).collect())
+        .unwrap_or_default();
+    graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "output")
+        .map(|n| {
+            let name = n.output_name();
+            match (n.usage(), preset) {
+                (Usage::Color, _) => (format!("{name}: no usage (not part of the material)"), true),
+                (usage, Some(preset)) if !read.contains(&usage) => (
+                    format!(
+                        "{name}: {}: not written, the {} preset has no place for it \
+                         (export it as an image)",
+                        usage.label(),
+                        preset.name
+                    ),
+                    false,
+                ),
+                (usage, _) => (format!("{name}: {}", usage.label()), true),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use texgraph_core::animation::Layout;
+
+    #[test]
+    fn a_map_the_preset_cannot_carry_is_named_as_not_written() {
+        let graph = Graph::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs/brick_wall.json"),
+        )
+        .unwrap();
+        let presets = built_in();
+        let maps =
+            |name: &str| preset_maps(&graph, texgraph_core::export::presets::find(&presets, name));
+        let gltf = maps("gltf");
+        let left_out: Vec<&str> = gltf
+            .iter()
+            .filter(|(_, carried)| !carried)
+            .map(|(text, _)| text.as_str())
+            .collect();
+        assert_eq!(
+            left_out,
+            [
+                "height: Height: not written, the gltf preset has no place for it (export it as an image)"
+            ]
+        );
+        // Every map of the graph is listed, carried or not.
+        assert_eq!(gltf.len(), 5);
+        // A preset with a height slot writes it.
+        assert!(
+            maps("unreal").iter().all(|(_, carried)| *carried),
+            "{:?}",
+            maps("unreal")
+        );
+    }
 
     #[test]
     fn a_typed_file_name_decides_the_format_shown() {

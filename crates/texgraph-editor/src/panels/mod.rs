@@ -5,6 +5,7 @@
 pub mod ball_view;
 pub mod canvas;
 pub mod comments;
+pub mod export_choices;
 pub mod export_dialog;
 pub mod inspector;
 pub mod library;

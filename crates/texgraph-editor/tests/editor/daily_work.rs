@@ -1132,3 +1132,76 @@ fn text_that_is_not_a_number_or_a_color_is_refused_with_a_message() {
         )
     );
 }
+
+#[test]
+fn the_export_size_is_kept_per_graph_and_per_kind_of_export() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["marble.json", "wood.json"] {
+        std::fs::copy(graph_path(file), dir.path().join(file)).unwrap();
+    }
+    let mut h = harness(&dir.path().join("marble.json"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    let size = |h: &Harness<'_, EditorApp>| h.state().export.preset;
+    // A still at 2048; then an animation, which starts at the default and is set to 256.
+    h.state_mut().export.preset = Some(2048);
+    h.run_steps(2);
+    h.state_mut().export.animate = true;
+    h.run_steps(2);
+    assert_eq!(
+        size(&h),
+        Some(1024),
+        "an animation starts from the defaults"
+    );
+    h.state_mut().export.preset = Some(256);
+    h.run_steps(2);
+    // Back to a still: 2048, not the animation's 256.
+    h.state_mut().export.animate = false;
+    h.run_steps(2);
+    assert_eq!(size(&h), Some(2048));
+    // Another graph starts from the defaults; back on marble, its sizes come back.
+    h.key_press(Key::Escape);
+    h.state_mut()
+        .push(Command::Open(dir.path().join("wood.json")));
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    assert_eq!(size(&h), Some(1024));
+    h.key_press(Key::Escape);
+    h.state_mut()
+        .push(Command::Open(dir.path().join("marble.json")));
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    assert_eq!(size(&h), Some(2048));
+}
+
+#[test]
+fn picking_a_usage_names_an_output_the_editor_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(
+        dir.path(),
+        "maps.json",
+        r#"{ "format": "texgraph", "version": 1, "nodes": [
+             { "id": "n", "type": "perlin", "pos": [0, 0] },
+             { "id": "out", "type": "output", "inputs": { "color": "n" }, "pos": [300, 0] },
+             { "id": "mine", "type": "output", "params": { "name": "stone_mask" }, "inputs": { "color": "n" }, "pos": [300, 300] } ] }"#,
+    );
+    for (node, usage) in [("out", "roughness"), ("mine", "mask")] {
+        h.state_mut().push(Command::SetParam {
+            node: node.into(),
+            param: "usage".into(),
+            value: ParamValue::Text(usage.into()),
+        });
+        h.run_steps(2);
+    }
+    let name =
+        |h: &Harness<'_, EditorApp>, id: &str| h.state().graph.node(id).unwrap().output_name();
+    assert_eq!(name(&h, "out"), "roughness");
+    assert_eq!(name(&h, "mine"), "stone_mask", "a typed name stays");
+    // One undo step takes the usage and the name back together.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(name(&h, "out"), "color");
+}

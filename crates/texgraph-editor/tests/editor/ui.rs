@@ -1158,6 +1158,9 @@ fn an_edit_shows_a_draft_first_then_the_full_preview() {
     if seen.last() != Some(&(last, false)) {
         seen.push((last, false));
     }
-    assert_eq!(seen, [(128, true), (1024, false)]);
+    // The draft's side is an eighth of 1024 or less, as the last draft's cost says.
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert!(seen[0].1 && (32..=128).contains(&seen[0].0), "{seen:?}");
+    assert_eq!(seen[1], (1024, false));
     assert!(h.state().preview.draft_latency.is_some());
 }

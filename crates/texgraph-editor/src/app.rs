@@ -237,6 +237,8 @@ struct Window {
     shown_title: String,
     /// The context the editor draws in (to read the canvas's selection between frames).
     ctx: egui::Context,
+    /// The graph file whose 3D view the 3D tab shows (restored from the settings).
+    view_of: Option<PathBuf>,
 }
 
 impl EditorApp {
@@ -304,6 +306,7 @@ impl EditorApp {
                 trace: std::env::var_os("TEXGRAPH_TRACE").is_some(),
 
                 ctx: ctx.clone(),
+                view_of: None,
             },
             history: History::default(),
             renders: RenderState {
@@ -861,6 +864,7 @@ impl eframe::App for EditorApp {
             self.history.seal(); // a drag (of nodes or a slider) ended: its edits are one step
         }
         self.keep_recovery_copy(ui.ctx());
+        self.follow_3d_view();
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {

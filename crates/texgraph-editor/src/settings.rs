@@ -1,5 +1,6 @@
-//! What the editor remembers between runs besides the recent files: the UI scale. Kept in
-//! the user's config folder (`$XDG_CONFIG_HOME/texgraph/settings.json`).
+//! What the editor remembers between runs besides the recent files: the UI scale, and
+//! each graph's 3D view (shape, environment, look). Kept in the user's config folder
+//! (`$XDG_CONFIG_HOME/texgraph/settings.json`).
 
 use std::path::{Path, PathBuf};
 
@@ -29,14 +30,21 @@ pub fn xdg_folder(variable: &str, fallback: &str) -> Option<PathBuf> {
 pub struct Settings {
     /// The whole UI's scale (egui's zoom factor): Ctrl+= / Ctrl+- / Ctrl+0.
     pub ui_scale: f32,
+    /// Each graph file's 3D view, by the file's path.
+    views: serde_json::Map<String, serde_json::Value>,
     /// Where they are kept (`None`: not kept, as in tests).
     store: Option<PathBuf>,
 }
+
+/// How many graphs' 3D views are kept: past it, each new one takes an old one's place, so
+/// the file stays small.
+const MOST_VIEWS: usize = 200;
 
 impl Default for Settings {
     fn default() -> Self {
         Self {
             ui_scale: 1.0,
+            views: serde_json::Map::new(),
             store: None,
         }
     }
@@ -62,8 +70,15 @@ impl Settings {
             .map(|s| s as f32)
             .filter(|s| UI_SCALE_RANGE.contains(s))
             .unwrap_or(1.0);
+        let views = stored
+            .as_ref()
+            .and_then(|v| v.get("views"))
+            .and_then(serde_json::Value::as_object)
+            .cloned()
+            .unwrap_or_default();
         Self {
             ui_scale,
+            views,
             store: Some(store),
         }
     }
@@ -74,11 +89,35 @@ impl Settings {
         self.store();
     }
 
+    /// The 3D view kept for the graph file `graph`, if any.
+    pub fn view_of(&self, graph: &Path) -> Option<&serde_json::Value> {
+        self.views.get(&graph.display().to_string())
+    }
+
+    /// Keeps `view` as the graph file `graph`'s 3D view (stored at once when it changed).
+    pub fn keep_view(&mut self, graph: &Path, view: serde_json::Value) {
+        let key = graph.display().to_string();
+        if self.views.get(&key) == Some(&view) {
+            return;
+        }
+        if !self.views.contains_key(&key)
+            && self.views.len() >= MOST_VIEWS
+            && let Some(old) = self.views.keys().next().cloned()
+        {
+            self.views.remove(&old);
+        }
+        self.views.insert(key, view);
+        self.store();
+    }
+
     fn store(&self) {
         if let Some(store) = &self.store {
             // Two decimals: the steps are tenths, and 1.2 should read as 1.2 in the file.
             let scale = (f64::from(self.ui_scale) * 100.0).round() / 100.0;
-            keep(store, &json!({ "ui_scale": scale }).to_string());
+            keep(
+                store,
+                &json!({ "ui_scale": scale, "views": self.views }).to_string(),
+            );
         }
     }
 }
@@ -114,11 +153,31 @@ mod tests {
         assert_eq!(Settings::stored_at(store.clone()).ui_scale, 1.3);
         assert_eq!(
             std::fs::read_to_string(&store).unwrap(),
-            r#"{"ui_scale":1.3}"#
+            r#"{"ui_scale":1.3,"views":{}}"#
         );
         settings.set_ui_scale(40.0);
         assert_eq!(Settings::stored_at(store.clone()).ui_scale, 3.0);
         std::fs::write(&store, "{ \"ui_scale\": \"big\" }").unwrap();
         assert_eq!(Settings::stored_at(store).ui_scale, 1.0);
+    }
+
+    #[test]
+    fn each_graphs_view_is_kept_and_their_number_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("settings.json");
+        let mut settings = Settings::stored_at(store.clone());
+        let a = Path::new("/graphs/a.json");
+        settings.keep_view(a, json!({ "shape": "cube" }));
+        let read = Settings::stored_at(store.clone());
+        assert_eq!(read.view_of(a), Some(&json!({ "shape": "cube" })));
+        assert_eq!(read.view_of(Path::new("/graphs/b.json")), None);
+        // The UI scale and the views are kept together.
+        settings.set_ui_scale(1.5);
+        let read = Settings::stored_at(store.clone());
+        assert_eq!((read.ui_scale, read.view_of(a).is_some()), (1.5, true));
+        for i in 0..MOST_VIEWS + 10 {
+            settings.keep_view(&PathBuf::from(format!("/g/{i}.json")), json!({}));
+        }
+        assert_eq!(Settings::stored_at(store).views.len(), MOST_VIEWS);
     }
 }

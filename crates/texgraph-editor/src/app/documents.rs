@@ -159,4 +159,25 @@ impl EditorApp {
         // The old document was saved or let go (its question answered).
         self.autosave.clear(self.renders.generation);
     }
+
+    /// Gives the graph file shown its 3D view as it was left (shape, environment, look),
+    /// and keeps it in the settings as it changes.
+    pub(super) fn follow_3d_view(&mut self) {
+        let Some(path) = self.path.clone() else {
+            return;
+        };
+        if self.window.view_of.as_ref() != Some(&path) {
+            self.window.view_of = Some(path.clone());
+            if let Some(kept) = self.settings.view_of(&path).cloned()
+                && let Some(environment) = self.ball.restore(&kept)
+            {
+                self.ball.load_environment(environment);
+            }
+            return;
+        }
+        // While a kept environment file is read, the view still shows the old one.
+        if !self.ball.is_loading_environment() {
+            self.settings.keep_view(&path, self.ball.kept());
+        }
+    }
 }

@@ -216,6 +216,67 @@ impl BallView {
         self.loading = Some((path, result));
     }
 
+    /// The view's settings a graph keeps between runs (its shape, environment and look;
+    /// not the orbit), as JSON.
+    pub fn kept(&self) -> serde_json::Value {
+        let s = &self.settings;
+        let environment = match &s.environment {
+            Environment::Sky => "sky".to_owned(),
+            Environment::Image(image) => image.path().display().to_string(),
+            Environment::Studio | Environment::Uniform(_) => "studio".to_owned(),
+        };
+        serde_json::json!({
+            "shape": s.shape.id(),
+            "environment": environment,
+            "background": s.background.id(),
+            "tiling": s.tiling,
+            "depth": s.depth,
+            "light": s.light_intensity,
+            "exposure": s.exposure,
+            "size": s.size,
+            "maps": self.map_size,
+        })
+    }
+
+    /// Takes back what [`BallView::kept`] gave (each value checked; one that does not
+    /// read keeps the current one). Returns the environment file to read, if the view
+    /// had one.
+    pub fn restore(&mut self, kept: &serde_json::Value) -> Option<PathBuf> {
+        let text = |key: &str| kept.get(key).and_then(serde_json::Value::as_str);
+        let number = |key: &str, range: std::ops::RangeInclusive<f32>| {
+            kept.get(key)
+                .and_then(serde_json::Value::as_f64)
+                .map(|v| v as f32)
+                .filter(|v| range.contains(v))
+        };
+        let s = &mut self.settings;
+        if let Some(shape) = text("shape").and_then(Shape::parse) {
+            s.shape = shape;
+        }
+        if let Some(background) = text("background").and_then(Background::parse) {
+            s.background = background;
+        }
+        s.tiling = number("tiling", 0.25..=16.0).unwrap_or(s.tiling);
+        s.depth = number("depth", 0.0..=0.2).unwrap_or(s.depth);
+        s.light_intensity = number("light", 0.0..=10.0).unwrap_or(s.light_intensity);
+        s.exposure = number("exposure", -4.0..=4.0).unwrap_or(s.exposure);
+        let size = |key: &str, sizes: &[u32]| {
+            kept.get(key)
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|v| u32::try_from(v).ok())
+                .filter(|v| sizes.contains(v))
+        };
+        s.size = size("size", &VIEW_SIZES).unwrap_or(s.size);
+        self.map_size = size("maps", &MAP_SIZES).unwrap_or(self.map_size);
+        match text("environment") {
+            Some("studio") => self.settings.environment = Environment::Studio,
+            Some("sky") => self.settings.environment = Environment::Sky,
+            Some(path) => return Some(PathBuf::from(path)),
+            None => {}
+        }
+        None
+    }
+
     /// Whether an environment file is being read.
     pub fn is_loading_environment(&self) -> bool {
         self.loading.is_some()
@@ -498,17 +559,24 @@ impl BallView {
         actions
     }
 
+    /// The settings above the view, in rows narrow enough for the side panel at its
+    /// default width: a row wider than the panel would widen what follows it (the view
+    /// would be cut off on the right).
     fn controls(&mut self, ui: &mut Ui, actions: &mut Vec<BallAction>) {
         let s = &mut self.settings;
         ui.horizontal_wrapped(|ui| {
             egui::ComboBox::from_id_salt("ball_shape")
+                .width(COMBO_WIDTH)
                 .selected_text(shape_name(s.shape))
                 .show_ui(ui, |ui| {
                     for shape in Shape::ALL {
                         ui.selectable_value(&mut s.shape, shape, shape_name(shape));
                     }
-                });
+                })
+                .response
+                .on_hover_text("the shape the material is on");
             egui::ComboBox::from_id_salt("ball_environment")
+                .width(COMBO_WIDTH)
                 .selected_text(environment_name(&s.environment))
                 .show_ui(ui, |ui| {
                     let built_in = [Environment::Studio, Environment::Sky];
@@ -525,9 +593,11 @@ impl BallView {
                     {
                         actions.push(BallAction::ChooseEnvironment);
                     }
-                });
-            ui.label("behind");
+                })
+                .response
+                .on_hover_text("the light around the shape");
             egui::ComboBox::from_id_salt("ball_background")
+                .width(COMBO_WIDTH)
                 .selected_text(background_name(s.background))
                 .show_ui(ui, |ui| {
                     for background in Background::ALL {
@@ -537,7 +607,11 @@ impl BallView {
                             background_name(background),
                         );
                     }
-                });
+                })
+                .response
+                .on_hover_text("what shows behind the shape");
+        });
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .button("Reset view")
                 .on_hover_text(
@@ -571,6 +645,8 @@ impl BallView {
                     .max_decimals(3),
             )
             .on_hover_text("parallax depth of the height map, in texture tiles (0: off)");
+        });
+        ui.horizontal_wrapped(|ui| {
             ui.label("light");
             ui.add(
                 egui::DragValue::new(&mut s.light_intensity)
@@ -589,6 +665,7 @@ impl BallView {
         ui.horizontal_wrapped(|ui| {
             ui.label("view");
             egui::ComboBox::from_id_salt("ball_size")
+                .width(COMBO_WIDTH * 0.8)
                 .selected_text(format!("{0}×{0}", s.size))
                 .show_ui(ui, |ui| {
                     for size in VIEW_SIZES {
@@ -597,6 +674,7 @@ impl BallView {
                 });
             ui.label("maps");
             egui::ComboBox::from_id_salt("ball_map_size")
+                .width(COMBO_WIDTH * 0.8)
                 .selected_text(format!("{0}×{0}", self.map_size))
                 .show_ui(ui, |ui| {
                     for size in MAP_SIZES {
@@ -665,6 +743,9 @@ impl BallView {
         });
     }
 }
+
+/// The width of the 3D tab's choices: three fit the side panel at its default width.
+const COMBO_WIDTH: f32 = 84.0;
 
 /// `word` as one word of a POSIX shell command line (single-quoted unless plain).
 fn shell_word(word: &str) -> String {

@@ -2,10 +2,12 @@
 //! lit shape exactly as the core renders it; dragging orbits, Shift+drag turns the light
 //! and environment, and edits reach the shape.
 
-use eframe::egui::{Modifiers, vec2};
+use eframe::egui::{self, Modifiers, vec2};
+use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::ParamValue;
 use texgraph_core::ball::{material_maps, render_ball};
+use texgraph_editor::app::EditorApp;
 use texgraph_editor::command::Command;
 
 use crate::common::*;
@@ -208,5 +210,51 @@ fn copy_command_puts_the_views_render_command_on_the_clipboard() {
         h.state().status.starts_with("copied"),
         "{}",
         h.state().status
+    );
+}
+
+#[test]
+fn a_graphs_3d_view_is_kept_for_the_next_time_it_is_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("settings.json");
+    let graph = dir.path().join("marble.json");
+    std::fs::copy(graph_path("marble.json"), &graph).unwrap();
+    let open = |store: std::path::PathBuf, graph: std::path::PathBuf| {
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1400.0, 900.0))
+            .build_eframe(move |cc| {
+                let mut app = EditorApp::open(&cc.egui_ctx, &graph).expect("opens");
+                app.settings = texgraph_editor::settings::Settings::stored_at(store.clone());
+                app
+            });
+        h.run_steps(3);
+        h
+    };
+    let mut h = open(store.clone(), graph.clone());
+    {
+        let ball = &mut h.state_mut().ball;
+        ball.settings.shape = texgraph_core::ball::Shape::parse("cube").unwrap();
+        ball.settings.environment = texgraph_core::ball::Environment::Sky;
+        ball.settings.tiling = 3.0;
+        ball.settings.exposure = -0.5;
+    }
+    h.run_steps(2);
+    drop(h);
+    let h = open(store.clone(), graph.clone());
+    let s = &h.state().ball.settings;
+    assert_eq!(s.shape.id(), "cube");
+    assert!(matches!(
+        s.environment,
+        texgraph_core::ball::Environment::Sky
+    ));
+    assert_eq!((s.tiling, s.exposure), (3.0, -0.5));
+    drop(h);
+    // Another graph keeps its own (the defaults, here).
+    let other = dir.path().join("wood.json");
+    std::fs::copy(graph_path("wood.json"), &other).unwrap();
+    let h = open(store, other);
+    assert_eq!(
+        h.state().ball.settings.tiling,
+        texgraph_core::ball::BallSettings::default().tiling
     );
 }

@@ -168,9 +168,10 @@ impl EditorApp {
         };
         if self.window.view_of.as_ref() != Some(&path) {
             self.window.view_of = Some(path.clone());
-            if let Some(kept) = self.settings.view_of(&path).cloned()
-                && let Some(environment) = self.ball.restore(&kept)
-            {
+            // A graph never shown in 3D starts from the defaults, not the last graph's.
+            let kept = self.settings.view_of(&path).cloned();
+            let kept = kept.unwrap_or_else(crate::panels::ball_view::BallView::defaults_kept);
+            if let Some(environment) = self.ball.restore(&kept) {
                 self.ball.load_environment(environment);
             }
             return;

@@ -26,6 +26,8 @@ use crate::panels::preview::to_color_image;
 pub const VIEW_SIZES: [u32; 3] = [256, 512, 1024];
 /// Sizes of the maps the shape reads.
 pub const MAP_SIZES: [u32; 4] = [256, 512, 1024, 2048];
+/// The maps' side when the view opens.
+const DEFAULT_MAP_SIZE: u32 = 512;
 /// Degrees the camera or the light turns per point dragged.
 const DEGREES_PER_POINT: f32 = 0.5;
 /// The time a draft may take, so that with the UI's own frame an orbit shows well over
@@ -114,7 +116,7 @@ impl BallView {
                 size: 512,
                 ..BallSettings::default()
             },
-            map_size: 512,
+            map_size: DEFAULT_MAP_SIZE,
             max_side: f32::INFINITY,
             maps: None,
             map_textures: Vec::new(),
@@ -219,7 +221,16 @@ impl BallView {
     /// The view's settings a graph keeps between runs (its shape, environment and look;
     /// not the orbit), as JSON.
     pub fn kept(&self) -> serde_json::Value {
-        let s = &self.settings;
+        Self::settings_kept(&self.settings, self.map_size)
+    }
+
+    /// What a graph never shown in 3D starts with: the defaults, as [`BallView::kept`]
+    /// gives them.
+    pub fn defaults_kept() -> serde_json::Value {
+        Self::settings_kept(&BallSettings::default(), DEFAULT_MAP_SIZE)
+    }
+
+    fn settings_kept(s: &BallSettings, map_size: u32) -> serde_json::Value {
         let environment = match &s.environment {
             Environment::Sky => "sky".to_owned(),
             Environment::Image(image) => image.path().display().to_string(),
@@ -234,7 +245,7 @@ impl BallView {
             "light": s.light_intensity,
             "exposure": s.exposure,
             "size": s.size,
-            "maps": self.map_size,
+            "maps": map_size,
         })
     }
 

@@ -250,19 +250,19 @@ pub fn channel_image(image: &Image, channel: Channel) -> ColorImage {
 impl Preview {
     /// Takes a finished render.
     pub fn show_image(&mut self, ctx: &egui::Context, image: Image, millis: f64) {
-        self.drafted = false;
         self.millis = millis;
-        self.stats = Some(Stats::of(&image));
-        self.image = Some(Arc::new(image));
-        self.upload(ctx);
-        self.error = None;
-        self.hint = None;
+        self.take(ctx, image, false);
     }
 
     /// Shows a draft: the image at a fraction of the size, drawn as large, until the full
     /// render replaces it.
     pub fn show_draft(&mut self, ctx: &egui::Context, image: Image) {
-        self.drafted = true;
+        self.take(ctx, image, true);
+    }
+
+    /// Shows `image` (a draft or the full render) in place of what was shown.
+    fn take(&mut self, ctx: &egui::Context, image: Image, drafted: bool) {
+        self.drafted = drafted;
         self.stats = Some(Stats::of(&image));
         self.image = Some(Arc::new(image));
         self.upload(ctx);

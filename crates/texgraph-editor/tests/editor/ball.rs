@@ -249,12 +249,13 @@ fn a_graphs_3d_view_is_kept_for_the_next_time_it_is_opened() {
     ));
     assert_eq!((s.tiling, s.exposure), (3.0, -0.5));
     drop(h);
-    // Another graph keeps its own (the defaults, here).
+    // Another graph opened in the same run keeps its own (the defaults, here).
     let other = dir.path().join("wood.json");
     std::fs::copy(graph_path("wood.json"), &other).unwrap();
-    let h = open(store, other);
-    assert_eq!(
-        h.state().ball.settings.tiling,
-        texgraph_core::ball::BallSettings::default().tiling
-    );
+    let mut h = open(store, graph);
+    h.state_mut().push(Command::Open(other));
+    h.run_steps(3);
+    let defaults = texgraph_core::ball::BallSettings::default();
+    let s = &h.state().ball.settings;
+    assert_eq!((s.shape, s.tiling), (defaults.shape, defaults.tiling));
 }

@@ -1160,20 +1160,14 @@ fn the_export_size_is_kept_per_graph_and_per_kind_of_export() {
     h.run_steps(2);
     assert_eq!(size(&h), Some(2048));
     // Another graph starts from the defaults; back on marble, its sizes come back.
-    h.key_press(Key::Escape);
-    h.state_mut()
-        .push(Command::Open(dir.path().join("wood.json")));
-    h.run_steps(2);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
-    h.run_steps(2);
-    assert_eq!(size(&h), Some(1024));
-    h.key_press(Key::Escape);
-    h.state_mut()
-        .push(Command::Open(dir.path().join("marble.json")));
-    h.run_steps(2);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
-    h.run_steps(2);
-    assert_eq!(size(&h), Some(2048));
+    for (file, expected) in [("wood.json", 1024), ("marble.json", 2048)] {
+        h.key_press(Key::Escape);
+        h.state_mut().push(Command::Open(dir.path().join(file)));
+        h.run_steps(2);
+        h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+        h.run_steps(2);
+        assert_eq!(size(&h), Some(expected), "{file}");
+    }
 }
 
 #[test]

@@ -6,8 +6,6 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::export_dialog::ImageKind;
-
 /// The kinds of export that keep their own size and format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ExportKind {
@@ -19,9 +17,9 @@ pub enum ExportKind {
     Material,
 }
 
-/// The size and format chosen for one graph and kind.
+/// The size and format (`F`, the dialog's format choice) chosen for one graph and kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Choice {
+pub struct Choice<F> {
     /// Size preset, or `None` for the custom size.
     pub preset: Option<u32>,
     /// Custom width.
@@ -29,27 +27,36 @@ pub struct Choice {
     /// Custom height.
     pub height: u32,
     /// Format and depth.
-    pub kind: ImageKind,
+    pub kind: F,
 }
 
 /// The choices by graph file (`None`: a graph not saved yet) and kind.
-#[derive(Debug, Default)]
-pub struct Choices {
-    by: HashMap<(Option<PathBuf>, ExportKind), Choice>,
+#[derive(Debug)]
+pub struct Choices<F> {
+    by: HashMap<(Option<PathBuf>, ExportKind), Choice<F>>,
     /// The graph and kind the dialog showed last.
     shown: Option<(Option<PathBuf>, ExportKind)>,
 }
 
-impl Choices {
+impl<F> Default for Choices<F> {
+    fn default() -> Self {
+        Self {
+            by: HashMap::new(),
+            shown: None,
+        }
+    }
+}
+
+impl<F: Copy> Choices<F> {
     /// Follows the dialog from `shown` to `now`: what it shows is kept for the graph and
     /// kind it showed, and what was kept for `now` comes back (`fresh` when nothing was).
     /// Returns the choice the dialog should show.
     pub fn follow(
         &mut self,
         now: (Option<PathBuf>, ExportKind),
-        current: Choice,
-        fresh: Choice,
-    ) -> Choice {
+        current: Choice<F>,
+        fresh: Choice<F>,
+    ) -> Choice<F> {
         let shown = self.shown.replace(now.clone());
         match shown {
             Some(before) if before != now => {
@@ -70,12 +77,12 @@ impl Choices {
 mod tests {
     use super::*;
 
-    fn choice(side: u32) -> Choice {
+    fn choice(side: u32) -> Choice<&'static str> {
         Choice {
             preset: Some(side),
             width: side,
             height: side,
-            kind: ImageKind::PNG8,
+            kind: "png",
         }
     }
 

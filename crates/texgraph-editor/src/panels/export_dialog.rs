@@ -219,7 +219,7 @@ pub struct ExportDialog {
     /// The graph file exported (`None` before it is saved).
     pub graph_path: Option<PathBuf>,
     /// The size and format last chosen for each graph and kind of export.
-    pub choices: Choices,
+    pub choices: Choices<ImageKind>,
 }
 
 impl Default for ExportDialog {

@@ -196,7 +196,10 @@ class Graph:
         time: Optional[float] = None,
         threads: Optional[int] = None,
     ) -> list[str]:
-        """Writes files as `texgraph render` does, byte for byte; returns their paths."""
+        """Writes files as `texgraph render` does, byte for byte; returns their paths.
+
+        Samples outside [0, 1] written into an 8- or 16-bit file are clamped, with a
+        `UserWarning` naming the file and how many were."""
     def __copy__(self) -> Graph: ...
     def __deepcopy__(self, memo: Any) -> Graph: ...
 

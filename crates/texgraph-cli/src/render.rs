@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::animation::{Frames, Layout};
 use texgraph_core::eval::stream::Region;
 use texgraph_core::export::presets::find;
-use texgraph_core::export::{Depth, Format, default_image_name, file_stem_for};
+use texgraph_core::export::{Depth, Exported, Format, default_image_name, file_stem_for};
 use texgraph_core::{
     AnimationExport, Error, ExportRequest, Graph, MaterialExport, RenderOptions, StillExport,
     diagnose,
@@ -234,6 +234,7 @@ fn render_all(args: &RenderArgs, graph: &Graph, request: &ExportRequest) -> anyh
         Error::Render(message) => anyhow!("{}: {message}", args.graph.display()),
         other => anyhow!("{other}"),
     })?;
+    warn_clipped(&written);
     for done in written {
         let (width, height, seconds) = (done.width, done.height, done.seconds);
         let mpix = f64::from(width) * f64::from(height) / 1e6;
@@ -247,6 +248,14 @@ fn render_all(args: &RenderArgs, graph: &Graph, request: &ExportRequest) -> anyh
         );
     }
     Ok(())
+}
+
+/// Warns of every file whose samples were clamped into its integer depth (a height above
+/// 1 written as a plateau): the file is written, but not as rendered.
+pub fn warn_clipped(written: &[Exported]) {
+    for warning in written.iter().filter_map(Exported::clip_warning) {
+        crate::complain!("warning: {warning}");
+    }
 }
 
 /// Runs `texgraph render --frames`.
@@ -283,6 +292,7 @@ fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> 
         Error::Invalid(_) => describe(&args.graph, &e),
         other => anyhow!("{other}"),
     })?;
+    warn_clipped(&written);
     let seconds = start.elapsed().as_secs_f64();
     let what = match layout {
         Layout::Sequence(_) => format!("{} files", written.len()),
@@ -339,6 +349,7 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
         Error::Invalid(_) => describe(&args.graph, &e),
         other => anyhow!("{other}"),
     })?;
+    warn_clipped(&written);
     let seconds = written.first().map_or(0.0, |w| w.seconds);
     for done in &written {
         crate::say!(

@@ -23,7 +23,9 @@ use texgraph_export::material::{
     MaterialSettings, export_preset, material_outputs, preset_paths, scene_paths,
 };
 use texgraph_export::presets::Preset;
-use texgraph_export::{Depth, ExportSettings, Exported, Format, encode_to_vec, still_targets};
+use texgraph_export::{
+    Clipping, Depth, ExportSettings, Exported, Format, encode_to_vec, still_targets,
+};
 use texgraph_graph::graph::Graph;
 
 /// What to write, and where.
@@ -277,6 +279,7 @@ impl BallExport {
             channels: image.channels,
             depth: Depth::Eight,
             seconds,
+            clipping: Clipping::of(&image, Depth::Eight),
         }])
     }
 }

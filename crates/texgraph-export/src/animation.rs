@@ -12,7 +12,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::{Depth, ExportSettings, Exported, Format};
+use crate::{Clipping, Depth, ExportSettings, Exported, Format};
 use texgraph_base::error::{Error, Result};
 use texgraph_base::staging;
 use texgraph_engine::eval::{Image, render};
@@ -235,6 +235,7 @@ pub fn export_animation(
         }
         Layout::Gif | Layout::Apng => {
             let mut last = None;
+            let mut clipping = Clipping::default();
             let staged = staging::stage(path, |file| {
                 let mut out = BufWriter::new(file);
                 let fail = |message: String| Error::Export {
@@ -248,6 +249,7 @@ pub fn export_animation(
                 };
                 for index in 0..count {
                     let image = render_frame(index)?;
+                    clipping = clipping.and(Clipping::of(&image, Depth::Eight));
                     writer.frame(&image).map_err(fail)?;
                     last = Some(image);
                 }
@@ -257,7 +259,10 @@ pub fn export_animation(
             staged.commit()?;
             let image = last.expect("a frame range is never empty");
             let seconds = start.elapsed().as_secs_f64();
-            Ok(vec![exported(path, &image, Depth::Eight, seconds)])
+            Ok(vec![Exported {
+                clipping,
+                ..exported(path, &image, Depth::Eight, seconds)
+            }])
         }
         Layout::Sheet {
             columns,
@@ -368,6 +373,7 @@ fn exported(path: &Path, image: &Image, depth: Depth, seconds: f64) -> Exported 
         channels: image.channels,
         depth,
         seconds,
+        clipping: Clipping::of(image, depth),
     }
 }
 

@@ -142,6 +142,73 @@ pub struct Exported {
     pub depth: Depth,
     /// Seconds spent rendering (not compiling or encoding).
     pub seconds: f64,
+    /// What an integer depth could not hold (see [`Clipping`]).
+    pub clipping: Clipping,
+}
+
+/// Samples written clamped: an integer file holds [0, 1], and a sample below 0, above 1
+/// or NaN is written as the nearest end (NaN as 0), so a height above 1 becomes a
+/// plateau. Float files clip nothing. The front ends warn with [`Clipping::warning`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clipping {
+    /// Samples outside [0, 1] (or NaN), over every channel and frame written.
+    pub clipped: u64,
+    /// Samples written, over every channel and frame.
+    pub samples: u64,
+}
+
+impl Clipping {
+    /// The clipping of writing `image` at `depth`.
+    pub fn of(image: &Image, depth: Depth) -> Self {
+        let clipped = match depth {
+            Depth::Float => 0,
+            Depth::Eight | Depth::Sixteen => image
+                .data
+                .iter()
+                .filter(|v| !(0.0..=1.0).contains(*v))
+                .count() as u64,
+        };
+        Self {
+            clipped,
+            samples: image.data.len() as u64,
+        }
+    }
+
+    /// The sum of two parts of one file (bands, frames).
+    pub fn and(self, other: Self) -> Self {
+        Self {
+            clipped: self.clipped + other.clipped,
+            samples: self.samples + other.samples,
+        }
+    }
+
+    /// A warning naming `path`, how much was clamped into `depth` and what keeps it; `None`
+    /// when nothing was.
+    pub fn warning(&self, path: &Path, depth: Depth) -> Option<String> {
+        if self.clipped == 0 {
+            return None;
+        }
+        let share = 100.0 * self.clipped as f64 / self.samples.max(1) as f64;
+        let share = if share < 0.1 {
+            "under 0.1%".to_owned()
+        } else {
+            format!("{share:.1}%")
+        };
+        Some(format!(
+            "{}: {} of {} samples ({share}) were outside [0, 1] and were clamped into {} bits; write a 32-bit EXR or TIFF to keep them, or bring the output into range (levels, remap)",
+            path.display(),
+            self.clipped,
+            self.samples,
+            depth.bits()
+        ))
+    }
+}
+
+impl Exported {
+    /// [`Clipping::warning`] for this file.
+    pub fn clip_warning(&self) -> Option<String> {
+        self.clipping.warning(&self.path, self.depth)
+    }
 }
 
 /// Compiles `graph` for `settings.output`, checks the image fits in available memory,
@@ -229,6 +296,7 @@ pub fn export_all(
             channels: image.channels,
             depth: settings.depth,
             seconds,
+            clipping: Clipping::of(image, settings.depth),
         });
     }
     staging::commit_all(staged)?;
@@ -302,6 +370,7 @@ fn stage_export(
         channels,
         depth: settings.depth,
         seconds,
+        clipping: Clipping::of(&image, settings.depth),
     };
     Ok((staged, done))
 }

@@ -225,6 +225,7 @@ fn stage_and_commit(
             channels: image.channels,
             depth,
             seconds,
+            clipping: crate::Clipping::of(&image, depth),
         });
     }
     if preset.gltf {

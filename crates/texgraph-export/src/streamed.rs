@@ -12,7 +12,7 @@ use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
 use crate::stream::{self, FileSpec};
-use crate::{ExportSettings, Exported, checked_targets};
+use crate::{Clipping, ExportSettings, Exported, checked_targets};
 use texgraph_base::error::{Error, Result};
 use texgraph_base::staging::{self, Staged};
 use texgraph_engine::eval::stream::{Bands, Region, band_rows};
@@ -126,23 +126,27 @@ pub fn export_in_bands(
         write_in_threads(&program, &mut bands, targets, &specs, region, band)?
     };
     let seconds = start.elapsed().as_secs_f64();
+    let (staged, clippings): (Vec<Staged>, Vec<Clipping>) = staged.into_iter().unzip();
     staging::commit_all(staged)?;
     Ok(targets
         .iter()
         .zip(&specs)
-        .map(|((settings, path), spec)| Exported {
+        .zip(clippings)
+        .map(|(((settings, path), spec), clipping)| Exported {
             path: path.clone(),
             width: spec.width,
             height: spec.height,
             channels: spec.channels,
             depth: settings.depth,
             seconds,
+            clipping,
         })
         .collect())
 }
 
 /// Renders `region` through `bands` in bands of `band` rows, each band's outputs sent to
-/// one writer thread per file; returns the staged files once every one is complete.
+/// one writer thread per file; returns the staged files, with what each clamped, once
+/// every one is complete.
 fn write_in_threads(
     program: &Program,
     bands: &mut Bands<'_>,
@@ -150,7 +154,7 @@ fn write_in_threads(
     specs: &[FileSpec],
     region: Region,
     band: u32,
-) -> Result<Vec<Staged>> {
+) -> Result<Vec<(Staged, Clipping)>> {
     std::thread::scope(|scope| {
         let mut senders = Vec::with_capacity(targets.len());
         let mut writers = Vec::with_capacity(targets.len());
@@ -178,7 +182,7 @@ fn write_in_threads(
         };
         let rendered = rendered();
         drop(senders);
-        let written: Vec<Result<Staged>> = writers
+        let written: Vec<Result<(Staged, Clipping)>> = writers
             .into_iter()
             .map(|w| {
                 w.join()
@@ -211,9 +215,10 @@ fn write_file(
     path: &Path,
     spec: &FileSpec,
     mut bands: impl FnMut() -> Option<Arc<Image>>,
-) -> Result<Staged> {
+) -> Result<(Staged, Clipping)> {
     let mut stopped = false;
-    staging::stage(path, |file| {
+    let mut clipping = Clipping::default();
+    let staged = staging::stage(path, |file| {
         let mut out = BufWriter::new(file);
         // The band handed out before: written by the time the next is asked for, so its
         // buffer goes back for a later band.
@@ -224,6 +229,9 @@ fn write_file(
             }
             let band = bands();
             stopped = band.is_none();
+            if let Some(band) = &band {
+                clipping = clipping.and(Clipping::of(band, spec.depth));
+            }
             last = band.clone();
             band
         };
@@ -237,7 +245,8 @@ fn write_file(
             }),
             Ok(()) => Ok(()),
         }
-    })
+    })?;
+    Ok((staged, clipping))
 }
 
 /// Refuses a streamed render whose peak (see [`texgraph_engine::plan::streamed`]) would not fit in

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 use texgraph_core::error::Location;
@@ -13,7 +13,7 @@ use texgraph_core::eval::{MAX_SIDE, MAX_THREADS};
 use texgraph_core::export::Format;
 use texgraph_core::export::material::{MaterialSettings, render_together};
 use texgraph_core::export::presets::{built_in, find};
-use texgraph_core::export::{Depth, file_stem_for, to_linear_light};
+use texgraph_core::export::{Depth, Exported, file_stem_for, to_linear_light};
 use texgraph_core::registry;
 use texgraph_core::usage::Encoding;
 use texgraph_core::variation::set_param;
@@ -280,7 +280,8 @@ impl PyGraph {
     /// (one file each, `<stem>_<name>.<ext>`). With `preset` (see `texgraph presets`),
     /// `path` is a folder and the material's files are written there, with `format`
     /// replacing the preset's file type (and its glTF scene, for presets with one). Returns
-    /// the paths written.
+    /// the paths written. Samples outside [0, 1] clamped into an 8- or 16-bit file raise a
+    /// `UserWarning` naming the file (the file is written, clamped).
     #[pyo3(signature = (path, size = Size::Square(1024), depth = None, output = None, all_outputs = false, preset = None, format = None, time = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn export(
@@ -354,7 +355,12 @@ impl PyGraph {
                 depth,
             ))
         };
-        detached::run(py, &cancel, || request.run(&graph, &options, &|_| {}))?.map_err(fail)?;
+        let written =
+            detached::run(py, &cancel, || request.run(&graph, &options, &|_| {}))?.map_err(fail)?;
+        for warning in written.iter().filter_map(Exported::clip_warning) {
+            let message = std::ffi::CString::new(warning).unwrap_or_default();
+            PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &message, 1)?;
+        }
         // Every file written: a material's maps and its glTF scene.
         Ok(request
             .files(&graph)

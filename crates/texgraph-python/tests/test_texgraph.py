@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -359,6 +360,37 @@ def test_nodes_lists_the_registry_as_the_cli_does():
         "b": "reads 0",
         "mask": "see description",
     }
+
+
+OVERSHOOTING = {
+    "format": "texgraph",
+    "version": 1,
+    "nodes": [
+        {"id": "uv", "type": "coords"},
+        {"id": "ramp", "type": "remap", "params": {"out_min": -0.5, "out_max": 1.5},
+         "inputs": {"input": "uv.u"}},
+        {"id": "height", "type": "output", "params": {"name": "height", "usage": "height"},
+         "inputs": {"color": "ramp"}},
+    ],
+}
+
+
+def test_an_export_that_clamps_warns_as_the_cli_does(tmp_path):
+    path = tmp_path / "ramp.json"
+    path.write_text(json.dumps(OVERSHOOTING))
+    graph = texgraph.load(path)
+    ours = tmp_path / "ours.png"
+    with pytest.warns(UserWarning) as caught:
+        graph.export(ours, size=(40, 6), depth=16)
+    [warning] = [str(w.message) for w in caught]
+    assert warning.startswith(f"{ours}: 120 of 240 samples (50.0%) were outside [0, 1]")
+    done = cli("render", path, "--size", "40x6", "--depth", "16", "-o", tmp_path / "theirs.png")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "warning: " + warning.replace(str(ours), str(tmp_path / "theirs.png")) + "\n"
+    assert ours.read_bytes() == (tmp_path / "theirs.png").read_bytes()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        graph.export(tmp_path / "kept.exr", size=(40, 6))
 
 
 def test_a_half_wired_graph_renders_the_bits_of_the_cli_and_of_the_constant_wired_in(tmp_path):

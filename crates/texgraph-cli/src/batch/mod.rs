@@ -206,5 +206,6 @@ fn render_job(job: &Job) -> anyhow::Result<usize> {
             Error::Invalid(_) => crate::load::describe(&job.source, &e),
             other => anyhow!("{other}"),
         })?;
+    crate::render::warn_clipped(&written);
     Ok(written.len())
 }

@@ -696,3 +696,58 @@ fn a_closed_output_pipe_is_not_a_crash() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+/// A ramp from -0.5 to 1.5 across the image: a height scaled past its range.
+const OVERSHOOTING: &str = r#"{ "format": "texgraph", "version": 1, "nodes": [
+    { "id": "uv", "type": "coords" },
+    { "id": "ramp", "type": "remap", "params": { "out_min": -0.5, "out_max": 1.5 }, "inputs": { "input": "uv.u" } },
+    { "id": "height", "type": "output", "params": { "name": "height", "usage": "height" }, "inputs": { "color": "ramp" } } ] }"#;
+
+#[test]
+fn an_export_that_clamps_is_written_with_a_warning_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = write_graph(dir.path(), "ramp.json", OVERSHOOTING);
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&graph)
+        .args(["-o", "h.png", "--size", "40x6", "--depth", "16"])
+        .assert()
+        .success()
+        .stderr(
+            "warning: h.png: 120 of 240 samples (50.0%) were outside [0, 1] and were clamped \
+             into 16 bits; write a 32-bit EXR or TIFF to keep them, or bring the output into \
+             range (levels, remap)\n",
+        )
+        .stdout(predicate::str::contains("wrote h.png"));
+    assert!(dir.path().join("h.png").exists());
+    for quiet in [
+        vec!["-o", "h.exr", "--size", "40x6"],
+        vec![
+            "-o",
+            "m.png",
+            "--size",
+            "40x6",
+            "--set",
+            "ramp.out_min=0.25",
+            "--set",
+            "ramp.out_max=0.75",
+        ],
+    ] {
+        texgraph(dir.path())
+            .arg("render")
+            .arg(&graph)
+            .args(&quiet)
+            .assert()
+            .success()
+            .stderr("");
+    }
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&graph)
+        .args(["--preset", "unreal", "-o", "maps", "--size", "40x8"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "warning: maps/T_ramp_H.png: 160 of 320 samples (50.0%)",
+        ));
+}

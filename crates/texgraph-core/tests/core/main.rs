@@ -11,6 +11,7 @@ mod invariants;
 
 mod ball;
 mod cellular;
+mod clipping;
 mod comments;
 mod dds;
 mod domain;

@@ -123,6 +123,7 @@ impl EditorApp {
             match self.export.request(&graph) {
                 Ok(request) => {
                     self.export.message.clear();
+                    self.export.warnings.clear();
                     self.export.job = Some(ExportJob::start(graph, request, move || {
                         wake.request_repaint()
                     }));

@@ -8,7 +8,9 @@ use eframe::egui::{self, Id, Ui};
 use texgraph_core::animation::Frames;
 use texgraph_core::export::material::{MaterialSettings, preset_paths};
 use texgraph_core::export::presets::{Preset, built_in};
-use texgraph_core::export::{Depth, Format, default_image_name, file_stem_for, output_paths};
+use texgraph_core::export::{
+    Depth, Exported, Format, default_image_name, file_stem_for, output_paths,
+};
 use texgraph_core::usage::Usage;
 use texgraph_core::{
     AnimationExport, ExportRequest, Graph, MaterialExport, RenderOptions, StillExport, output_names,
@@ -187,6 +189,9 @@ pub struct ExportDialog {
     pub job: Option<ExportJob>,
     /// What the last export did.
     pub message: String,
+    /// What the last export wrote other than rendered: samples clamped into an integer
+    /// depth, one line a file.
+    pub warnings: Vec<String>,
     /// Existing files the export would replace, while "Replace them?" waits for an answer.
     pub replacing: Option<Vec<PathBuf>>,
     /// Whether to export frames rather than a still.
@@ -234,6 +239,7 @@ impl Default for ExportDialog {
             path: String::new(),
             job: None,
             message: String::new(),
+            warnings: Vec::new(),
             replacing: None,
             animate: false,
             motion: Motion::Gif,
@@ -298,6 +304,7 @@ impl ExportDialog {
         self.folder.clear();
         self.output = None;
         self.message.clear();
+        self.warnings.clear();
         self.replacing = None;
         self.animate = false;
     }
@@ -445,6 +452,10 @@ impl ExportDialog {
         }
         if let Some(outcome) = self.job.as_ref().and_then(ExportJob::poll) {
             let seconds = self.job.take().map_or(0.0, |j| j.seconds());
+            self.warnings = outcome.as_ref().map_or_else(
+                |_| Vec::new(),
+                |written| written.iter().filter_map(Exported::clip_warning).collect(),
+            );
             self.message = match outcome {
                 Ok(written) => format!(
                     "wrote {} in {seconds:.2} s",
@@ -506,7 +517,13 @@ impl ExportDialog {
                     }
                 });
                 if !self.message.is_empty() {
-                    ui.label(&self.message);
+                    ui.label(texgraph_core::text::printable(&self.message));
+                }
+                for warning in &self.warnings {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        texgraph_core::text::printable(&format!("warning: {warning}")),
+                    );
                 }
             });
         if let Some(existing) = self.replacing.clone() {

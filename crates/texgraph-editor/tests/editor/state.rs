@@ -898,3 +898,42 @@ fn a_fed_subgraph_is_not_rendered_again_and_again_for_a_file_its_parent_reads() 
     }
     assert_eq!(h.state().renders_asked(), asked, "nothing on disk changed");
 }
+
+#[test]
+fn an_export_that_clamps_says_so_in_the_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let ramp = r#"{ "format": "texgraph", "version": 1, "nodes": [
+        { "id": "uv", "type": "coords" },
+        { "id": "ramp", "type": "remap", "params": { "out_min": -0.5, "out_max": 1.5 }, "inputs": { "input": "uv.u" } },
+        { "id": "height", "type": "output", "params": { "name": "height", "usage": "height" }, "inputs": { "color": "ramp" } } ] }"#;
+    let mut h = open_json(dir.path(), "ramp.json", ramp);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run_steps(2);
+    assert!(h.state().export.path.ends_with("ramp.png"));
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(1);
+    wait_until(&mut h, "the export", |app| !app.export.message.is_empty());
+    h.run_steps(1);
+    let warnings = &h.state().export.warnings;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("were outside [0, 1] and were clamped into 8 bits"),
+        "{warnings:?}"
+    );
+    h.get_by_label_contains("warning: ");
+
+    // A float file keeps the values: no warning, and the last one is gone.
+    h.ctx
+        .memory_mut(|m| m.request_focus(egui::Id::new("export_path")));
+    h.run_steps(1);
+    retype(&mut h, &dir.path().join("ramp.exr").display().to_string());
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(1);
+    wait_until(&mut h, "the second export", |app| {
+        app.export.message.contains("ramp.exr")
+    });
+    assert!(h.state().export.warnings.is_empty());
+    assert!(h.query_by_label_contains("warning: ").is_none());
+}

@@ -488,13 +488,14 @@ impl EditorApp {
             .default_size(default)
             .size_range(160.0..=(height - INSPECTOR_MIN_HEIGHT).max(160.0))
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
+                // Both ways: content wider than the panel scrolls instead of widening it.
+                egui::ScrollArea::both()
                     .id_salt("preview_scroll")
                     .auto_shrink(false)
                     .show(ui, |ui| self.preview_part(ui));
             });
         egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::vertical()
+            egui::ScrollArea::both()
                 .id_salt("inspector_scroll")
                 .auto_shrink(false)
                 .show(ui, |ui| match self.selected.clone() {

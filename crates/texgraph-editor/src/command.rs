@@ -166,7 +166,7 @@ pub enum Command {
     AddSubgraph {
         /// The file, as the graph writes it (relative to the graph's folder).
         file: String,
-        /// Canvas position (or beside the others).
+        /// Canvas position (or in the middle of the canvas as shown).
         pos: Option<Pos2>,
     },
     /// Expose `param` of `node` as a param of this graph (for graphs that use it as a

@@ -12,7 +12,7 @@ use texgraph_core::graph::split_reference;
 use texgraph_core::registry::{self, NodeDescriptor, PortType};
 use texgraph_core::{Graph, Node};
 
-use crate::subgraphs::ports;
+use crate::subgraphs::{BARE_OUTPUT, ports};
 
 /// Side of a node's thumbnail on the canvas, in points.
 pub const THUMBNAIL: f32 = 72.0;
@@ -169,10 +169,14 @@ fn out_pin(graph: &Graph, ids: &HashMap<&str, NodeId>, reference: &str) -> Optio
 }
 
 /// The graph reference of an output pin: `"node"` for a first output, else `"node.port"`.
+/// A node whose ports are unknown names every port but [`BARE_OUTPUT`]: its first pin
+/// is only the first output when it stands for bare references.
 pub fn reference(graph: &Graph, node: &str, output: usize) -> String {
-    let port = ports(graph, node).and_then(|p| p.outputs.get(output).cloned());
-    match port {
-        Some(p) if output > 0 => format!("{node}.{p}"),
+    let Some(ports) = ports(graph, node) else {
+        return node.to_owned();
+    };
+    match ports.outputs.get(output) {
+        Some(p) if output > 0 || (ports.unloaded && p != BARE_OUTPUT) => format!("{node}.{p}"),
         _ => node.to_owned(),
     }
 }
@@ -304,6 +308,19 @@ pub fn estimated_height(desc: &NodeDescriptor) -> f32 {
 pub fn estimated_rect(kind: &str, pos: Pos2) -> Rect {
     let height = registry::lookup(kind).map_or(120.0, estimated_height);
     Rect::from_min_size(pos, vec2(NODE_WIDTH, height))
+}
+
+/// About the size a new node of type `kind` is drawn at: the largest a node of its type
+/// in `graph` was drawn at, else [`estimated_rect`]'s.
+pub fn likely_size(graph: &Graph, kind: &str, sizes: &DrawnSizes) -> Vec2 {
+    graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == kind)
+        .filter_map(|n| sizes.get(&n.id))
+        .copied()
+        .reduce(Vec2::max)
+        .unwrap_or_else(|| estimated_rect(kind, Pos2::ZERO).size())
 }
 
 /// Where `node` is drawn with its top-left corner at `pos`: its drawn size when known.

@@ -72,6 +72,10 @@ pub struct NodePorts {
     pub unloaded: bool,
 }
 
+/// The pin of a node whose ports are unknown that stands for bare references to it (its
+/// first output, whatever it is called).
+pub const BARE_OUTPUT: &str = "out";
+
 impl NodePorts {
     fn of_descriptor(desc: &NodeDescriptor) -> Self {
         Self {
@@ -89,14 +93,25 @@ impl NodePorts {
     /// them: its connected inputs, and the outputs other nodes read (the first one is the
     /// one a bare reference to the node means).
     fn of_connections(graph: &Graph, id: &str, node: &Node) -> Self {
-        let mut outputs = vec!["out".to_owned()];
+        // A bare reference means the first output, drawn as "out"; named ones as named.
+        let mut outputs: Vec<String> = Vec::new();
         for reference in graph.nodes.iter().flat_map(|n| n.inputs.values()) {
-            if let (source, Some(port)) = split_reference(reference)
-                && source == id
-                && !outputs.iter().any(|o| o == port)
-            {
-                outputs.push(port.to_owned());
+            let (source, port) = split_reference(reference);
+            if source != id {
+                continue;
             }
+            let port = port.unwrap_or(BARE_OUTPUT);
+            if !outputs.iter().any(|o| o == port) {
+                if port == BARE_OUTPUT {
+                    outputs.insert(0, port.to_owned());
+                } else {
+                    outputs.push(port.to_owned());
+                }
+            }
+        }
+        if outputs.is_empty() {
+            // Nothing reads it yet: one pin to wire from, as a loaded node has.
+            outputs.push(BARE_OUTPUT.to_owned());
         }
         Self {
             label: format!("{} (not loaded)", node.kind),
@@ -210,13 +225,27 @@ mod tests {
         refresh(&graph, &folder);
         let gone = ports(&graph, "fine").unwrap();
         assert!(gone.unloaded);
-        // veins reads "fine.mask": that output stays, after the bare reference's place.
-        assert_eq!(gone.outputs, ["out", "mask"]);
+        // veins reads "fine.mask": that output stays, the only one (no bare reference
+        // names a first output), and a wire drawn from it again still names it.
+        assert_eq!(gone.outputs, ["mask"]);
+        assert_eq!(crate::document::reference(&graph, "fine", 0), "fine.mask");
         assert!(gone.inputs.is_empty());
         assert!(!ports(&graph, "broad").unwrap().unloaded);
         // Its wire is still drawn: every connection of the graph has one.
         let snarl = crate::document::to_snarl(&graph);
         let wires = graph.nodes.iter().map(|n| n.inputs.len()).sum::<usize>();
         assert_eq!(snarl.wires().count(), wires);
+        // A bare reference is the first pin, "out", and stays bare.
+        graph
+            .nodes
+            .iter_mut()
+            .find(|n| n.inputs.values().any(|r| r == "fine.mask"))
+            .unwrap()
+            .inputs
+            .insert("mask".into(), "fine".into());
+        refresh(&graph, &folder);
+        assert_eq!(ports(&graph, "fine").unwrap().outputs, ["out", "mask"]);
+        assert_eq!(crate::document::reference(&graph, "fine", 0), "fine");
+        assert_eq!(crate::document::reference(&graph, "fine", 1), "fine.mask");
     }
 }

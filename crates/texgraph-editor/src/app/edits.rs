@@ -1,12 +1,17 @@
 //! Edits of nodes and wires, and of the graph's settings.
 
-use eframe::egui::Pos2;
+use eframe::egui::{Pos2, Vec2, pos2, vec2};
 use texgraph_core::{Graph, Node};
 
 use super::EditorApp;
 use super::commands::{Applied, id_base, paste, rename};
 use crate::command::DroppedWire;
-use crate::document::{arrange, clear_spot, file_position, free_position, fresh_id};
+use crate::document::{arrange, clear_spot, file_position, free_position, fresh_id, likely_size};
+
+/// About how far below a node's top its first pin is drawn (the title bar and half a row).
+const FIRST_PIN_Y: f32 = 34.0;
+/// Room kept between a node placed in view and the canvas's edge, in screen points.
+const VIEW_MARGIN: f32 = 12.0;
 
 impl EditorApp {
     /// Wires `from` into `to`'s `port`, when the core allows the connection.
@@ -51,6 +56,16 @@ impl EditorApp {
         pos: Pos2,
         wire: DroppedWire,
     ) -> Applied {
+        // The pin that takes the wire goes where it was dropped, as in Substance: the
+        // node's first input (its left side) for a wire out of an output, its first output
+        // (its right side) for a wire into an input, its middle for a wire it goes into.
+        let size = likely_size(&self.graph, kind, &self.canvas.sizes);
+        let pin = match wire {
+            DroppedWire::From(_) => vec2(0.0, FIRST_PIN_Y),
+            DroppedWire::Into { .. } => vec2(size.x, FIRST_PIN_Y),
+            DroppedWire::Between { .. } => size / 2.0,
+        };
+        let pos = self.kept_in_view(pos - pin, size);
         let id = self.insert_node(kind, Some(pos));
         let first_input = texgraph_core::registry::lookup(kind)
             .and_then(|d| d.inputs.first())
@@ -74,13 +89,42 @@ impl EditorApp {
         Applied::Edit(None)
     }
 
-    /// Adds a node of `kind` at `pos` (beside the others when `None`), selects it and
-    /// returns its id.
+    /// `pos` moved as little as it takes for a node of `size` there to be inside the
+    /// canvas as it is shown (where it fits; as it was before the canvas was drawn).
+    fn kept_in_view(&self, pos: Pos2, size: Vec2) -> Pos2 {
+        let shown = self.canvas.canvas_rect;
+        if !shown.is_positive() {
+            return pos;
+        }
+        let view = self.canvas.view.to_screen.inverse() * shown.shrink(VIEW_MARGIN);
+        let within = |at: f32, low: f32, high: f32| {
+            if high < low { low } else { at.clamp(low, high) }
+        };
+        pos2(
+            within(pos.x, view.left(), view.right() - size.x),
+            within(pos.y, view.top(), view.bottom() - size.y),
+        )
+    }
+
+    /// Where a node of `kind` added with no place of its own goes: centred in the canvas
+    /// as it is shown (a node added from a menu or the library lands in view, as in
+    /// Substance), or beside the others before the canvas was first drawn.
+    pub(super) fn unplaced_position(&self, kind: &str) -> Pos2 {
+        let shown = self.canvas.canvas_rect;
+        if !shown.is_positive() {
+            return free_position(&self.graph, &self.canvas.sizes);
+        }
+        let middle = self.canvas.view.to_screen.inverse() * shown.center();
+        middle - likely_size(&self.graph, kind, &self.canvas.sizes) / 2.0
+    }
+
+    /// Adds a node of `kind` at `pos` (in view when `None`), clear of the others; selects
+    /// it and returns its id.
     fn insert_node(&mut self, kind: &'static str, pos: Option<Pos2>) -> String {
+        let wanted = pos.unwrap_or_else(|| self.unplaced_position(kind));
         let graph = &mut self.graph;
         let id = fresh_id(graph, kind);
         let sizes = &self.canvas.sizes;
-        let wanted = pos.unwrap_or_else(|| free_position(graph, sizes));
         let pos = clear_spot(graph, kind, wanted, sizes);
         let mut node = Node::new(id.clone(), kind);
         node.pos = file_position(pos);

@@ -124,6 +124,7 @@ impl EditorApp {
                 Ok(request) => {
                     self.export.message.clear();
                     self.export.warnings.clear();
+                    self.export.listed = request.files(&graph);
                     self.export.job = Some(ExportJob::start(graph, request, move || {
                         wake.request_repaint()
                     }));

@@ -17,10 +17,12 @@ use crate::panels::comments;
 use crate::shown::decimal;
 use crate::subgraphs::ports;
 
-/// Below this scale node text is not drawn: its glyphs would be a few pixels tall and
-/// come out misdrawn ("0.040" read "0 040"). Nodes keep their size and thumbnails, and
-/// the title shows on hover.
-pub const LEGIBLE_SCALE: f32 = 0.6;
+/// Below this scale node text is not drawn. The canvas is a scaled layer, so its glyphs
+/// are rasterized at full size and minified when drawn; egui's font atlas has no mipmaps,
+/// and below about 0.7 the sampling skips one-texel strokes ("0.040" read "0 040",
+/// "input" read "inp.it"; seen at 0.61 and 0.65, clean at 0.71), whatever the pixels per
+/// point. Nodes keep their size and thumbnails, and the title shows on hover.
+pub const LEGIBLE_SCALE: f32 = 0.7;
 /// The smallest scale the canvas zooms to.
 pub const MIN_SCALE: f32 = 0.05;
 /// The largest scale the canvas zooms to.
@@ -804,6 +806,12 @@ pub fn palette(
         chosen = matches.get(state.highlight).map(|d| d.id);
     }
     ui.separator();
+    if matches.is_empty() {
+        ui.weak(texgraph_core::text::printable(&format!(
+            "no node matches '{}'",
+            state.filter.trim()
+        )));
+    }
     egui::ScrollArea::vertical()
         .max_height(320.0)
         .show(ui, |ui| {

@@ -192,6 +192,9 @@ pub struct ExportDialog {
     /// What the last export wrote other than rendered: samples clamped into an integer
     /// depth, one line a file.
     pub warnings: Vec<String>,
+    /// Every file the running export writes, as its request lists them (a material's maps
+    /// and its glTF scene and buffer).
+    pub listed: Vec<PathBuf>,
     /// Existing files the export would replace, while "Replace them?" waits for an answer.
     pub replacing: Option<Vec<PathBuf>>,
     /// Whether to export frames rather than a still.
@@ -240,6 +243,7 @@ impl Default for ExportDialog {
             job: None,
             message: String::new(),
             warnings: Vec::new(),
+            listed: Vec::new(),
             replacing: None,
             animate: false,
             motion: Motion::Gif,
@@ -457,14 +461,23 @@ impl ExportDialog {
                 |written| written.iter().filter_map(Exported::clip_warning).collect(),
             );
             self.message = match outcome {
-                Ok(written) => format!(
-                    "wrote {} in {seconds:.2} s",
-                    written
-                        .iter()
-                        .map(|w| w.path.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                Ok(written) => {
+                    // The request's list: what the export wrote beside its images too.
+                    let mut files: Vec<PathBuf> = written.iter().map(|w| w.path.clone()).collect();
+                    for path in std::mem::take(&mut self.listed) {
+                        if !files.contains(&path) {
+                            files.push(path);
+                        }
+                    }
+                    format!(
+                        "wrote {} in {seconds:.2} s",
+                        files
+                            .iter()
+                            .map(|p| p.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
                 Err(message) => format!("error: {message}"),
             };
         }

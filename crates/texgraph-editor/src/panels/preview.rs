@@ -17,9 +17,12 @@ const BINS: usize = 48;
 /// Seconds of animation the time slider spans.
 pub const TIME_RANGE: f32 = 10.0;
 
-/// Statistics of the shown image's first channel (gray, or red).
+/// Statistics of the shown channel: gray, one channel of a color, or a color's Rec. 709
+/// luminance when all are shown.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
+    /// What was measured: "" for a gray image, else the channel or "luminance".
+    pub of: &'static str,
     /// Smallest value.
     pub min: f32,
     /// Largest value.
@@ -31,11 +34,24 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// The statistics of `image`'s first channel.
-    pub fn of(image: &Image) -> Self {
+    /// The statistics of `channel` of `image` (of its luminance for [`Channel::All`]).
+    pub fn of(image: &Image, channel: Channel) -> Self {
+        let (of, value): (&'static str, fn(&[f32]) -> f32) = match (image.channels, channel) {
+            (4, Channel::All) => ("luminance", |p| {
+                0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]
+            }),
+            (4, Channel::Red) => ("red", |p| p[0]),
+            (4, Channel::Green) => ("green", |p| p[1]),
+            (4, Channel::Blue) => ("blue", |p| p[2]),
+            (4, Channel::Alpha) => ("alpha", |p| p[3]),
+            // A gray image is opaque: its alpha is 1.
+            (_, Channel::Alpha) => ("alpha", |_| 1.0),
+            _ => ("", |p| p[0]),
+        };
         let mut bins = vec![0u32; BINS];
         let (mut min, mut max, mut sum) = (f32::MAX, f32::MIN, 0.0f64);
-        for &v in image.data.iter().step_by(image.channels.max(1)) {
+        for pixel in image.data.chunks_exact(image.channels.max(1)) {
+            let v = value(pixel);
             min = min.min(v);
             max = max.max(v);
             sum += f64::from(v);
@@ -44,6 +60,7 @@ impl Stats {
         }
         let count = (u64::from(image.width) * u64::from(image.height)).max(1) as f64;
         Self {
+            of,
             min,
             max,
             mean: (sum / count) as f32,
@@ -263,18 +280,18 @@ impl Preview {
     /// Shows `image` (a draft or the full render) in place of what was shown.
     fn take(&mut self, ctx: &egui::Context, image: Image, drafted: bool) {
         self.drafted = drafted;
-        self.stats = Some(Stats::of(&image));
         self.image = Some(Arc::new(image));
         self.upload(ctx);
         self.error = None;
         self.hint = None;
     }
 
-    /// Puts the shown channels of the image into the texture.
+    /// Puts the shown channels of the image into the texture, and measures them.
     fn upload(&mut self, ctx: &egui::Context) {
         let Some(image) = &self.image else {
             return;
         };
+        self.stats = Some(Stats::of(image, self.channel));
         let pixels = channel_image(image, self.channel);
         match &mut self.texture {
             Some(texture) => texture.set(pixels, TextureOptions::LINEAR),
@@ -418,8 +435,13 @@ impl Preview {
         }
         self.image_view(ui);
         if let Some(stats) = &self.stats {
+            let of = if stats.of.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", stats.of)
+            };
             ui.label(format!(
-                "min {:.3}  max {:.3}  mean {:.3}",
+                "{of}min {:.3}  max {:.3}  mean {:.3}",
                 stats.min, stats.max, stats.mean
             ));
             histogram(ui, &stats.bins);
@@ -625,13 +647,43 @@ mod tests {
             channels: 1,
             data: vec![-0.5, 0.0, 0.5, 2.0],
         };
-        let stats = Stats::of(&image);
+        let stats = Stats::of(&image, Channel::All);
         assert_eq!((stats.min, stats.max, stats.mean), (-0.5, 2.0, 0.5));
         assert_eq!(stats.bins.iter().sum::<u32>(), 4);
         assert_eq!(
             (stats.bins[0], stats.bins[BINS / 2], stats.bins[BINS - 1]),
             (2, 1, 1)
         );
+    }
+
+    #[test]
+    fn stats_measure_the_channel_shown() {
+        // Two pixels: (r, g, b, a) = (1, 0, 0, 0.25) and (0, 1, 0, 0.75).
+        let image = Image {
+            width: 2,
+            height: 1,
+            channels: 4,
+            data: vec![1.0, 0.0, 0.0, 0.25, 0.0, 1.0, 0.0, 0.75],
+        };
+        let measured = |channel| {
+            let s = Stats::of(&image, channel);
+            (s.of, s.min, s.max, s.mean)
+        };
+        assert_eq!(measured(Channel::Red), ("red", 0.0, 1.0, 0.5));
+        assert_eq!(measured(Channel::Alpha), ("alpha", 0.25, 0.75, 0.5));
+        assert_eq!(measured(Channel::Blue), ("blue", 0.0, 0.0, 0.0));
+        assert_eq!(
+            measured(Channel::All),
+            ("luminance", 0.2126, 0.7152, 0.4639)
+        );
+        let gray = Image {
+            width: 1,
+            height: 1,
+            channels: 1,
+            data: vec![0.3],
+        };
+        assert_eq!(Stats::of(&gray, Channel::Alpha).mean, 1.0, "gray is opaque");
+        assert_eq!(Stats::of(&gray, Channel::Red).mean, 0.3);
     }
 
     #[test]

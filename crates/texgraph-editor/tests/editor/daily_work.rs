@@ -817,8 +817,9 @@ fn a_graph_dragged_from_the_library_becomes_a_node_where_it_is_dropped() {
         Some(&ParamValue::Text("veins.json".into()))
     );
     assert_eq!(h.state().selected.as_deref(), Some("veins1"));
-    // The node sits where it was let go: its title level with the pointer, just right of it
-    // (past the node's collapse button).
+    // The node sits where it was let go: its title just right of the pointer (past the
+    // node's collapse button), level with it or, where that would cover a node, slid
+    // straight down clear of it.
     let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
     let to_screen = h
         .ctx
@@ -831,9 +832,16 @@ fn a_graph_dragged_from_the_library_becomes_a_node_where_it_is_dropped() {
         .expect("the node's title on the canvas");
     let offset = title.left_top() - drop;
     assert!(
-        (0.0..80.0).contains(&offset.x) && (-10.0..30.0).contains(&offset.y),
+        (0.0..80.0).contains(&offset.x) && offset.y > -10.0,
         "title at {title:?}, dropped at {drop:?}"
     );
+    let rects = h.state().node_rects();
+    let (_, added_rect) = rects.iter().find(|(id, _)| id == "veins1").unwrap();
+    let landed = rects
+        .iter()
+        .filter(|(id, _)| id != "veins1")
+        .all(|(_, r)| !r.intersects(*added_rect));
+    assert!(landed, "veins1 covers another node: {rects:?}");
     // One undo step takes it away.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
@@ -1198,4 +1206,108 @@ fn picking_a_usage_names_an_output_the_editor_named() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert_eq!(name(&h, "out"), "color");
+}
+
+#[test]
+fn a_node_added_without_a_place_lands_in_view_clear_of_the_others() {
+    let mut h = harness(&graph_path("brick_wall.json"));
+    h.run_steps(4);
+    // Zoomed in on the left of the graph: the space beside the others is off screen.
+    let pointer = h.state().canvas_rect().left_center() + egui::vec2(40.0, 0.0);
+    h.hover_at(pointer);
+    h.run_steps(1);
+    for _ in 0..6 {
+        h.event(Event::MouseWheel {
+            unit: MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, 1.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(20);
+    assert!(!all_in_view(&h), "zoomed in far enough to hide some nodes");
+    h.state_mut().push(Command::AddNode {
+        kind: "levels",
+        pos: None,
+    });
+    h.state_mut().push(Command::AddSubgraph {
+        file: "library/marble_veins.json".to_owned(),
+        pos: None,
+    });
+    h.run_steps(4);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let canvas = h.state().canvas_rect();
+    let rects = h.state().node_rects();
+    for added in ["levels1", "marble_veins1"] {
+        let (_, rect) = rects
+            .iter()
+            .find(|(id, _)| id == added)
+            .unwrap_or_else(|| panic!("{added} in {rects:?}"));
+        assert!(
+            canvas.contains_rect(to_screen * *rect),
+            "{added} at {:?} is outside the canvas {canvas:?}",
+            to_screen * *rect
+        );
+        for (other, other_rect) in &rects {
+            assert!(
+                other == added || !other_rect.intersects(*rect),
+                "{added} covers {other}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_side_panel_keeps_its_width_whatever_it_shows() {
+    let mut h = harness(&graph_path("brick_wall.json"));
+    h.run_steps(4);
+    let width = |h: &Harness<'_, EditorApp>| {
+        egui::containers::panel::PanelState::load(&h.ctx, egui::Id::new("side"))
+            .expect("the side panel was drawn")
+            .size()
+            .x
+    };
+    let before = width(&h);
+    let brick_wall: Vec<String> = h.state().graph.nodes.iter().map(|n| n.id.clone()).collect();
+    // Every kind of node's inspector.
+    for (i, desc) in NODES.iter().enumerate() {
+        h.state_mut().push(Command::AddNode {
+            kind: desc.id,
+            pos: Some(egui::pos2(4000.0 + 300.0 * i as f32, 0.0)),
+        });
+    }
+    h.run_steps(2);
+    let ids: Vec<String> = h.state().graph.nodes.iter().map(|n| n.id.clone()).collect();
+    for id in &ids {
+        h.state_mut().push(Command::Select(Some(id.clone())));
+        h.run_steps(3);
+        assert!(
+            (width(&h) - before).abs() < 0.5,
+            "showing {id} widened the panel from {before} to {}",
+            width(&h)
+        );
+    }
+    // The material alone again, so its maps render.
+    let added = ids
+        .into_iter()
+        .filter(|id| !brick_wall.contains(id))
+        .collect();
+    h.state_mut().push(Command::Remove(added));
+    h.state_mut().ball.map_size = 64;
+    h.state_mut().ball.settings.size = 96;
+    h.get_by_label("3D").click();
+    h.run_steps(2);
+    assert!(h.state().show_3d);
+    // Its row of maps (five of them here) is drawn once they are rendered.
+    wait_until(&mut h, "the 3D tab's maps", |app| {
+        app.ball.is_current() && app.ball.maps_generation() == Some(app.renders_asked())
+    });
+    h.run_steps(3);
+    assert!(
+        (width(&h) - before).abs() < 0.5,
+        "the 3D tab widened the panel from {before} to {}",
+        width(&h)
+    );
 }

@@ -88,6 +88,25 @@ fn the_export_dialog_writes_a_presets_files_into_a_folder() {
         "the height is 16-bit"
     );
     assert_eq!(height.width(), 256);
+
+    // A glTF set: the message names the scene and its buffer as well as the maps.
+    combo(&h, "unreal").click();
+    h.run_steps(2);
+    h.get_by_label("gltf").click();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Export").click();
+    h.run_steps(2);
+    wait_until(&mut h, "the glTF export", |app| {
+        app.export.message.contains("stone.gltf")
+    });
+    let message = h.state().export.message.clone();
+    for file in ["stone.gltf", "stone.bin"] {
+        assert!(folder.join(file).exists(), "{file}");
+        assert!(
+            message.contains(&*folder.join(file).to_string_lossy()),
+            "{message}"
+        );
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::ParamValue;
 use texgraph_editor::app::EditorApp;
-use texgraph_editor::command::Command;
+use texgraph_editor::command::{Command, DroppedWire};
 
 use crate::common::*;
 
@@ -415,6 +415,22 @@ fn space_and_tab_open_the_palette_at_the_pointer() {
 }
 
 #[test]
+fn a_search_that_finds_nothing_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    h.hover_at(egui::pos2(700.0, 400.0));
+    h.run_steps(1);
+    h.key_press(Key::Tab);
+    h.run_steps(3);
+    h.event(Event::Text("zzqx".into()));
+    h.run_steps(2);
+    h.get_by_label("no node matches 'zzqx'");
+    retype(&mut h, "levels");
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("no node matches").is_none());
+}
+
+#[test]
 fn a_label_is_the_title_and_a_bad_rename_keeps_the_dialog_open_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = open_json(dir.path(), "two.json", TWO);
@@ -601,7 +617,8 @@ fn a_node_keeps_its_width_as_a_values_text_grows() {
 
 #[test]
 fn the_raster_badge_is_as_large_as_the_title_and_the_inspector_keeps_its_rows() {
-    let mut h = harness(&graph_path("marble_normal.json"));
+    // Wide enough for the graph to open at a scale its text is drawn at.
+    let mut h = harness_sized(&graph_path("marble_normal.json"), egui::vec2(1800.0, 900.0));
     wait_until(&mut h, "a stage badge", |app| !app.stage_nodes().is_empty());
     h.run_steps(3);
     wait_until(&mut h, "sharpen's badge", |app| {
@@ -936,4 +953,77 @@ fn an_export_that_clamps_says_so_in_the_dialog() {
     });
     assert!(h.state().export.warnings.is_empty());
     assert!(h.query_by_label_contains("warning: ").is_none());
+}
+
+#[test]
+fn a_node_made_from_a_dropped_wire_takes_it_where_it_was_dropped_and_stays_in_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    h.hover_at(h.state().canvas_rect().center());
+    h.run_steps(1);
+    for _ in 0..4 {
+        h.event(Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, -1.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(20);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let canvas = h.state().canvas_rect();
+    let view = to_screen.inverse() * canvas;
+    let rect_of = |h: &Harness<'_, EditorApp>, id: &str| {
+        h.state()
+            .node_rects()
+            .into_iter()
+            .find(|(n, _)| n == id)
+            .unwrap_or_else(|| panic!("{id}"))
+            .1
+    };
+
+    // A wire out of n dropped on empty canvas left of b, below n: the new node's input,
+    // on its left side, is where the wire was let go.
+    let drop = egui::pos2(-200.0, 300.0);
+    assert!(view.contains(drop + egui::vec2(240.0, 200.0)), "{view:?}");
+    h.state_mut().push(Command::AddWiredNode {
+        kind: "levels",
+        pos: drop,
+        wire: DroppedWire::From("n".into()),
+    });
+    h.run_steps(3);
+    let levels = rect_of(&h, "levels1");
+    assert!((levels.left() - drop.x).abs() < 1.0, "{levels:?}");
+    assert!(
+        levels.top() < drop.y && drop.y < levels.top() + 60.0,
+        "{levels:?}"
+    );
+    assert_eq!(
+        h.state().graph.node("levels1").unwrap().inputs.get("input"),
+        Some(&"n".to_owned())
+    );
+
+    // A wire out of an input let go at the canvas's bottom-right corner: the node that
+    // feeds it is drawn whole, inside the canvas.
+    let corner = view.right_bottom() - egui::vec2(4.0, 4.0);
+    h.state_mut().push(Command::AddWiredNode {
+        kind: "perlin",
+        pos: corner,
+        wire: DroppedWire::Into {
+            node: "b".into(),
+            port: "input".into(),
+        },
+    });
+    h.run_steps(3);
+    let perlin = rect_of(&h, "perlin1");
+    assert!(
+        canvas.contains_rect(to_screen * perlin),
+        "{perlin:?} in {view:?}"
+    );
+    assert_eq!(
+        h.state().graph.node("b").unwrap().inputs.get("input"),
+        Some(&"perlin1".to_owned())
+    );
 }

@@ -968,6 +968,7 @@ fn the_palette_finds_nodes_by_the_words_substance_and_material_maker_users_type(
     assert_eq!(ids("gradient map")[0], "gradient");
     assert_eq!(ids("splatter"), ["scatter"]);
     assert_eq!(ids("voronoi"), ["cellular"]);
+    assert_eq!(ids("scratch")[0], "directional_blur");
     // Names still come first: a word that is also a node's name finds that node first.
     assert_eq!(ids("blur")[0], "blur");
     assert_eq!(ids("scale")[0], "transform");

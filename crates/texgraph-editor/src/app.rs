@@ -641,6 +641,9 @@ impl EditorApp {
             stages: &self.renders.stage_nodes,
             sizes: &mut self.canvas.sizes,
         };
+        // Text on nodes is not selectable: a drag that starts on a pin's name is a drag
+        // on the canvas (a rectangle with Shift), never a text selection.
+        ui.style_mut().interaction.selectable_labels = false;
         let response = SnarlWidget::new()
             .id(Id::new(CANVAS_ID))
             .style(self.canvas.style)

@@ -819,6 +819,37 @@ fn a_rectangle_selection_moves_the_inspector_to_what_it_selected() {
 }
 
 #[test]
+fn a_shift_drag_from_a_pin_name_selects_no_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    let title = on_canvas(&h, "b: Levels");
+    // The name of b's first float pin, on its face under its title.
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let from = h
+        .get_all_by_label("in_low")
+        .map(|n| to_screen * n.rect())
+        .find(|r| (r.top() - title.bottom()).abs() < 80.0 && (r.left() - title.left()).abs() < 80.0)
+        .expect("b's in_low")
+        .center();
+    drag(
+        &mut h,
+        from,
+        title.right_bottom() + egui::vec2(200.0, 200.0),
+        Modifiers::SHIFT,
+        8,
+    );
+    let selected_text = h
+        .ctx
+        .with_plugin(|s: &mut egui::text_selection::LabelSelectionState| s.has_selection());
+    assert_eq!(
+        selected_text,
+        Some(false),
+        "no text on the canvas is selected"
+    );
+}
+
+#[test]
 fn a_subgraph_whose_file_does_not_load_keeps_its_file_field() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("library")).unwrap();

@@ -85,16 +85,7 @@ fn the_3d_tab_shows_the_material_and_turns_with_the_pointer() {
     let canvas = h.ctx.layer_transform_to_global(layer).unwrap();
     h.hover_at(centre);
     h.run_steps(1);
-    for _ in 0..3 {
-        h.event(eframe::egui::Event::MouseWheel {
-            unit: eframe::egui::MouseWheelUnit::Line,
-            delta: vec2(0.0, 1.0),
-            phase: eframe::egui::TouchPhase::Move,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(20); // egui smooths the wheel over a few frames
+    wheel(&mut h, 3);
     let zoom = h.state().ball.settings.zoom;
     assert!((zoom - 1.49).abs() < 0.02, "zoomed {zoom}×");
     assert_eq!(h.ctx.layer_transform_to_global(layer).unwrap(), canvas);

@@ -229,3 +229,18 @@ pub const STONE: &str = r##"{
     { "id": "rough", "type": "output", "params": { "name": "rough", "usage": "roughness" }, "inputs": { "color": "r" }, "pos": [640, 640] }
   ]
 }"##;
+
+/// Turns the mouse wheel `notches` lines where the pointer is (up, zooming the canvas
+/// in, when positive), then lets egui's smoothing of the wheel finish.
+pub fn wheel(h: &mut Harness<'_, EditorApp>, notches: i32) {
+    for _ in 0..notches.unsigned_abs() {
+        h.event(Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, notches.signum() as f32),
+            phase: egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(20);
+}

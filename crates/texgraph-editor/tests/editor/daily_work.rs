@@ -1,7 +1,7 @@
 //! Daily work in the editor, driven headlessly as a person would: unfinished branches,
 //! navigating, exporting from several graphs, editing values, undo by gesture.
 
-use eframe::egui::{self, Event, Key, Modifiers, MouseWheelUnit, PointerButton, accesskit::Role};
+use eframe::egui::{self, Event, Key, Modifiers, PointerButton, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use texgraph_core::registry::NODES;
@@ -133,16 +133,7 @@ fn the_wheel_zooms_the_canvas_about_the_pointer() {
     let pointer = egui::pos2(300.0, 500.0);
     h.hover_at(pointer);
     h.run_steps(1);
-    for _ in 0..3 {
-        h.event(Event::MouseWheel {
-            unit: MouseWheelUnit::Line,
-            delta: egui::vec2(0.0, 1.0),
-            phase: egui::TouchPhase::Move,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(20); // egui smooths the wheel over a few frames
+    wheel(&mut h, 3);
     let after = h.ctx.layer_transform_to_global(layer).unwrap();
     let ratio = after.scaling / before.scaling;
     // Three notches of 40 points: exp(120 × 0.002) = 1.27.
@@ -1216,16 +1207,7 @@ fn a_node_added_without_a_place_lands_in_view_clear_of_the_others() {
     let pointer = h.state().canvas_rect().left_center() + egui::vec2(40.0, 0.0);
     h.hover_at(pointer);
     h.run_steps(1);
-    for _ in 0..6 {
-        h.event(Event::MouseWheel {
-            unit: MouseWheelUnit::Line,
-            delta: egui::vec2(0.0, 1.0),
-            phase: egui::TouchPhase::Move,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(20);
+    wheel(&mut h, 6);
     assert!(!all_in_view(&h), "zoomed in far enough to hide some nodes");
     h.state_mut().push(Command::AddNode {
         kind: "levels",

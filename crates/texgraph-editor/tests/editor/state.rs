@@ -992,16 +992,7 @@ fn a_node_made_from_a_dropped_wire_takes_it_where_it_was_dropped_and_stays_in_vi
     let mut h = open_json(dir.path(), "two.json", TWO);
     h.hover_at(h.state().canvas_rect().center());
     h.run_steps(1);
-    for _ in 0..4 {
-        h.event(Event::MouseWheel {
-            unit: egui::MouseWheelUnit::Line,
-            delta: egui::vec2(0.0, -1.0),
-            phase: egui::TouchPhase::Move,
-            modifiers: Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(20);
+    wheel(&mut h, -4);
     let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
     let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
     let canvas = h.state().canvas_rect();

@@ -251,30 +251,72 @@ pub fn free_position(graph: &Graph, sizes: &DrawnSizes) -> Pos2 {
     }
 }
 
-/// Where a new node of type `kind` wanted at `wanted` goes so that it covers no node
-/// already there: `wanted` when that is clear, else straight below the nodes in the way
-/// (as a new node in Substance slides clear of the others).
-pub fn clear_spot(graph: &Graph, kind: &str, wanted: Pos2, sizes: &DrawnSizes) -> Pos2 {
+/// Where a new node of `size` wanted at `wanted` goes so that it covers no node already
+/// there: `wanted` when that is clear, else the nearest spot clear of them found by
+/// sliding straight down, right, up or left past the nodes in the way (as a new node in
+/// Substance slides clear of the others), one inside `view` (the canvas as shown) when
+/// there is one.
+pub fn clear_spot(
+    graph: &Graph,
+    size: Vec2,
+    wanted: Pos2,
+    sizes: &DrawnSizes,
+    view: Option<Rect>,
+) -> Pos2 {
     let taken: Vec<Rect> = graph
         .nodes
         .iter()
         .map(|n| node_rect(n, pos2(n.pos[0], n.pos[1]), sizes).expand(ROW_GAP / 2.0))
         .collect();
-    let mut spot = wanted;
-    // Each step moves below one node in the way, so this ends within as many steps.
-    for _ in 0..=taken.len() {
-        let rect = estimated_rect(kind, spot);
-        match taken
-            .iter()
-            .filter(|t| t.intersects(rect))
-            .map(|t| t.bottom())
-            .reduce(f32::max)
-        {
-            Some(bottom) => spot.y = bottom + ROW_GAP / 2.0,
-            None => break,
+    // Each way moves past the nodes in the way; every step passes one more node, so it
+    // ends within as many steps. Down first: of spots as near, the one Substance picks.
+    let slid = [Way::Down, Way::Right, Way::Up, Way::Left].map(|way| {
+        let mut spot = wanted;
+        for _ in 0..=taken.len() {
+            let rect = Rect::from_min_size(spot, size);
+            let hit: Vec<&Rect> = taken.iter().filter(|t| t.intersects(rect)).collect();
+            if hit.is_empty() {
+                break;
+            }
+            spot = way.past(&hit, size, spot);
+        }
+        spot
+    });
+    let shown =
+        |spot: &&Pos2| view.is_none_or(|v| v.contains_rect(Rect::from_min_size(**spot, size)));
+    let nearest = |spots: &mut dyn Iterator<Item = &Pos2>| {
+        spots
+            .copied()
+            .min_by(|a, b| a.distance(wanted).total_cmp(&b.distance(wanted)))
+    };
+    nearest(&mut slid.iter().filter(shown))
+        .or_else(|| nearest(&mut slid.iter()))
+        .unwrap_or(wanted)
+}
+
+/// A way [`clear_spot`] slides a new node.
+#[derive(Clone, Copy)]
+enum Way {
+    Down,
+    Right,
+    Up,
+    Left,
+}
+
+impl Way {
+    /// Where a node of `size` at `at` goes to be clear of the nodes `hit` this way, a
+    /// half gap past them.
+    fn past(self, hit: &[&Rect], size: Vec2, at: Pos2) -> Pos2 {
+        let gap = ROW_GAP / 2.0;
+        let most = |side: fn(&Rect) -> f32| hit.iter().map(|t| side(t)).fold(f32::MIN, f32::max);
+        let least = |side: fn(&Rect) -> f32| hit.iter().map(|t| side(t)).fold(f32::MAX, f32::min);
+        match self {
+            Way::Down => pos2(at.x, most(Rect::bottom) + gap),
+            Way::Right => pos2(most(Rect::right) + gap, at.y),
+            Way::Up => pos2(at.x, least(Rect::top) - gap - size.y),
+            Way::Left => pos2(least(Rect::left) - gap - size.x, at.y),
         }
     }
-    spot
 }
 
 /// A new graph: one output node and `tileable` on, as material editors start.
@@ -566,7 +608,7 @@ mod tests {
     }
 
     #[test]
-    fn a_new_node_slides_below_the_nodes_it_would_cover() {
+    fn a_new_node_slides_to_the_nearest_spot_clear_of_the_nodes_it_would_cover() {
         let mut graph = Graph::new();
         let mut a = Node::new("a", "perlin");
         a.pos = [0.0, 0.0];
@@ -578,22 +620,35 @@ mod tests {
             ("b".to_owned(), vec2(280.0, 180.0)),
         ]
         .into();
-        // Wanted on top of a: below a is b too, so below b.
-        let spot = clear_spot(&graph, "blend", pos2(50.0, 20.0), &sizes);
-        assert_eq!(spot.x, 50.0);
-        let rect = estimated_rect("blend", spot);
-        for n in &graph.nodes {
-            let taken = node_rect(n, pos2(n.pos[0], n.pos[1]), &sizes);
-            assert!(
-                !taken.intersects(rect),
-                "{} covered: {taken:?} {rect:?}",
-                n.id
-            );
-        }
-        assert!(spot.y >= 380.0 && spot.y <= 380.0 + ROW_GAP, "{spot:?}");
+        // Wanted on top of a (a: 0..300 × 0..150, b: 0..280 × 200..380, each with
+        // room around): above a is nearest; right of a next; below b (a then b in the
+        // way) farthest.
+        let size = estimated_rect("blend", Pos2::ZERO).size();
+        let wanted = pos2(50.0, 20.0);
+        let clear = |spot: Pos2| {
+            let rect = Rect::from_min_size(spot, size);
+            graph
+                .nodes
+                .iter()
+                .all(|n| !node_rect(n, pos2(n.pos[0], n.pos[1]), &sizes).intersects(rect))
+        };
+        let spot = clear_spot(&graph, size, wanted, &sizes, None);
+        assert!(
+            clear(spot) && spot.x == 50.0 && spot.y + size.y <= -15.0,
+            "{spot:?}"
+        );
+        // Above a is out of view: right of a.
+        let view = Rect::from_min_max(pos2(-100.0, -50.0), pos2(1000.0, 1000.0));
+        let spot = clear_spot(&graph, size, wanted, &sizes, Some(view));
+        assert!(clear(spot) && spot.y == 20.0 && spot.x >= 315.0, "{spot:?}");
+        // Right is out of view too: below b.
+        let view = Rect::from_min_max(pos2(-100.0, -50.0), pos2(290.0, 1000.0));
+        let spot = clear_spot(&graph, size, wanted, &sizes, Some(view));
+        assert!(clear(spot) && spot.x == 50.0 && spot.y >= 395.0, "{spot:?}");
+        assert!(spot.y <= 380.0 + ROW_GAP, "just below b: {spot:?}");
         // A clear spot is kept as it is.
         assert_eq!(
-            clear_spot(&graph, "blend", pos2(400.0, 0.0), &sizes),
+            clear_spot(&graph, size, pos2(400.0, 0.0), &sizes, None),
             pos2(400.0, 0.0)
         );
         // Beside the others: right of the widest, not of the rightmost corner.

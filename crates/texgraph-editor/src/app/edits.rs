@@ -1,6 +1,6 @@
 //! Edits of nodes and wires, and of the graph's settings.
 
-use eframe::egui::{Pos2, Vec2, pos2, vec2};
+use eframe::egui::{Pos2, Rect, Vec2, pos2, vec2};
 use texgraph_core::{Graph, Node};
 
 use super::EditorApp;
@@ -89,14 +89,21 @@ impl EditorApp {
         Applied::Edit(None)
     }
 
+    /// The part of the canvas shown, in canvas units, less a margin at its edges; `None`
+    /// before the canvas was first drawn.
+    pub(super) fn shown_view(&self) -> Option<Rect> {
+        let shown = self.canvas.canvas_rect;
+        shown
+            .is_positive()
+            .then(|| self.canvas.view.to_screen.inverse() * shown.shrink(VIEW_MARGIN))
+    }
+
     /// `pos` moved as little as it takes for a node of `size` there to be inside the
     /// canvas as it is shown (where it fits; as it was before the canvas was drawn).
     fn kept_in_view(&self, pos: Pos2, size: Vec2) -> Pos2 {
-        let shown = self.canvas.canvas_rect;
-        if !shown.is_positive() {
+        let Some(view) = self.shown_view() else {
             return pos;
-        }
-        let view = self.canvas.view.to_screen.inverse() * shown.shrink(VIEW_MARGIN);
+        };
         let within = |at: f32, low: f32, high: f32| {
             if high < low { low } else { at.clamp(low, high) }
         };
@@ -122,10 +129,12 @@ impl EditorApp {
     /// it and returns its id.
     fn insert_node(&mut self, kind: &'static str, pos: Option<Pos2>) -> String {
         let wanted = pos.unwrap_or_else(|| self.unplaced_position(kind));
+        let view = self.shown_view();
         let graph = &mut self.graph;
         let id = fresh_id(graph, kind);
         let sizes = &self.canvas.sizes;
-        let pos = clear_spot(graph, kind, wanted, sizes);
+        let size = likely_size(graph, kind, sizes);
+        let pos = clear_spot(graph, size, wanted, sizes, view);
         let mut node = Node::new(id.clone(), kind);
         node.pos = file_position(pos);
         crate::document::fit_new_output(graph, &mut node);

@@ -5,7 +5,7 @@ use texgraph_core::{Node, ParamValue};
 
 use super::EditorApp;
 use super::commands::{Applied, subgraph_id_base};
-use crate::document::{clear_spot, file_position, fresh_id};
+use crate::document::{clear_spot, file_position, fresh_id, likely_size};
 
 impl EditorApp {
     /// Exposes a param to graphs using this file as a node, or stops exposing it.
@@ -53,12 +53,15 @@ impl EditorApp {
     pub(super) fn add_subgraph(&mut self, file: String, pos: Option<Pos2>) -> Applied {
         let kind = texgraph_core::graph::SUBGRAPH_KIND;
         let wanted = pos.unwrap_or_else(|| self.unplaced_position(kind));
+        let view = self.shown_view();
         let graph = &mut self.graph;
         let id = fresh_id(graph, &subgraph_id_base(&file));
         let mut node = Node::new(id.clone(), kind);
         node.params
             .insert("file".to_owned(), ParamValue::Text(file));
-        node.pos = file_position(clear_spot(graph, kind, wanted, &self.canvas.sizes));
+        let sizes = &self.canvas.sizes;
+        let size = likely_size(graph, kind, sizes);
+        node.pos = file_position(clear_spot(graph, size, wanted, sizes, view));
         graph.nodes.push(node);
         self.select_created(vec![id]);
         Applied::Edit(None)

@@ -421,6 +421,11 @@ impl EditorApp {
         self.canvas.palette_at.is_some()
     }
 
+    /// What is typed in the node palette's search.
+    pub fn palette_filter(&self) -> &str {
+        &self.canvas.palette.filter
+    }
+
     /// The canvas's current scale (1: nodes at their natural size).
     pub fn canvas_scale(&self) -> f32 {
         self.canvas.view.scale

@@ -32,6 +32,9 @@ pub enum Edit {
     Set(f32),
     /// Typed text that is not a number: the value stays, and this says why.
     Refused(String),
+    /// A typed number outside the range: the value becomes the nearest end, and this says
+    /// so.
+    Limited(f32, String),
 }
 
 impl Scale {
@@ -130,10 +133,8 @@ pub fn show(ui: &mut Ui, id: Id, label: &str, value: f32, scale: Scale) -> Optio
         bar.widget_info(|| WidgetInfo::slider(true, f64::from(value), label));
         edit = drag_or_click(ui, id, &bar, rect, value, scale);
         paint(ui, rect, &bar, scale.position(value));
-        match field(ui, id.with("typed"), label, value, scale) {
-            Some(Ok(typed)) => edit = Some(Edit::Set(typed)),
-            Some(Err(why)) => edit = Some(Edit::Refused(why)),
-            None => {}
+        if let Some(typed) = field(ui, id.with("typed"), label, value, scale) {
+            edit = Some(typed);
         }
     });
     edit
@@ -196,15 +197,9 @@ fn paint(ui: &Ui, rect: egui::Rect, bar: &egui::Response, t: f32) {
 }
 
 /// The typed-entry field: shows the value, keeps what is typed untouched while focused,
-/// applies it (within the range) on Enter or when focus leaves, reverts on Escape. Text
-/// that is not a number is refused, saying so (the field shows the value again).
-fn field(
-    ui: &mut Ui,
-    id: Id,
-    label: &str,
-    value: f32,
-    scale: Scale,
-) -> Option<Result<f32, String>> {
+/// applies it on Enter or when focus leaves, reverts on Escape. Text that is not a number
+/// is refused, and a number outside the range is taken to its nearest end, saying so.
+fn field(ui: &mut Ui, id: Id, label: &str, value: f32, scale: Scale) -> Option<Edit> {
     let draft = id.with("draft");
     let mut text = ui
         .data(|d| d.get_temp::<String>(draft))
@@ -227,10 +222,26 @@ fn field(
         return None;
     }
     let Some(typed) = text.trim().parse().ok().filter(|v: &f32| v.is_finite()) else {
-        return Some(Err(refusal(&text, "a number", label, &value.to_string())));
+        return Some(Edit::Refused(refusal(
+            &text,
+            "a number",
+            label,
+            &value.to_string(),
+        )));
     };
-    let typed = typed.clamp(scale.min, scale.max);
-    (typed != value).then_some(Ok(typed))
+    let kept = typed.clamp(scale.min, scale.max);
+    if kept != typed {
+        let why = format!(
+            "{label} is {} to {}: {typed} was set to {kept}",
+            scale.min, scale.max
+        );
+        return Some(if kept == value {
+            Edit::Refused(why)
+        } else {
+            Edit::Limited(kept, why)
+        });
+    }
+    (typed != value).then_some(Edit::Set(typed))
 }
 
 /// What the status bar says when `text` typed into `label` is not `wanted`: the text as

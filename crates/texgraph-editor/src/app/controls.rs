@@ -131,10 +131,8 @@ impl EditorApp {
         if asked.palette {
             // The palette opens where the pointer is.
             let pointer = ui.ctx().pointer_hover_pos();
-            self.canvas.palette_at = Some((
-                self.on_canvas(ui.ctx(), pointer),
-                pointer.unwrap_or(Pos2::new(40.0, 40.0)),
-            ));
+            let at = self.on_canvas(ui.ctx(), pointer);
+            self.open_palette(at, pointer.unwrap_or(Pos2::new(40.0, 40.0)));
         }
         if let Some(text) = asked.paste {
             // Pasted nodes land at the pointer (beside the originals when it is elsewhere).
@@ -257,8 +255,7 @@ impl EditorApp {
                 .on_hover_text("Space or Tab")
                 .clicked()
             {
-                let at = ui.min_rect().left_bottom();
-                self.canvas.palette_at = Some((None, at));
+                self.open_palette(None, ui.min_rect().left_bottom());
             }
             if ui.button("Export…").on_hover_text("Ctrl+E").clicked() {
                 self.open_export();
@@ -369,7 +366,7 @@ impl EditorApp {
         }
         ui.separator();
         if item(ui, "Add node…", "Space") {
-            self.canvas.palette_at = Some((None, ui.min_rect().right_top()));
+            self.open_palette(None, ui.min_rect().right_top());
         }
         if ui
             .button("Add comment")

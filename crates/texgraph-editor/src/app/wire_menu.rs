@@ -55,7 +55,12 @@ impl EditorApp {
             .show(ctx, |ui| {
                 egui::Frame::menu(ui.style())
                     .show(ui, |ui| {
-                        ui.weak(format!("{} into {}.{}", menu.from, menu.node, menu.port));
+                        // The input as the canvas names it (an output's usage).
+                        let port = crate::subgraphs::pin_label(&self.graph, &menu.node, &menu.port);
+                        ui.weak(texgraph_core::text::printable(&format!(
+                            "{} into {}.{port}",
+                            menu.from, menu.node
+                        )));
                         if ui.button("Disconnect").clicked() {
                             return Some(Command::Disconnect {
                                 to: menu.node.clone(),

@@ -197,6 +197,10 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 }
                                 Some(Edit::Set(v)) => set(name, ParamValue::Number(decimal(v))),
                                 Some(Edit::Refused(why)) => complain(why),
+                                Some(Edit::Limited(v, why)) => {
+                                    set(name, ParamValue::Number(decimal(v)));
+                                    complain(why);
+                                }
                                 None => {}
                             }
                         } else {

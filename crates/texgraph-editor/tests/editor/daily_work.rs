@@ -1121,6 +1121,30 @@ fn text_that_is_not_a_number_or_a_color_is_refused_with_a_message() {
     assert_eq!(h.state().status, "'abc' is not a number: frequency stays 3");
     h.get_by_label_contains("'abc' is not a number");
 
+    // A number past the range: the nearest end, saying so.
+    let field = slider_field(&h, "frequency").center();
+    click_at(&mut h, field, PointerButton::Primary);
+    retype(&mut h, "1e9");
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    let wave = texgraph_core::registry::lookup("wave").unwrap();
+    let Some(texgraph_core::registry::ParamKind::Float { min, max, .. }) = wave
+        .params
+        .iter()
+        .find(|p| p.name == "frequency")
+        .map(|p| p.kind)
+    else {
+        panic!("wave's frequency is a float");
+    };
+    assert_eq!(
+        param(&h, "veins", "frequency"),
+        Some(ParamValue::Number(f64::from(max)))
+    );
+    assert_eq!(
+        h.state().status,
+        format!("frequency is {min} to {max}: 1000000000 was set to {max}")
+    );
+
     // A stop's hex field: garbage keeps the color and says what a color looks like.
     h.state_mut().push(Command::Select(Some("stone".into())));
     h.run_steps(4);

@@ -109,7 +109,8 @@ fn output_label(h: &Harness<'_, EditorApp>, title: &str) -> egui::Rect {
 
 #[test]
 fn a_normal_map_for_marble_by_mouse_and_keyboard() {
-    let mut h = harness(&graph_path("marble.json"));
+    // Wide enough for the graph to open at a scale its text is drawn at.
+    let mut h = harness_sized(&graph_path("marble.json"), egui::vec2(1800.0, 1000.0));
     wait_for_preview(&mut h);
     // Space over the canvas opens the palette; typing filters it; Enter adds the node.
     let empty = on_canvas(&h, "sharpen: Levels").center() + egui::vec2(0.0, 260.0);

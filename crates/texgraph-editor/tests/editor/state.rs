@@ -1049,3 +1049,35 @@ fn a_node_made_from_a_dropped_wire_takes_it_where_it_was_dropped_and_stays_in_vi
         Some(&"perlin1".to_owned())
     );
 }
+
+#[test]
+fn a_wire_menu_names_an_outputs_input_as_the_canvas_does() {
+    let mut h = harness(&graph_path("brick_wall.json"));
+    h.run_steps(2);
+    h.state_mut().push(Command::OpenWireMenu {
+        from: "rough_grime".into(),
+        node: "roughness".into(),
+        port: "color".into(),
+    });
+    h.run_steps(2);
+    h.get_by_label("rough_grime into roughness.roughness");
+}
+
+#[test]
+fn the_palette_opens_with_an_empty_search_each_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    h.hover_at(egui::pos2(700.0, 400.0));
+    h.run_steps(1);
+    for key in [Key::Tab, Key::Space] {
+        h.key_press(key);
+        h.run_steps(3);
+        assert_eq!(h.state().palette_filter(), "", "{key:?}");
+        h.event(Event::Text("multiply".into()));
+        h.run_steps(2);
+        let first = texgraph_editor::panels::canvas::palette_matches("multiply")[0].id;
+        assert_eq!(first, "blend", "a blend mode finds the blend node");
+        h.key_press(Key::Escape);
+        h.run_steps(2);
+    }
+}

@@ -566,8 +566,13 @@ impl Preview {
             let content = self.content_at(rect, pointer);
             if let Some(text) = self.value_at(content) {
                 let at = rect.left_bottom() + vec2(4.0, -4.0);
-                let galley =
-                    painter.layout_no_wrap(text, egui::FontId::monospace(12.0), Color32::WHITE);
+                // Wrapped within the image: a small view shows the values on two lines.
+                let galley = painter.layout(
+                    text,
+                    egui::FontId::monospace(12.0),
+                    Color32::WHITE,
+                    (rect.width() - 14.0).max(40.0),
+                );
                 let back =
                     Rect::from_min_size(at - vec2(0.0, galley.size().y), galley.size()).expand(3.0);
                 painter.rect_filled(back, 2.0, Color32::from_black_alpha(170));

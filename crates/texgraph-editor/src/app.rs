@@ -137,6 +137,9 @@ struct CanvasState {
     raise: Vec<String>,
     /// The open menu of a wire (right-clicked).
     wire_menu: Option<wire_menu::WireMenu>,
+    /// Nodes just added, each with the frames it has waited to be drawn: placed by an
+    /// estimate of their size, they move clear of any node they turn out to cover.
+    settle: Vec<(String, u8)>,
     /// Take every node out of the canvas's own selection after this frame's commands
     /// (a click on one node or on empty canvas, or new nodes becoming the selection).
     deselect_canvas: bool,
@@ -273,6 +276,7 @@ impl EditorApp {
                 palette_at: None,
                 palette_wire: None,
                 wire_menu: None,
+                settle: Vec::new(),
                 raise: Vec::new(),
                 deselect_canvas: false,
                 sizes: Default::default(),

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use eframe::egui::{Pos2, Rect, Vec2, pos2, vec2};
 use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
 use texgraph_core::graph::split_reference;
-use texgraph_core::registry::{self, NodeDescriptor, PortType};
+use texgraph_core::registry::{self, NodeDescriptor, ParamKind, PortType};
 use texgraph_core::{Graph, Node};
 
 use crate::subgraphs::{BARE_OUTPUT, ports};
@@ -332,7 +332,7 @@ const COLUMN_GAP: f32 = 50.0;
 /// Vertical gap between nodes in a column.
 const ROW_GAP: f32 = 30.0;
 
-/// About how wide a node is drawn on the canvas.
+/// The narrowest a node is drawn on the canvas.
 const NODE_WIDTH: f32 = 210.0;
 
 /// The sizes nodes were drawn at on the canvas, by node id (canvas units), as egui-snarl
@@ -346,10 +346,43 @@ pub fn estimated_height(desc: &NodeDescriptor) -> f32 {
     34.0 + (20.5 * pins).max(THUMBNAIL + 8.0) + 12.0
 }
 
+/// About how wide a node of this type is drawn on the canvas, erring wide: its pins, its
+/// longest input row (the name, and the value field of a param), the thumbnail and its
+/// longest output name; or its title, when wider.
+pub fn estimated_width(desc: &NodeDescriptor) -> f32 {
+    // Measured at scale 1: the body font's characters are under 6.5 points wide, a value
+    // field 60, a pin 16, and margins and gaps take 48.
+    let text = |s: &str| s.chars().count() as f32 * 6.5;
+    let is_param = |name: &str| desc.params.iter().any(|p| p.name == name);
+    let input = input_ports(desc)
+        .iter()
+        .map(|(name, _)| text(name) + if is_param(name) { 60.0 } else { 0.0 })
+        .fold(0.0, f32::max);
+    let output = desc
+        .outputs
+        .iter()
+        .map(|o| text(o.name))
+        .fold(0.0, f32::max);
+    // "id1: Label", with the collapse button, and a first param that is a choice shown
+    // after it (its longest option).
+    let choice = match desc.params.first().map(|p| p.kind) {
+        Some(ParamKind::Choice { options, .. }) => {
+            options.iter().map(|o| text(o)).fold(0.0, f32::max) + 16.0
+        }
+        _ => 0.0,
+    };
+    let title = text(desc.id) + text(desc.label) + choice + 56.0;
+    (32.0 + input + THUMBNAIL + output + 48.0)
+        .max(title)
+        .max(NODE_WIDTH)
+}
+
 /// About where a node of type `kind` with its top-left corner at `pos` is drawn.
 pub fn estimated_rect(kind: &str, pos: Pos2) -> Rect {
-    let height = registry::lookup(kind).map_or(120.0, estimated_height);
-    Rect::from_min_size(pos, vec2(NODE_WIDTH, height))
+    let size = registry::lookup(kind).map_or(vec2(NODE_WIDTH, 120.0), |desc| {
+        vec2(estimated_width(desc), estimated_height(desc))
+    });
+    Rect::from_min_size(pos, size)
 }
 
 /// About the size a new node of type `kind` is drawn at: the largest a node of its type
@@ -642,7 +675,7 @@ mod tests {
         let spot = clear_spot(&graph, size, wanted, &sizes, Some(view));
         assert!(clear(spot) && spot.y == 20.0 && spot.x >= 315.0, "{spot:?}");
         // Right is out of view too: below b.
-        let view = Rect::from_min_max(pos2(-100.0, -50.0), pos2(290.0, 1000.0));
+        let view = Rect::from_min_max(pos2(-100.0, -50.0), pos2(340.0, 1000.0));
         let spot = clear_spot(&graph, size, wanted, &sizes, Some(view));
         assert!(clear(spot) && spot.x == 50.0 && spot.y >= 395.0, "{spot:?}");
         assert!(spot.y <= 380.0 + ROW_GAP, "just below b: {spot:?}");

@@ -54,6 +54,7 @@ impl EditorApp {
     /// disconnect and a connect in the same frame); a drag merges its frames' steps.
     pub fn apply_commands(&mut self, drag_ended: bool) {
         self.raise_created();
+        self.settle_created();
         if drag_ended {
             // Wires lifted on the canvas itself (and not dropped on another pin) are gone.
             for (to, port) in lifted_wires(&self.graph, &self.canvas.snarl) {

@@ -140,7 +140,44 @@ impl EditorApp {
         crate::document::fit_new_output(graph, &mut node);
         graph.nodes.push(node);
         self.select_created(vec![id.clone()]);
+        self.canvas.settle.push((id.clone(), 0));
         id
+    }
+
+    /// Moves each node just added that, drawn, covers another to the nearest spot clear of
+    /// them (it was placed by an estimate of its size). Not an edit of its own: the move
+    /// belongs to the step that added the node, which undo takes away whole.
+    pub(super) fn settle_created(&mut self) {
+        /// Frames to wait for a node to be drawn (one off screen never is).
+        const MOST_FRAMES: u8 = 8;
+        if self.canvas.settle.is_empty() {
+            return;
+        }
+        let view = self.shown_view();
+        let mut moved = false;
+        for (id, frames) in std::mem::take(&mut self.canvas.settle) {
+            let Some(index) = self.graph.nodes.iter().position(|n| n.id == id) else {
+                continue;
+            };
+            let Some(size) = self.canvas.sizes.get(&id).copied() else {
+                if frames < MOST_FRAMES {
+                    self.canvas.settle.push((id, frames + 1));
+                }
+                continue;
+            };
+            // Placed among the others, itself aside.
+            let node = self.graph.nodes.remove(index);
+            let at = pos2(node.pos[0], node.pos[1]);
+            let spot = clear_spot(&self.graph, size, at, &self.canvas.sizes, view);
+            self.graph.nodes.insert(index, node);
+            if spot != at {
+                self.graph.nodes[index].pos = file_position(spot);
+                moved = true;
+            }
+        }
+        if moved {
+            crate::document::sync_snarl(&mut self.canvas.snarl, &self.graph);
+        }
     }
 
     /// Removes nodes, their wires and their exposed params.

@@ -63,7 +63,8 @@ impl EditorApp {
         let size = likely_size(graph, kind, sizes);
         node.pos = file_position(clear_spot(graph, size, wanted, sizes, view));
         graph.nodes.push(node);
-        self.select_created(vec![id]);
+        self.select_created(vec![id.clone()]);
+        self.canvas.settle.push((id, 0));
         Applied::Edit(None)
     }
 

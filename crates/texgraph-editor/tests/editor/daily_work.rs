@@ -533,7 +533,10 @@ fn paste_lands_at_the_pointer_and_old_complaints_clear() {
 fn the_palette_follows_the_arrow_keys_and_opens_on_right_click() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = open_json(dir.path(), "chain.json", CHAIN);
-    let empty = egui::pos2(150.0, 750.0);
+    // Zoomed out, so the spot is clear of the nodes whatever the one picked.
+    h.hover_at(h.state().canvas_rect().center());
+    wheel(&mut h, -4);
+    let empty = egui::pos2(150.0, 650.0);
     click_at(&mut h, empty, PointerButton::Secondary);
     h.run_steps(2);
     assert!(h.state().palette_open(), "right-click opens the palette");
@@ -1330,4 +1333,43 @@ fn the_side_panel_keeps_its_width_whatever_it_shows() {
         "the 3D tab widened the panel from {before} to {}",
         width(&h)
     );
+}
+
+#[test]
+fn a_new_node_of_any_kind_covers_none_once_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let lone = r#"{ "format": "texgraph", "version": 1, "nodes": [
+        { "id": "out", "type": "output", "pos": [600, 0] } ] }"#;
+    let mut h = open_json(dir.path(), "lone.json", lone);
+    h.run_steps(2);
+    let out = h
+        .state()
+        .node_rects()
+        .into_iter()
+        .find(|(id, _)| id == "out")
+        .unwrap()
+        .1;
+    // Wanted left of the output, as far as a 210-point node needs to clear it: a node
+    // drawn wider than its place was estimated would reach over it.
+    let wanted = out.left_top() - egui::vec2(226.0, 0.0);
+    for desc in NODES {
+        h.state_mut().push(Command::AddNode {
+            kind: desc.id,
+            pos: Some(wanted),
+        });
+        h.run_steps(3);
+        let added = h.state().selected.clone().unwrap();
+        let rects: std::collections::HashMap<String, egui::Rect> =
+            h.state().node_rects().into_iter().collect();
+        for (id, rect) in &rects {
+            assert!(
+                *id == added || !rect.intersects(rects[&added]),
+                "{added} ({}) covers {id}: {:?} over {rect:?}",
+                desc.id,
+                rects[&added]
+            );
+        }
+        h.state_mut().push(Command::Remove(vec![added]));
+        h.run_steps(1);
+    }
 }

@@ -174,9 +174,41 @@ impl EditorApp {
                 self.graph.nodes[index].pos = file_position(spot);
                 moved = true;
             }
+            // Where no clear spot was in view (zoomed in on a crowded part), the view
+            // follows the node: what was just made is never out of sight.
+            self.reveal(Rect::from_min_size(spot, size));
         }
         if moved {
             crate::document::sync_snarl(&mut self.canvas.snarl, &self.graph);
+        }
+    }
+
+    /// Pans the canvas, at its scale, as little as it takes to show `rect` (canvas units)
+    /// whole, or its top-left part when it is larger than the view.
+    fn reveal(&mut self, rect: Rect) {
+        let Some(view) = self.shown_view() else {
+            return;
+        };
+        // How far the content moves, in canvas units: the near edge first, so a rect
+        // larger than the view shows its top-left part.
+        let shift = |low: f32, high: f32, view_low: f32, view_high: f32| {
+            if low < view_low {
+                view_low - low
+            } else if high > view_high {
+                (view_high - high).max(view_low - low)
+            } else {
+                0.0
+            }
+        };
+        let by = vec2(
+            shift(rect.left(), rect.right(), view.left(), view.right()),
+            shift(rect.top(), rect.bottom(), view.top(), view.bottom()),
+        );
+        if by != Vec2::ZERO {
+            let mut to_screen = self.canvas.view.to_screen;
+            to_screen.translation += by * to_screen.scaling;
+            self.canvas.view.to_screen = to_screen;
+            self.canvas.view.restore = Some(to_screen);
         }
     }
 

@@ -900,17 +900,11 @@ fn the_canvas_selection_does_not_pass_to_other_nodes_when_the_selected_go() {
     assert_eq!(h.state().selection(&h.ctx), ["subgraph1"]);
 }
 
-#[test]
-fn a_right_click_on_a_wire_opens_its_menu_to_disconnect_or_insert_a_node() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut h = open_json(dir.path(), "chain.json", CHAIN);
-    wait_until(&mut h, "the thumbnails", |app| {
-        ["n", "a", "b"].iter().all(|id| app.has_thumbnail(id))
-    });
-    h.run_steps(2);
+/// Where the wire n → a.input of CHAIN is drawn: halfway between its pins, on the curve
+/// (it is symmetric).
+fn chain_wire_middle(h: &Harness<'_, EditorApp>) -> egui::Pos2 {
     let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
     let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
-    // The wire n → a.input: halfway between its pins, on the curve (it is symmetric).
     // n's output is the leftmost.
     let out = h
         .get_all_by_label("out")
@@ -922,9 +916,20 @@ fn a_right_click_on_a_wire_opens_its_menu_to_disconnect_or_insert_a_node() {
         .map(|n| n.rect())
         .min_by(|p, q| p.top().total_cmp(&q.top()))
         .unwrap();
-    let from = pin_beside(&h, to_screen * out, false);
-    let to = pin_beside(&h, to_screen * input, true);
-    let middle = from + (to - from) / 2.0;
+    let from = pin_beside(h, to_screen * out, false);
+    let to = pin_beside(h, to_screen * input, true);
+    from + (to - from) / 2.0
+}
+
+#[test]
+fn a_right_click_on_a_wire_opens_its_menu_to_disconnect_or_insert_a_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "chain.json", CHAIN);
+    wait_until(&mut h, "the thumbnails", |app| {
+        ["n", "a", "b"].iter().all(|id| app.has_thumbnail(id))
+    });
+    h.run_steps(2);
+    let middle = chain_wire_middle(&h);
     click_at(&mut h, middle, PointerButton::Secondary);
     // A menu, nothing disconnected yet.
     let inputs_of =
@@ -965,8 +970,9 @@ fn a_right_click_on_a_wire_opens_its_menu_to_disconnect_or_insert_a_node() {
         Some("n")
     );
 
-    // Disconnect, from the same menu.
+    // Disconnect, from the same menu (the view may have followed the node inserted).
     h.run_steps(2);
+    let middle = chain_wire_middle(&h);
     click_at(&mut h, middle, PointerButton::Secondary);
     h.get_by_label("Disconnect").click();
     h.run_steps(2);

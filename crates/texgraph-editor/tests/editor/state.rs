@@ -1081,3 +1081,37 @@ fn the_palette_opens_with_an_empty_search_each_time() {
         h.run_steps(2);
     }
 }
+
+#[test]
+fn a_node_made_where_no_clear_spot_is_in_view_is_shown_by_panning() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "two.json", TWO);
+    // Zoomed in far on b: no node-sized spot in view is clear of it.
+    let b = on_canvas(&h, "b: Levels").center();
+    h.hover_at(b);
+    h.run_steps(1);
+    wheel(&mut h, 12);
+    let layer = egui::LayerId::new(egui::Order::Background, h.state().canvas_id());
+    let canvas = h.state().canvas_rect();
+    let view = h.ctx.layer_transform_to_global(layer).unwrap().inverse() * canvas;
+    h.state_mut().push(Command::AddWiredNode {
+        kind: "levels",
+        pos: view.center_bottom() - egui::vec2(0.0, 4.0),
+        wire: DroppedWire::From("n".into()),
+    });
+    h.run_steps(5);
+    let to_screen = h.ctx.layer_transform_to_global(layer).unwrap();
+    let rects = h.state().node_rects();
+    let (_, added) = rects.iter().find(|(id, _)| id == "levels1").unwrap();
+    assert!(
+        canvas.contains_rect(to_screen * *added),
+        "levels1 at {:?} is not shown in {canvas:?}",
+        to_screen * *added
+    );
+    for (id, rect) in &rects {
+        assert!(
+            id == "levels1" || !rect.intersects(*added),
+            "levels1 covers {id}"
+        );
+    }
+}

@@ -233,7 +233,10 @@ fn check_size(width: u32, height: u32) -> std::result::Result<(), String> {
             "{width}x{height} pixels; environment images are at most {MAX_ENVIRONMENT_WIDTH} pixels wide"
         ));
     }
-    if width.abs_diff(2 * height) > (width / 100).max(1) {
+    // Within 1% of 2:1: |w/h − 2| ≤ 0.02, in whole numbers (no slack of a pixel, which
+    // let 3x1 and 1x1 through).
+    let (w, h) = (u64::from(width), u64::from(height));
+    if w.abs_diff(2 * h) * 100 > 2 * h {
         return Err(format!(
             "{width}x{height} pixels; an equirectangular environment is twice as wide as it is high (such as 4096x2048)"
         ));
@@ -757,4 +760,24 @@ fn integrate_brdf(n_dot_v: f32, alpha: f32) -> [f32; 2] {
         }
     }
     [a / LUT_SAMPLES as f32, b / LUT_SAMPLES as f32]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_size;
+
+    #[test]
+    fn an_environment_is_within_one_percent_of_twice_as_wide_as_high() {
+        for (width, height) in [(2, 1), (4096, 2048), (4136, 2048), (4056, 2048)] {
+            assert_eq!(check_size(width, height), Ok(()), "{width}x{height}");
+        }
+        // 3x1 and 1x1 are 50% off; 4137x2048 just past 1%.
+        for (width, height) in [(3, 1), (1, 1), (4137, 2048), (4055, 2048), (2048, 2048)] {
+            let refused = check_size(width, height).unwrap_err();
+            assert!(
+                refused.contains("twice as wide"),
+                "{width}x{height}: {refused}"
+            );
+        }
+    }
 }

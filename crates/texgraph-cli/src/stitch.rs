@@ -61,9 +61,14 @@ fn expand(input: &str) -> anyhow::Result<Vec<PathBuf>> {
     Ok(vec![path.to_owned()])
 }
 
-/// The files a JSON manifest lists, relative to its folder.
+/// Largest stitch manifest read, in bytes (16 MiB: a list of region files, each a line).
+pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// The files a JSON manifest lists, relative to its folder (a regular file of at most
+/// [`MAX_MANIFEST_BYTES`]).
 fn manifest(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    let text = texgraph_core::files::read_text(path, MAX_MANIFEST_BYTES, "stitch manifests")
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
     let list = match &value {

@@ -57,12 +57,17 @@ pub const PLACEHOLDERS: [&str; 12] = [
     "index",
 ];
 
+/// Largest batch manifest read, in bytes (16 MiB: a manifest lists jobs by rule, so even a
+/// generated one of many thousand jobs is far smaller).
+pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
 /// Reads the manifest at `path` and expands it into its jobs, in order; relative paths are
 /// from the manifest's folder. Every field is checked, and no two files may have one
-/// name.
+/// name. Only a regular file of at most [`MAX_MANIFEST_BYTES`] is read.
 pub fn read(path: &Path) -> anyhow::Result<Vec<Job>> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).with_context(|| format!("{file}: cannot read"))?;
+    let text = texgraph_core::files::read_text(path, MAX_MANIFEST_BYTES, "batch manifests")
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let value: Value =
         serde_json::from_str(&text).with_context(|| format!("{file}: not valid JSON"))?;
     let dir = path.parent().unwrap_or(Path::new("")).to_owned();

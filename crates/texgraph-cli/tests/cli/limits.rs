@@ -247,3 +247,37 @@ fn validate_and_render_agree_on_every_limit() {
         assert_eq!(entries(dir.path()), ["g.json", "out.png"]);
     }
 }
+
+#[test]
+fn batch_and_stitch_manifests_are_read_only_as_regular_files_of_at_most_16_mib() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge.json");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len((16 << 20) + 1)
+        .unwrap();
+    let huge = huge.display().to_string();
+    for (args, words) in [
+        (vec!["batch", "/dev/zero"], "/dev/zero: not a regular file"),
+        (
+            vec!["batch", huge.as_str()],
+            "batch manifests are read up to 16 MiB",
+        ),
+        (
+            vec!["stitch", huge.as_str(), "-o", "whole.png"],
+            "stitch manifests are read up to 16 MiB",
+        ),
+    ] {
+        let run = texgraph(dir.path()).args(&args).assert().code(2);
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(words),
+            "{args:?}: {stderr}"
+        );
+        let left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["huge.json"], "{args:?} left files behind");
+    }
+}

@@ -164,7 +164,8 @@ impl ExportRequest {
         }
     }
 
-    /// Renders `graph` and writes the request's files, all or none; `progress` gets the
+    /// Renders `graph` and writes the request's files, all or none, when the graph has no
+    /// error anywhere (see [`crate::check`]); `progress` gets the
     /// rows finished (see [`Self::rows`]). A cancel in `options` stops it with
     /// [`Error::Cancelled`] and nothing written. Returns what was written: each image,
     /// but not a material's glTF scene (listed by [`Self::files`]).
@@ -174,6 +175,12 @@ impl ExportRequest {
         options: &RenderOptions,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<Exported>> {
+        // One rule for every front end: an error anywhere in the graph stops the export,
+        // whichever outputs it writes, as `validate` reports it; warnings do not.
+        let found = crate::check(graph);
+        if !found.errors.is_empty() {
+            return Err(Error::Invalid(found.errors));
+        }
         let rows = |done: u32| progress(u64::from(done));
         match self {
             Self::Still(still) => {

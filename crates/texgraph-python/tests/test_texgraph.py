@@ -393,6 +393,25 @@ def test_an_export_that_clamps_warns_as_the_cli_does(tmp_path):
         graph.export(tmp_path / "kept.exr", size=(40, 6))
 
 
+def test_an_error_anywhere_in_the_graph_stops_an_export_as_in_the_cli(tmp_path):
+    graph = texgraph.Graph.from_json(json.dumps({
+        "format": "texgraph",
+        "version": 4,
+        "nodes": [
+            {"id": "noise", "type": "perlin"},
+            {"id": "tint", "type": "color", "params": {"color": "#ff0000"}},
+            {"id": "main", "type": "output", "params": {"name": "main"},
+             "inputs": {"color": "noise"}},
+            {"id": "rough", "type": "output",
+             "params": {"name": "roughness", "usage": "roughness"},
+             "inputs": {"color": "tint"}},
+        ],
+    }))
+    with pytest.raises(texgraph.GraphError, match="roughness is one channel"):
+        graph.export(tmp_path / "m.png", size=16, output="main")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_half_wired_graph_renders_the_bits_of_the_cli_and_of_the_constant_wired_in(tmp_path):
     half = {
         "format": "texgraph",

@@ -751,3 +751,46 @@ fn an_export_that_clamps_is_written_with_a_warning_naming_the_file() {
             "warning: maps/T_ramp_H.png: 160 of 320 samples (50.0%)",
         ));
 }
+
+/// A perlin into `main`, and a color into a one-channel `roughness` output: an error in
+/// the graph that rendering `main` alone would never meet.
+const ROUGH_COLOR: &str = r##"{ "format": "texgraph", "version": 4, "nodes": [
+    { "id": "noise", "type": "perlin" },
+    { "id": "tint", "type": "color", "params": { "color": "#ff0000" } },
+    { "id": "main", "type": "output", "params": { "name": "main" }, "inputs": { "color": "noise" } },
+    { "id": "rough", "type": "output", "params": { "name": "roughness", "usage": "roughness" }, "inputs": { "color": "tint" } } ] }"##;
+
+#[test]
+fn an_error_anywhere_in_the_graph_stops_the_render_of_any_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = write_graph(dir.path(), "rough.json", ROUGH_COLOR);
+    let problem = format!(
+        "error: {}: node 'rough', field 'usage': roughness is one channel, but a color feeds it",
+        graph.display()
+    );
+    texgraph(dir.path())
+        .arg("validate")
+        .arg(&graph)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(problem.clone()));
+    for args in [
+        vec!["--output", "main", "-o", "m.png"],
+        vec!["--output", "main", "-o", "f.png", "--frames", "0..2"],
+        vec!["--preset", "gltf", "-o", "maps"],
+    ] {
+        texgraph(dir.path())
+            .arg("render")
+            .arg(&graph)
+            .args(["--size", "16"])
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(problem.clone()));
+    }
+    assert_eq!(
+        crate::common::entries(dir.path()),
+        ["rough.json"],
+        "nothing written"
+    );
+}

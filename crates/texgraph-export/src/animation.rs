@@ -228,7 +228,8 @@ pub fn export_animation(
                 let image = render_frame(index)?;
                 staged.push(crate::stage_image(&image, &target, format, settings.depth)?);
                 let seconds = began.elapsed().as_secs_f64();
-                written.push(exported(&target, &image, settings.depth, seconds));
+                let clipping = Clipping::of(&image, settings.depth);
+                written.push(exported(&target, &image, settings.depth, seconds, clipping));
             }
             staging::commit_all(staged)?;
             Ok(written)
@@ -259,10 +260,13 @@ pub fn export_animation(
             staged.commit()?;
             let image = last.expect("a frame range is never empty");
             let seconds = start.elapsed().as_secs_f64();
-            Ok(vec![Exported {
+            Ok(vec![exported(
+                path,
+                &image,
+                Depth::Eight,
+                seconds,
                 clipping,
-                ..exported(path, &image, Depth::Eight, seconds)
-            }])
+            )])
         }
         Layout::Sheet {
             columns,
@@ -283,7 +287,14 @@ pub fn export_animation(
             let sheet = sheet.expect("a frame range is never empty");
             crate::stage_image(&sheet, path, format, settings.depth)?.commit()?;
             let seconds = start.elapsed().as_secs_f64();
-            Ok(vec![exported(path, &sheet, settings.depth, seconds)])
+            let clipping = Clipping::of(&sheet, settings.depth);
+            Ok(vec![exported(
+                path,
+                &sheet,
+                settings.depth,
+                seconds,
+                clipping,
+            )])
         }
     }
 }
@@ -364,8 +375,14 @@ fn blit(sheet: &mut Image, frame: &Image, x: u32, y: u32) {
     }
 }
 
-/// What was written to `path`, taking `seconds` to render and encode.
-fn exported(path: &Path, image: &Image, depth: Depth, seconds: f64) -> Exported {
+/// What was written to `path`, taking `seconds` to render and encode, with what it clamped.
+fn exported(
+    path: &Path,
+    image: &Image,
+    depth: Depth,
+    seconds: f64,
+    clipping: Clipping,
+) -> Exported {
     Exported {
         path: path.to_owned(),
         width: image.width,
@@ -373,7 +390,7 @@ fn exported(path: &Path, image: &Image, depth: Depth, seconds: f64) -> Exported 
         channels: image.channels,
         depth,
         seconds,
-        clipping: Clipping::of(image, depth),
+        clipping,
     }
 }
 

@@ -117,12 +117,10 @@ impl EditorApp {
     /// as it is shown (a node added from a menu or the library lands in view, as in
     /// Substance), or beside the others before the canvas was first drawn.
     pub(super) fn unplaced_position(&self, kind: &str) -> Pos2 {
-        let shown = self.canvas.canvas_rect;
-        if !shown.is_positive() {
-            return free_position(&self.graph, &self.canvas.sizes);
+        match self.shown_view() {
+            Some(view) => view.center() - likely_size(&self.graph, kind, &self.canvas.sizes) / 2.0,
+            None => free_position(&self.graph, &self.canvas.sizes),
         }
-        let middle = self.canvas.view.to_screen.inverse() * shown.center();
-        middle - likely_size(&self.graph, kind, &self.canvas.sizes) / 2.0
     }
 
     /// Adds a node of `kind` at `pos` (in view when `None`), clear of the others; selects
@@ -186,24 +184,8 @@ impl EditorApp {
     /// Pans the canvas, at its scale, as little as it takes to show `rect` (canvas units)
     /// whole, or its top-left part when it is larger than the view.
     fn reveal(&mut self, rect: Rect) {
-        let Some(view) = self.shown_view() else {
-            return;
-        };
-        // How far the content moves, in canvas units: the near edge first, so a rect
-        // larger than the view shows its top-left part.
-        let shift = |low: f32, high: f32, view_low: f32, view_high: f32| {
-            if low < view_low {
-                view_low - low
-            } else if high > view_high {
-                (view_high - high).max(view_low - low)
-            } else {
-                0.0
-            }
-        };
-        let by = vec2(
-            shift(rect.left(), rect.right(), view.left(), view.right()),
-            shift(rect.top(), rect.bottom(), view.top(), view.bottom()),
-        );
+        // The content moves by as much as keeping the rect in view would move the rect.
+        let by = self.kept_in_view(rect.min, rect.size()) - rect.min;
         if by != Vec2::ZERO {
             let mut to_screen = self.canvas.view.to_screen;
             to_screen.translation += by * to_screen.scaling;

@@ -128,9 +128,7 @@ impl EnvironmentImage {
         // The decoded pixels (up to 16 bytes each) and their RGB copy (12).
         let pixels = u64::from(width) * u64::from(height);
         let needed = pixels * 28;
-        if let Some(room) = texgraph_base::memory::Headroom::of_this_process().for_threads(1)
-            && needed > room
-        {
+        if let Some(room) = texgraph_base::memory::short_of(needed) {
             return Err(refuse(format!(
                 "{width}x{height} pixels; reading it needs about {} MiB but only {} MiB of memory is available to this process",
                 needed >> 20,

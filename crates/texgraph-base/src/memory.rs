@@ -173,6 +173,15 @@ pub fn vm_size(status: &str) -> Option<u64> {
     kib.checked_mul(1024)
 }
 
+/// The bytes this process can still allocate on one thread, when that is fewer than
+/// `needed`: a caller about to allocate `needed` bytes refuses instead, since a failed
+/// allocation aborts the process. `None` when `needed` fits or nothing limits it.
+pub fn short_of(needed: u64) -> Option<u64> {
+    Headroom::of_this_process()
+        .for_threads(1)
+        .filter(|&room| needed > room)
+}
+
 /// `items` collected into a vector reserved up front for `len` of them, or `None` when
 /// the memory is not there.
 pub fn try_collect<T>(len: usize, items: impl IntoIterator<Item = T>) -> Option<Vec<T>> {

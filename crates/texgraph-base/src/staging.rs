@@ -187,6 +187,29 @@ pub fn remove_pending() {
     std::mem::forget(list);
 }
 
+/// Removes every pending temporary from inside a SIGABRT handler (an allocation that
+/// failed, or any other abort): it allocates nothing and waits for no lock, so a
+/// temporary is left only when the aborting thread was itself staging or committing.
+#[cfg(target_os = "linux")]
+pub fn remove_pending_on_abort() {
+    use std::os::unix::ffi::OsStrExt;
+    let list = match PENDING.try_lock() {
+        Ok(list) => list,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    for path in list.iter() {
+        let bytes = path.as_os_str().as_bytes();
+        // A C string on the stack: the heap may be what failed.
+        let mut name = [0u8; 4096];
+        if bytes.len() < name.len() && !bytes.contains(&0) {
+            name[..bytes.len()].copy_from_slice(bytes);
+            // SAFETY: `name` is NUL-terminated and outlives the call.
+            unsafe { libc::unlink(name.as_ptr().cast()) };
+        }
+    }
+}
+
 fn folder(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,

@@ -12,8 +12,8 @@ use crate::streamed::parse_region_note;
 use crate::{Depth, Format};
 use texgraph_base::error::{Error, Result};
 use texgraph_base::staging;
-use texgraph_engine::eval::Image;
 use texgraph_engine::eval::stream::Region;
+use texgraph_engine::eval::{Image, MAX_SIDE};
 use texgraph_engine::usage::Encoding;
 
 /// One region's file, as its header and note describe it.
@@ -47,10 +47,18 @@ fn fail(path: &Path, message: impl Into<String>) -> Error {
     }
 }
 
-/// Reads the header and note of a region's file.
+/// Reads the header and note of a region's file. The note is only the file's word: an
+/// image size beyond [`MAX_SIDE`], a region outside it, or a region of another size
+/// than the file's pixels is refused here, before anything is allocated for it.
 pub fn read_piece(path: &Path) -> Result<Piece> {
     let format = Format::from_path(path)?;
-    let (note, depth, channels, encoding) = match format {
+    let Header {
+        note,
+        depth,
+        channels,
+        encoding,
+        pixels,
+    } = match format {
         Format::Png => png_header(path)?,
         Format::Tiff => tiff_header(path)?,
         Format::Exr => exr_header(path)?,
@@ -70,6 +78,34 @@ pub fn read_piece(path: &Path) -> Result<Piece> {
     })?;
     let (region, size, graph, output) = parse_region_note(&note)
         .ok_or_else(|| fail(path, format!("its region note '{note}' cannot be read")))?;
+    let (width, height) = size;
+    let side = 1..=MAX_SIDE;
+    if !side.contains(&width) || !side.contains(&height) {
+        return Err(fail(
+            path,
+            format!(
+                "its region note claims a {width}x{height} image; images are 1 to {MAX_SIDE} pixels a side"
+            ),
+        ));
+    }
+    if !region.fits(width, height) {
+        return Err(fail(
+            path,
+            format!(
+                "its region note's region {} is not inside its {width}x{height} image",
+                describe(region)
+            ),
+        ));
+    }
+    if pixels != (region.width, region.height) {
+        return Err(fail(
+            path,
+            format!(
+                "its pixels are {}x{} but its region note says {}x{}",
+                pixels.0, pixels.1, region.width, region.height
+            ),
+        ));
+    }
     Ok(Piece {
         path: path.to_owned(),
         region,
@@ -83,7 +119,15 @@ pub fn read_piece(path: &Path) -> Result<Piece> {
     })
 }
 
-type Header = (Option<String>, Depth, usize, Encoding);
+/// What a region file's header says.
+struct Header {
+    note: Option<String>,
+    depth: Depth,
+    channels: usize,
+    encoding: Encoding,
+    /// Width and height of the pixels it holds.
+    pixels: (u32, u32),
+}
 
 fn png_header(path: &Path) -> Result<Header> {
     let file = std::fs::File::open(path).map_err(|source| Error::Io {
@@ -114,7 +158,13 @@ fn png_header(path: &Path) -> Result<Header> {
     } else {
         Encoding::AsRendered
     };
-    Ok((note, depth, channels, encoding))
+    Ok(Header {
+        note,
+        depth,
+        channels,
+        encoding,
+        pixels: (info.width, info.height),
+    })
 }
 
 fn tiff_header(path: &Path) -> Result<Header> {
@@ -128,6 +178,9 @@ fn tiff_header(path: &Path) -> Result<Header> {
     let note = decoder
         .get_tag_ascii_string(tiff::tags::Tag::ImageDescription)
         .ok();
+    let pixels = decoder
+        .dimensions()
+        .map_err(|e| fail(path, e.to_string()))?;
     let (depth, channels) = match decoder.colortype().map_err(|e| fail(path, e.to_string()))? {
         ColorType::Gray(8) => (Depth::Eight, 1),
         ColorType::RGBA(8) => (Depth::Eight, 4),
@@ -136,7 +189,13 @@ fn tiff_header(path: &Path) -> Result<Header> {
         ColorType::RGBA(32) => (Depth::Float, 4),
         other => return Err(fail(path, format!("{other:?} TIFFs are not texgraph's"))),
     };
-    Ok((note, depth, channels, Encoding::AsRendered))
+    Ok(Header {
+        note,
+        depth,
+        channels,
+        encoding: Encoding::AsRendered,
+        pixels,
+    })
 }
 
 fn exr_header(path: &Path) -> Result<Header> {
@@ -160,7 +219,15 @@ fn exr_header(path: &Path) -> Result<Header> {
     if channels != 1 && channels != 4 {
         return Err(fail(path, format!("has {channels} channels, not 1 or 4")));
     }
-    Ok((note, Depth::Float, channels, Encoding::Linear))
+    let size = header.layer_size;
+    let side = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Ok(Header {
+        note,
+        depth: Depth::Float,
+        channels,
+        encoding: Encoding::Linear,
+        pixels: (side(size.width()), side(size.height())),
+    })
 }
 
 /// Checks that `pieces` are regions of one image (graph, output, size, format, depth and
@@ -301,14 +368,36 @@ enum Samples {
 
 impl Samples {
     fn load(piece: &Piece) -> Result<Self> {
+        let region = piece.region;
+        let expected = region.width as usize * region.height as usize * piece.channels;
+        let bytes = expected as u64 * u64::from(piece.depth.bits() / 8);
+        // Decoding may hold the file's samples twice (planes, then interleaved).
+        if let Some(room) = texgraph_base::memory::short_of(bytes * 2) {
+            return Err(fail(
+                &piece.path,
+                format!(
+                    "reading its {}x{} region needs about {} MiB but only {} MiB of memory is available to this process",
+                    region.width,
+                    region.height,
+                    (bytes * 2) >> 20,
+                    room >> 20
+                ),
+            ));
+        }
         let samples = if piece.format == Format::Exr {
             Samples::Float(crate::read_exr(&piece.path)?.data)
         } else {
-            let decoded = image::ImageReader::open(&piece.path)
-                .map_err(|source| Error::Io {
-                    path: piece.path.clone(),
-                    source,
-                })?
+            let mut reader = image::ImageReader::open(&piece.path).map_err(|source| Error::Io {
+                path: piece.path.clone(),
+                source,
+            })?;
+            // The header was checked against the region; decoding allocates no more.
+            let mut limits = image::Limits::default();
+            limits.max_image_width = Some(region.width);
+            limits.max_image_height = Some(region.height);
+            limits.max_alloc = Some(bytes + (64 << 20));
+            reader.limits(limits);
+            let decoded = reader
                 .decode()
                 .map_err(|e| fail(&piece.path, e.to_string()))?;
             match decoded {
@@ -328,7 +417,6 @@ impl Samples {
                 }
             }
         };
-        let expected = piece.region.width as usize * piece.region.height as usize * piece.channels;
         let len = match &samples {
             Samples::Float(d) => d.len(),
             Samples::Eight(d) => d.len(),
@@ -395,8 +483,15 @@ pub fn stitch(pieces: &[Piece], out: &Path, progress: &dyn Fn(u32)) -> Result<()
                     .iter()
                     .any(|p| &p.path == path && p.region.y + p.region.height > row)
             });
-            let mut band =
-                Vec::with_capacity((end - row) as usize * width as usize * spec.channels);
+            let mut band = Vec::new();
+            let len = (end - row) as usize * width as usize * spec.channels;
+            if band.try_reserve_exact(len).is_err() {
+                failure = Some(fail(
+                    out,
+                    format!("a band of {} MiB cannot be allocated", (len * 4) >> 20),
+                ));
+                return None;
+            }
             for y in row..end {
                 let mut across: Vec<&&Piece> = order
                     .iter()

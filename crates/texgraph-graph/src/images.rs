@@ -123,9 +123,7 @@ fn decode(path: &Path) -> Result<Image, String> {
     // Decoding holds the file's pixels and their float copy (at most 16 bytes a pixel
     // each); an allocation the process cannot make would abort, so refuse it up front.
     let needed = u64::from(width) * u64::from(height) * 32;
-    if let Some(room) = texgraph_base::memory::Headroom::of_this_process().for_threads(1)
-        && needed > room
-    {
+    if let Some(room) = texgraph_base::memory::short_of(needed) {
         return Err(format!(
             "{} is {width}x{height}; reading it needs about {} MiB but only {} MiB of memory is available to this process",
             path.display(),

@@ -194,3 +194,54 @@ fn a_disk_that_fills_mid_stream_leaves_the_old_files() {
     assert_eq!(left, ["t_height.exr"], "the old file and nothing else");
     assert_eq!(old, b"old");
 }
+
+/// Writes a 4x4 grey 8-bit PNG at `path` carrying `note` as its region note.
+fn png_with_note(path: &std::path::Path, note: &str) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 4, 4);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .add_text_chunk("texgraph".to_owned(), note.to_owned())
+        .unwrap();
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&[128; 16]).unwrap();
+}
+
+/// A region note is the file's word about an image that may not exist: one claiming an
+/// image of billions of pixels a side, or pixels its file does not hold, is refused by
+/// name before anything is allocated for it, and nothing is left behind.
+#[test]
+fn stitch_refuses_region_notes_that_claim_what_the_file_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("big.png"), b"old").unwrap();
+    let cases = [
+        (
+            "region 0,0,4294967295,4294967295 of 4294967295x4294967295; graph 00000000000000ff; output height",
+            &["huge.png", "4294967295x4294967295", "65536"][..],
+        ),
+        (
+            "region 0,0,65536,65536 of 65536x65536; graph 00000000000000ff; output height",
+            &["huge.png", "4x4", "65536x65536"][..],
+        ),
+        (
+            "region 0,0,4,4 of 0x4; graph 00000000000000ff; output height",
+            &["huge.png", "0x4"][..],
+        ),
+    ];
+    for (note, words) in cases {
+        png_with_note(&d.join("huge.png"), note);
+        let out = run_in(d, &["stitch", "huge.png", "-o", "big.png"]).code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.starts_with("error: "), "{note}: {stderr}");
+        for word in words {
+            assert!(
+                stderr.contains(word),
+                "{note}: stderr lacks '{word}':\n{stderr}"
+            );
+        }
+        assert_eq!(std::fs::read(d.join("big.png")).unwrap(), b"old");
+        assert_eq!(entries(d), ["big.png", "huge.png"], "{note}");
+    }
+}

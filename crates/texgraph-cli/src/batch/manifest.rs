@@ -1,8 +1,10 @@
-//! A batch manifest read and expanded into jobs: graphs × param sets × seeds × sizes ×
-//! tiles, each job one render writing one file per output (or a preset's files), named
-//! by a pattern.
+//! A batch manifest, read and checked whole, and its jobs: graphs × param sets × seeds ×
+//! sizes × tiles, each job one render writing one file per output (or a preset's files),
+//! named by a pattern. Jobs are made one at a time from their number, so a manifest of a
+//! million jobs costs the memory of its entries, not of its jobs.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -10,7 +12,7 @@ use anyhow::{Context, anyhow, bail};
 use serde_json::{Map, Value};
 use texgraph_core::Graph;
 use texgraph_core::eval::stream::Region;
-use texgraph_core::export::{Depth, Format};
+use texgraph_core::export::{Depth, Format, file_stem_for};
 
 use crate::args::{apply_set, parse_grid, parse_size};
 use crate::load::load;
@@ -31,9 +33,20 @@ pub enum Files {
         name: String,
         /// The folder.
         dir: PathBuf,
-        /// The stem of the files' names.
+        /// What `{graph}` in the preset's file names becomes: the graph's name, else its
+        /// file's stem, as `texgraph render --preset` names it.
         stem: String,
     },
+}
+
+impl Files {
+    /// The files (or preset folder) written.
+    pub fn paths(&self) -> Vec<&Path> {
+        match self {
+            Files::Outputs { files, .. } => files.iter().map(|(_, p)| p.as_path()).collect(),
+            Files::Preset { dir, .. } => vec![dir.as_path()],
+        }
+    }
 }
 
 /// One render of a batch.
@@ -61,45 +74,315 @@ pub const PLACEHOLDERS: [&str; 12] = [
 /// generated one of many thousand jobs is far smaller).
 pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
 
-/// Reads the manifest at `path` and expands it into its jobs, in order; relative paths are
-/// from the manifest's folder. Every field is checked, and no two files may have one
-/// name. Only a regular file of at most [`MAX_MANIFEST_BYTES`] is read.
-pub fn read(path: &Path) -> anyhow::Result<Vec<Job>> {
-    let file = path.display().to_string();
-    let text = texgraph_core::files::read_text(path, MAX_MANIFEST_BYTES, "batch manifests")
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let value: Value =
-        serde_json::from_str(&text).with_context(|| format!("{file}: not valid JSON"))?;
-    let dir = path.parent().unwrap_or(Path::new("")).to_owned();
-    let entries = match value.get("jobs") {
-        Some(Value::Array(list)) => list,
-        _ => bail!("{file}: field 'jobs': expected a list of jobs"),
-    };
-    let mut graphs: HashMap<PathBuf, Graph> = HashMap::new();
-    let mut jobs = Vec::new();
-    for (i, entry) in entries.iter().enumerate() {
-        let at = format!("{file}: jobs[{i}]");
-        let entry = entry
-            .as_object()
-            .ok_or_else(|| anyhow!("{at}: expected an object"))?;
-        expand(entry, &dir, &at, &mut graphs, &mut jobs)?;
-    }
-    let mut seen: HashMap<&Path, usize> = HashMap::new();
-    for (index, job) in jobs.iter().enumerate() {
-        let paths: Vec<&Path> = match &job.files {
-            Files::Outputs { files, .. } => files.iter().map(|(_, p)| p.as_path()).collect(),
-            Files::Preset { dir, .. } => vec![dir.as_path()],
-        };
-        for p in paths {
-            if let Some(other) = seen.insert(p, index) {
-                bail!(
-                    "{file}: jobs {other} and {index} both write '{}': add placeholders such as {{seed}}, {{set}}, {{size}} or {{tile}} to 'name'",
-                    p.display()
-                );
-            }
+/// Most jobs one manifest may make (a million): every job's file names are checked
+/// against each other before anything renders, which takes a few seconds at this count.
+/// Larger batches are split into several manifests.
+pub const MAX_JOBS: u64 = 1_000_000;
+
+/// A manifest's graphs and rules, from which each job is made when it is needed.
+pub struct Manifest {
+    /// The manifest's path as given, for messages.
+    pub path: PathBuf,
+    entries: Vec<Entry>,
+    len: usize,
+}
+
+/// One entry of `jobs`, checked.
+struct Entry {
+    /// "m.json: jobs[3]", for messages.
+    at: String,
+    /// The number of its first job.
+    first: usize,
+    sources: Vec<Source>,
+    sets: Vec<Map<String, Value>>,
+    seeds: Seeds,
+    sizes: Vec<(u32, u32)>,
+    /// Columns and rows of tiles (1x1: the whole image).
+    grid: (u32, u32),
+    tiled: bool,
+    writes: Writes,
+    name: String,
+    dir: PathBuf,
+}
+
+/// A graph of an entry, loaded once.
+struct Source {
+    path: PathBuf,
+    graph: Graph,
+    /// `{graph}` in names: the file's stem.
+    stem: String,
+    /// `{graph}` in a preset's file names: the graph's name, else the file's stem.
+    preset_stem: String,
+    /// The outputs rendered (`None`: the first) and the name each gives `{output}`.
+    outputs: Vec<(Option<String>, String)>,
+}
+
+enum Writes {
+    Outputs { ext: String, depth: Option<Depth> },
+    Preset(String),
+}
+
+/// An entry's seeds: none (the graph as saved), a list, or a range.
+enum Seeds {
+    Saved,
+    List(Vec<u32>),
+    Range { from: u32, count: u32 },
+}
+
+impl Seeds {
+    fn len(&self) -> u64 {
+        match self {
+            Seeds::Saved => 1,
+            Seeds::List(list) => list.len() as u64,
+            Seeds::Range { count, .. } => u64::from(*count),
         }
     }
-    Ok(jobs)
+
+    fn get(&self, k: usize) -> Option<u32> {
+        match self {
+            Seeds::Saved => None,
+            Seeds::List(list) => Some(list[k]),
+            // Checked on reading: the range stays within u32.
+            Seeds::Range { from, .. } => Some(from + k as u32),
+        }
+    }
+}
+
+/// Where a job sits in its entry's product.
+struct Place {
+    source: usize,
+    set: usize,
+    seed: Option<u32>,
+    size: (u32, u32),
+    col: u32,
+    row: u32,
+}
+
+impl Entry {
+    fn len(&self) -> u64 {
+        [
+            self.sources.len() as u64,
+            self.sets.len() as u64,
+            self.seeds.len(),
+            self.sizes.len() as u64,
+            u64::from(self.grid.0),
+            u64::from(self.grid.1),
+        ]
+        .into_iter()
+        .try_fold(1u64, u64::checked_mul)
+        .unwrap_or(u64::MAX)
+    }
+
+    /// Job `k` of this entry: sources, then sets, seeds, sizes, rows and columns, the
+    /// last changing fastest.
+    fn place(&self, k: usize) -> Place {
+        let mut k = k;
+        let mut digit = |radix: usize| {
+            let d = k % radix;
+            k /= radix;
+            d
+        };
+        let col = digit(self.grid.0 as usize) as u32;
+        let row = digit(self.grid.1 as usize) as u32;
+        let size = self.sizes[digit(self.sizes.len())];
+        let seed = self.seeds.get(digit(self.seeds.len() as usize));
+        let set = digit(self.sets.len());
+        let source = digit(self.sources.len());
+        Place {
+            source,
+            set,
+            seed,
+            size,
+            col,
+            row,
+        }
+    }
+
+    fn files(&self, place: &Place, index: usize) -> Files {
+        let source = &self.sources[place.source];
+        let (size, grid) = (place.size, self.grid);
+        let fill = |output: &str, ext: &str| {
+            let values = [
+                ("graph", source.stem.clone()),
+                ("set", place.set.to_string()),
+                ("seed", place.seed.unwrap_or(0).to_string()),
+                ("size", format!("{}x{}", size.0, size.1)),
+                ("width", size.0.to_string()),
+                ("height", size.1.to_string()),
+                ("output", output.to_owned()),
+                ("ext", ext.to_owned()),
+                ("tile", (place.row * grid.0 + place.col).to_string()),
+                ("col", place.col.to_string()),
+                ("row", place.row.to_string()),
+                ("index", index.to_string()),
+            ];
+            self.dir.join(fill_pattern(&self.name, &values))
+        };
+        match &self.writes {
+            Writes::Preset(name) => Files::Preset {
+                name: name.clone(),
+                dir: fill("", ""),
+                stem: source.preset_stem.clone(),
+            },
+            Writes::Outputs { ext, depth } => Files::Outputs {
+                files: source
+                    .outputs
+                    .iter()
+                    .map(|(output, shown)| (output.clone(), fill(shown, ext)))
+                    .collect(),
+                depth: *depth,
+            },
+        }
+    }
+
+    /// The graph of `source` with param set `set` applied.
+    fn graph_with_set(&self, source: usize, set: usize) -> anyhow::Result<Graph> {
+        let source = &self.sources[source];
+        let mut graph = source.graph.clone();
+        for (key, value) in &self.sets[set] {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            apply_set(&mut graph, &format!("{key}={text}")).map_err(|e| {
+                anyhow!(
+                    "{}: field 'sets', entry {set}, on {}: {e:#}",
+                    self.at,
+                    source.path.display()
+                )
+            })?;
+        }
+        Ok(graph)
+    }
+}
+
+impl Manifest {
+    /// Reads the manifest at `path` and checks it whole: every field, every graph and
+    /// param set, the job count (at most [`MAX_JOBS`]), and that no two files have one
+    /// name. Relative paths are from the manifest's folder. Only a regular file of at most
+    /// [`MAX_MANIFEST_BYTES`] is read.
+    pub fn read(path: &Path) -> anyhow::Result<Self> {
+        let file = path.display().to_string();
+        let text = texgraph_core::files::read_text(path, MAX_MANIFEST_BYTES, "batch manifests")
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let value: Value =
+            serde_json::from_str(&text).with_context(|| format!("{file}: not valid JSON"))?;
+        let dir = path.parent().unwrap_or(Path::new("")).to_owned();
+        let list = match value.get("jobs") {
+            Some(Value::Array(list)) => list,
+            _ => bail!("{file}: field 'jobs': expected a list of jobs"),
+        };
+        let mut graphs: HashMap<PathBuf, Graph> = HashMap::new();
+        let mut entries = Vec::new();
+        let mut total = 0u64;
+        for (i, entry) in list.iter().enumerate() {
+            let at = format!("{file}: jobs[{i}]");
+            let entry = entry
+                .as_object()
+                .ok_or_else(|| anyhow!("{at}: expected an object"))?;
+            let entry = read_entry(entry, &dir, at, total as usize, &mut graphs)?;
+            total += entry.len();
+            if total > MAX_JOBS {
+                bail!(
+                    "{}: the manifest makes {}{total} jobs; a manifest makes at most {MAX_JOBS} (split it into several)",
+                    entry.at,
+                    if entry.len() == u64::MAX { "over " } else { "" },
+                );
+            }
+            entries.push(entry);
+        }
+        let manifest = Manifest {
+            path: path.to_owned(),
+            entries,
+            len: total as usize,
+        };
+        manifest.check_names()?;
+        Ok(manifest)
+    }
+
+    /// The number of jobs.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    fn entry_of(&self, index: usize) -> &Entry {
+        let after = self.entries.partition_point(|e| e.first <= index);
+        &self.entries[after - 1]
+    }
+
+    /// The files job `index` writes (cheap: no graph is copied).
+    pub fn files(&self, index: usize) -> Files {
+        let entry = self.entry_of(index);
+        entry.files(&entry.place(index - entry.first), index)
+    }
+
+    /// Job `index` (below [`Manifest::len`]), its graph copied and its params and seed
+    /// applied.
+    pub fn job(&self, index: usize) -> anyhow::Result<Job> {
+        let entry = self.entry_of(index);
+        let place = entry.place(index - entry.first);
+        let mut graph = entry.graph_with_set(place.source, place.set)?;
+        if let Some(seed) = place.seed {
+            texgraph_core::variation::offset_seeds(&mut graph, seed);
+        }
+        let tiled = entry.tiled;
+        Ok(Job {
+            source: entry.sources[place.source].path.clone(),
+            graph: Arc::new(graph),
+            size: place.size,
+            region: tiled.then(|| tile(place.size, entry.grid, place.col, place.row)),
+            files: entry.files(&place, index),
+        })
+    }
+
+    /// Where job `index` comes from, for messages: "m.json: jobs[2] (job 7, wood.json)".
+    pub fn describe(&self, index: usize) -> String {
+        let entry = self.entry_of(index);
+        let place = entry.place(index - entry.first);
+        format!(
+            "{} (job {index}, {})",
+            entry.at,
+            entry.sources[place.source].path.display()
+        )
+    }
+
+    /// Checks that every file name has a format and that no two jobs write one file. Names
+    /// are kept as hashes (a million jobs of a few files each fit in tens of MiB); two
+    /// equal hashes are compared by name.
+    fn check_names(&self) -> anyhow::Result<()> {
+        let hasher = RandomState::new();
+        let mut seen: HashMap<u64, usize> = HashMap::new();
+        seen.try_reserve(self.len).map_err(|_| {
+            anyhow!(
+                "{}: not enough memory to check {} jobs' file names",
+                self.path.display(),
+                self.len
+            )
+        })?;
+        for index in 0..self.len {
+            let files = self.files(index);
+            if let Files::Outputs { files, .. } = &files {
+                for (_, path) in files {
+                    Format::from_path(path)
+                        .map_err(|e| anyhow!("{}: field 'format': {e}", self.entry_of(index).at))?;
+                }
+            }
+            for path in files.paths() {
+                let key = hasher.hash_one(path);
+                if let Some(&other) = seen.get(&key)
+                    && self.files(other).paths().contains(&path)
+                {
+                    bail!(
+                        "{}: jobs {other} and {index} both write '{}': add placeholders such as {{seed}}, {{set}}, {{size}} or {{tile}} to 'name'",
+                        self.path.display(),
+                        path.display()
+                    );
+                }
+                seen.insert(key, index);
+            }
+        }
+        Ok(())
+    }
 }
 
 const FIELDS: [&str; 11] = [
@@ -107,22 +390,23 @@ const FIELDS: [&str; 11] = [
     "name",
 ];
 
-fn expand(
+fn read_entry(
     entry: &Map<String, Value>,
     dir: &Path,
-    at: &str,
+    at: String,
+    first: usize,
     graphs: &mut HashMap<PathBuf, Graph>,
-    jobs: &mut Vec<Job>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Entry> {
+    let at = at.as_str();
     if let Some(key) = entry.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         bail!(
             "{at}: unknown field '{key}' (fields: {})",
             FIELDS.join(", ")
         );
     }
-    let sources: Vec<PathBuf> = match (entry.get("graph"), entry.get("graphs")) {
+    let paths: Vec<PathBuf> = match (entry.get("graph"), entry.get("graphs")) {
         (Some(Value::String(g)), None) => vec![dir.join(g)],
-        (None, Some(Value::Array(list))) => list
+        (None, Some(Value::Array(list))) if !list.is_empty() => list
             .iter()
             .enumerate()
             .map(|(k, g)| {
@@ -131,7 +415,7 @@ fn expand(
                     .ok_or_else(|| anyhow!("{at}: field 'graphs', entry {k}: expected a file name"))
             })
             .collect::<anyhow::Result<_>>()?,
-        _ => bail!("{at}: field 'graph': expected one graph file (or 'graphs', a list)"),
+        _ => bail!("{at}: field 'graph': expected one graph file (or 'graphs', a non-empty list)"),
     };
     let sets: Vec<Map<String, Value>> = match entry.get("sets") {
         None => vec![Map::new()],
@@ -148,28 +432,30 @@ fn expand(
             .collect::<anyhow::Result<_>>()?,
         _ => bail!("{at}: field 'sets': expected a non-empty list of objects"),
     };
-    let seeds: Vec<Option<u32>> = match entry.get("seeds") {
-        None => vec![None],
-        Some(Value::Array(list)) if !list.is_empty() => list
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                s.as_u64()
-                    .and_then(|s| u32::try_from(s).ok())
-                    .map(Some)
-                    .ok_or_else(|| anyhow!("{at}: field 'seeds', entry {k}: expected a whole number 0 to 4294967295"))
-            })
-            .collect::<anyhow::Result<_>>()?,
+    let seeds = match entry.get("seeds") {
+        None => Seeds::Saved,
+        Some(Value::Array(list)) if !list.is_empty() => Seeds::List(
+            list.iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    s.as_u64()
+                        .and_then(|s| u32::try_from(s).ok())
+                        .ok_or_else(|| anyhow!("{at}: field 'seeds', entry {k}: expected a whole number 0 to 4294967295"))
+                })
+                .collect::<anyhow::Result<_>>()?,
+        ),
         Some(Value::Object(range)) => {
             let bound = |name: &str| {
                 range.get(name).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok())
             };
             match (bound("from"), bound("count")) {
-                (Some(from), Some(count)) if count > 0 => (0..count)
-                    .map(|k| from.checked_add(k).map(Some))
-                    .collect::<Option<_>>()
-                    .ok_or_else(|| anyhow!("{at}: field 'seeds': the range passes 4294967295"))?,
-                _ => bail!("{at}: field 'seeds': expected a list of seeds or {{\"from\": N, \"count\": M}}"),
+                (Some(from), Some(count)) if count > 0 => {
+                    if from.checked_add(count - 1).is_none() {
+                        bail!("{at}: field 'seeds': the range passes 4294967295");
+                    }
+                    Seeds::Range { from, count }
+                }
+                _ => bail!("{at}: field 'seeds': expected a list of seeds or {{\"from\": N, \"count\": M}} (M from 1 to 4294967295)"),
             }
         }
         _ => bail!("{at}: field 'seeds': expected a non-empty list of seeds or {{\"from\": N, \"count\": M}}"),
@@ -242,17 +528,18 @@ fn expand(
         ),
     };
     check_pattern(&name).map_err(|e| anyhow!("{at}: field 'name': {e}"))?;
-    for source in &sources {
-        if !graphs.contains_key(source) {
-            graphs.insert(source.clone(), load(source).with_context(|| at.to_owned())?);
+    let mut sources = Vec::new();
+    for path in paths {
+        if !graphs.contains_key(&path) {
+            graphs.insert(path.clone(), load(&path).with_context(|| at.to_owned())?);
         }
-        let base = &graphs[source];
-        let outputs: Vec<Option<String>> = match entry.get("outputs") {
-            None => vec![None],
-            Some(Value::String(all)) if all == "all" => texgraph_core::output_names(base)
-                .into_iter()
-                .map(Some)
-                .collect(),
+        let graph = graphs[&path].clone();
+        let names = texgraph_core::output_names(&graph);
+        let outputs = match entry.get("outputs") {
+            None => vec![(None, names.first().cloned().unwrap_or_default())],
+            Some(Value::String(all)) if all == "all" => {
+                names.iter().map(|n| (Some(n.clone()), n.clone())).collect()
+            }
             Some(Value::Array(list)) if !list.is_empty() => list
                 .iter()
                 .enumerate()
@@ -260,107 +547,55 @@ fn expand(
                     let name = o.as_str().ok_or_else(|| {
                         anyhow!("{at}: field 'outputs', entry {k}: expected an output's name")
                     })?;
-                    if !texgraph_core::output_names(base).iter().any(|n| n == name) {
+                    if !names.iter().any(|n| n == name) {
                         bail!(
                             "{at}: field 'outputs', entry {k}: {} has no output named '{name}' (outputs: {})",
-                            source.display(),
-                            texgraph_core::output_names(base).join(", ")
+                            path.display(),
+                            names.join(", ")
                         );
                     }
-                    Ok(Some(name.to_owned()))
+                    Ok((Some(name.to_owned()), name.to_owned()))
                 })
                 .collect::<anyhow::Result<_>>()?,
             _ => bail!("{at}: field 'outputs': expected a list of output names or \"all\""),
         };
-        let stem = source
+        let stem = path
             .file_stem()
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        for (set_index, set) in sets.iter().enumerate() {
-            let mut graph = base.clone();
-            for (key, value) in set {
-                let text = match value {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                apply_set(&mut graph, &format!("{key}={text}"))
-                    .map_err(|e| anyhow!("{at}: field 'sets', entry {set_index}: {e:#}"))?;
-            }
-            for &seed in &seeds {
-                let mut graph = graph.clone();
-                if let Some(seed) = seed {
-                    texgraph_core::variation::offset_seeds(&mut graph, seed);
-                }
-                let graph = Arc::new(graph);
-                for &size in &sizes {
-                    let grid = tiles.unwrap_or((1, 1));
-                    for row in 0..grid.1 {
-                        for col in 0..grid.0 {
-                            let region = tiles.map(|_| tile(size, grid, col, row));
-                            let index = jobs.len();
-                            let fill = |output: &str, ext: &str| {
-                                let values = [
-                                    ("graph", stem.clone()),
-                                    ("set", set_index.to_string()),
-                                    ("seed", seed.unwrap_or(0).to_string()),
-                                    ("size", format!("{}x{}", size.0, size.1)),
-                                    ("width", size.0.to_string()),
-                                    ("height", size.1.to_string()),
-                                    ("output", output.to_owned()),
-                                    ("ext", ext.to_owned()),
-                                    ("tile", (row * grid.0 + col).to_string()),
-                                    ("col", col.to_string()),
-                                    ("row", row.to_string()),
-                                    ("index", index.to_string()),
-                                ];
-                                dir.join(fill_pattern(&name, &values))
-                            };
-                            let files = match &preset {
-                                Some(preset) => {
-                                    let folder = fill("", "");
-                                    let stem = folder.file_name().map_or_else(String::new, |s| {
-                                        s.to_string_lossy().into_owned()
-                                    });
-                                    Files::Preset {
-                                        name: preset.clone(),
-                                        dir: folder,
-                                        stem,
-                                    }
-                                }
-                                None => {
-                                    let ext = format.clone().unwrap_or_else(|| "png".to_owned());
-                                    let files = outputs
-                                        .iter()
-                                        .map(|o| {
-                                            let shown = o.clone().unwrap_or_else(|| {
-                                                texgraph_core::output_names(&graph)
-                                                    .into_iter()
-                                                    .next()
-                                                    .unwrap_or_default()
-                                            });
-                                            (o.clone(), fill(&shown, &ext))
-                                        })
-                                        .collect::<Vec<_>>();
-                                    if let Some((_, path)) = files.first() {
-                                        Format::from_path(path)
-                                            .map_err(|e| anyhow!("{at}: field 'format': {e}"))?;
-                                    }
-                                    Files::Outputs { files, depth }
-                                }
-                            };
-                            jobs.push(Job {
-                                source: source.clone(),
-                                graph: graph.clone(),
-                                size,
-                                region,
-                                files,
-                            });
-                        }
-                    }
-                }
-            }
+        sources.push(Source {
+            preset_stem: file_stem_for(&graph, Some(&path)),
+            stem,
+            outputs,
+            graph,
+            path,
+        });
+    }
+    let entry = Entry {
+        at: at.to_owned(),
+        first,
+        sources,
+        sets,
+        seeds,
+        sizes,
+        grid: tiles.unwrap_or((1, 1)),
+        tiled: tiles.is_some(),
+        writes: match preset {
+            Some(name) => Writes::Preset(name),
+            None => Writes::Outputs {
+                ext: format.unwrap_or_else(|| "png".to_owned()),
+                depth,
+            },
+        },
+        name,
+        dir: dir.to_owned(),
+    };
+    // Every param set on every graph, once: a job then cannot fail on its params.
+    for source in 0..entry.sources.len() {
+        for set in 0..entry.sets.len() {
+            entry.graph_with_set(source, set)?;
         }
     }
-    Ok(())
+    Ok(entry)
 }
 
 /// Region (col, row) of a `grid` of tiles over an image of `size`: the columns and rows

@@ -17,7 +17,7 @@ use texgraph_core::export::presets::find;
 use texgraph_core::{Error, ExportRequest, MaterialExport, RenderOptions, StillExport};
 
 use crate::args::parse_threads;
-use manifest::{Files, Job};
+use manifest::{Files, Job, Manifest};
 
 /// Arguments of `texgraph batch`.
 #[derive(clap::Args)]
@@ -58,22 +58,19 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// The jobs of shard `i` of `n`: every n-th from the i-th.
-pub fn shard_of<T>(jobs: Vec<T>, (i, n): (usize, usize)) -> Vec<(usize, T)> {
-    jobs.into_iter()
-        .enumerate()
-        .filter(|(k, _)| k % n == i)
-        .collect()
+/// The numbers of the jobs of shard `i` of `n` of `total`: every n-th from the i-th.
+pub fn shard_of(total: usize, (i, n): (usize, usize)) -> std::iter::StepBy<std::ops::Range<usize>> {
+    (i.min(total)..total).step_by(n)
 }
 
 /// Runs `texgraph batch`.
 pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
-    let jobs = manifest::read(&args.manifest)?;
-    let total = jobs.len();
-    let jobs = shard_of(jobs, args.shard.unwrap_or((0, 1)));
+    let manifest = Manifest::read(&args.manifest)?;
+    let total = manifest.len();
+    let shard = shard_of(total, args.shard.unwrap_or((0, 1)));
     if args.list {
-        for (index, job) in &jobs {
-            for path in files_of(job) {
+        for index in shard {
+            for path in manifest.files(index).paths() {
                 crate::say!("{index}  {}", path.display());
             }
         }
@@ -87,36 +84,28 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .build_global()
         .map_err(|e| anyhow!("cannot start {threads} threads: {e}"))?;
-    for (_, job) in &jobs {
-        for path in files_of(job) {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| anyhow!("{}: cannot make the folder: {e}", parent.display()))?;
-            }
-        }
-    }
-    let bar = jobs_bar(jobs.len() as u64);
+    let count = shard.len();
+    let bar = jobs_bar(count as u64);
     let start = Instant::now();
-    let next = AtomicUsize::new(0);
+    let next = Mutex::new(shard);
     let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let written = AtomicUsize::new(0);
     // Twice as many renders at once as threads: small renders keep every core busy (one
     // computes while another waits for its file to reach the disk), large ones share the
     // pool.
     std::thread::scope(|scope| {
-        for _ in 0..(2 * threads).min(jobs.len()) {
+        for _ in 0..(2 * threads).min(count) {
             scope.spawn(|| {
                 loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((index, job)) = jobs.get(k) else {
+                    let Some(index) = next.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                         break;
                     };
-                    match render_job(job) {
+                    match manifest.job(index).and_then(|job| render_job(&job)) {
                         Ok(count) => {
                             written.fetch_add(count, Ordering::Relaxed);
                         }
                         Err(e) => {
-                            let message = format!("job {index} ({}): {e:#}", job.source.display());
+                            let message = format!("{}: {e:#}", manifest.describe(index));
                             bar.suspend(|| crate::complain!("error: {message}"));
                             failures
                                 .lock()
@@ -140,11 +129,10 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         None => String::new(),
     };
     crate::say!(
-        "batch{shard}: {} of {} jobs done, {} files written, {failed} failed, in {seconds:.2} s ({:.1} jobs/s)",
-        jobs.len() - failed,
-        jobs.len(),
+        "batch{shard}: {} of {count} jobs done, {} files written, {failed} failed, in {seconds:.2} s ({} jobs/s)",
+        count - failed,
         written.load(Ordering::Relaxed),
-        (jobs.len() - failed) as f64 / seconds.max(1e-9)
+        rate((count - failed) as f64 / seconds.max(1e-9))
     );
     Ok(if failed == 0 {
         ExitCode::SUCCESS
@@ -153,12 +141,31 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The files (or preset folder) a job writes.
-fn files_of(job: &Job) -> Vec<PathBuf> {
-    match &job.files {
-        Files::Outputs { files, .. } => files.iter().map(|(_, p)| p.clone()).collect(),
-        Files::Preset { dir, .. } => vec![dir.clone()],
+/// A rate as people read one: three significant digits, at most two decimals
+/// (`1480`, `14.8`, `1.48`, `0.01`), and `< 0.01` rather than a misleading `0`.
+pub fn rate(per_second: f64) -> String {
+    if per_second > 0.0 && per_second < 0.005 {
+        return "< 0.01".to_owned();
     }
+    let decimals = if per_second >= 100.0 {
+        0
+    } else if per_second >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{per_second:.decimals$}")
+}
+
+/// Makes the folders `files` go into.
+fn make_folders(files: &Files) -> anyhow::Result<()> {
+    for path in files.paths() {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| anyhow!("{}: cannot make the folder: {e}", parent.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// A progress bar over `jobs` jobs on a terminal, else a hidden one.
@@ -169,9 +176,15 @@ fn jobs_bar(jobs: u64) -> ProgressBar {
     let bar = ProgressBar::new(jobs);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} batch [{bar:40}] {pos}/{len} jobs, {per_sec}, {eta} left",
+            "{spinner} batch [{bar:40}] {pos}/{len} jobs, {rate} jobs/s, {eta} left",
         )
         .expect("valid template")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", rate(state.per_sec()));
+            },
+        )
         .progress_chars("=> "),
     );
     bar
@@ -179,8 +192,10 @@ fn jobs_bar(jobs: u64) -> ProgressBar {
 
 use std::io::IsTerminal;
 
-/// Renders one job as `texgraph render` would; returns the files written.
+/// Renders one job as `texgraph render` would, making its folders first; returns the
+/// files written (a preset's glTF scene included).
 fn render_job(job: &Job) -> anyhow::Result<usize> {
+    make_folders(&job.files)?;
     let request = match &job.files {
         Files::Outputs { files, depth } => ExportRequest::Still(StillExport {
             files: files.clone(),
@@ -207,5 +222,5 @@ fn render_job(job: &Job) -> anyhow::Result<usize> {
             other => anyhow!("{other}"),
         })?;
     crate::render::warn_clipped(&written);
-    Ok(written.len())
+    Ok(request.files(&job.graph).len().max(written.len()))
 }

@@ -185,8 +185,182 @@ fn a_failed_job_fails_the_batch_and_the_others_are_written() {
     let out = run_in(d, &["batch", "m.json"]).code(1);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
-        stderr.contains("error: job 1") && stderr.contains("m_2.png"),
+        stderr.contains("error: m.json: jobs[0] (job 1, ") && stderr.contains("m_2.png"),
         "{stderr}"
     );
     assert!(d.join("m_1.png").is_file() && d.join("m_3.png").is_file());
+}
+
+#[test]
+fn jobs_are_numbered_graph_set_seed_size_and_tile_in_that_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let (marble, wood) = (example("marble.json"), example("wood.json"));
+    write_manifest(
+        dir.path(),
+        &format!(
+            r#"{{ "jobs": [
+              {{ "graphs": [{marble:?}, {wood:?}], "sets": [{{}}, {{}}, {{}}], "seeds": [5, 9], "sizes": [16, "8x4"], "tiles": "2x3",
+                 "name": "{{index}}_{{graph}}_{{set}}_{{seed}}_{{size}}_{{col}}_{{row}}_{{tile}}.png" }},
+              {{ "graph": {marble:?}, "seeds": {{ "from": 4294967294, "count": 2 }}, "sizes": [2], "name": "{{index}}_{{seed}}.png" }} ] }}"#
+        ),
+    );
+    let mut expected = Vec::new();
+    for graph in ["marble", "wood"] {
+        for set in 0..3 {
+            for seed in [5, 9] {
+                for size in ["16x16", "8x4"] {
+                    for row in 0..3 {
+                        for col in 0..2 {
+                            let index = expected.len();
+                            let tile = row * 2 + col;
+                            expected.push(format!(
+                                "{index}  {index}_{graph}_{set}_{seed}_{size}_{col}_{row}_{tile}.png"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for seed in [4294967294u32, 4294967295] {
+        let index = expected.len();
+        expected.push(format!("{index}  {index}_{seed}.png"));
+    }
+    assert_eq!(listed(dir.path(), &[]), expected);
+    assert_eq!(
+        listed(dir.path(), &["--shard", "100/143"]),
+        [expected[100].clone()]
+    );
+}
+
+/// Jobs are made one by one: a million of them are listed (and checked for names in
+/// common) in bounded memory, and a count past the limit is refused before any is made.
+#[test]
+fn a_million_jobs_take_bounded_memory_and_more_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marble = example("marble.json");
+    let texgraph = assert_cmd::cargo::cargo_bin("texgraph");
+    let manifest = |count: u64| {
+        write_manifest(
+            d,
+            &format!(
+                r#"{{ "jobs": [ {{ "graph": {marble:?}, "seeds": {{ "from": 0, "count": {count} }}, "sizes": [16], "name": "o/{{seed}}.png" }} ] }}"#
+            ),
+        );
+    };
+    manifest(1_000_000);
+    // Address space, not resident memory: 1 GiB holds the program and its threads' stacks.
+    let out = assert_cmd::Command::new("sh")
+        .current_dir(d)
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec {} batch m.json --list --shard 7/250000",
+            texgraph.display()
+        ))
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "7  o/7.png",
+            "250007  o/250007.png",
+            "500007  o/500007.png",
+            "750007  o/750007.png"
+        ]
+    );
+    manifest(4_000_000_000);
+    let out = run_in(d, &["batch", "m.json"]).code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("m.json: jobs[0]") && stderr.contains("at most 1000000"),
+        "{stderr}"
+    );
+    assert!(!d.join("o").exists());
+}
+
+/// An error names where it comes from: the manifest, the entry, the job and the graph.
+#[test]
+fn batch_errors_name_the_manifest_the_job_and_the_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (marble, wood) = (example("marble.json"), example("wood.json"));
+    // A file where a job's folder goes.
+    std::fs::write(d.join("blocked"), "").unwrap();
+    write_manifest(
+        d,
+        &format!(
+            r#"{{ "jobs": [ {{ "graph": {marble:?}, "seeds": [1, 2], "sizes": [16], "name": "{{seed}}/m.png" }},
+                            {{ "graph": {marble:?}, "sizes": [16], "name": "blocked/m.png" }} ] }}"#
+        ),
+    );
+    let out = run_in(d, &["batch", "m.json"]).code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("error: m.json: jobs[1] (job 2, ")
+            && stderr.contains("marble.json): blocked: cannot make the folder"),
+        "{stderr}"
+    );
+    assert!(d.join("1/m.png").is_file() && d.join("2/m.png").is_file());
+    // A param one graph of several lacks.
+    write_manifest(
+        d,
+        &format!(
+            r#"{{ "jobs": [ {{ "graphs": [{marble:?}, {wood:?}], "sets": [{{ "veins.frequency": 3 }}] }} ] }}"#
+        ),
+    );
+    let out = run_in(d, &["batch", "m.json", "--list"]).code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("m.json: jobs[0]: field 'sets', entry 0, on ")
+            && stderr.contains("wood.json"),
+        "{stderr}"
+    );
+}
+
+/// A preset job names its files as `texgraph render --preset` does (`{graph}` is the
+/// graph's name, not the folder's), writes the same bytes, and the summary counts every
+/// file written, the glTF scene's included.
+#[test]
+fn a_preset_job_writes_what_render_writes_and_counts_it_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The graph's name (brick_wall) differs from its file's stem.
+    std::fs::copy(example("brick_wall.json"), d.join("variant.json")).unwrap();
+    write_manifest(
+        d,
+        r#"{ "jobs": [ { "graph": "variant.json", "sizes": [24], "preset": "gltf", "name": "sets/{graph}_{seed}" } ] }"#,
+    );
+    let out = run_in(d, &["batch", "m.json"]).success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    run_in(
+        d,
+        &[
+            "render",
+            "variant.json",
+            "--size",
+            "24",
+            "--preset",
+            "gltf",
+            "-o",
+            "one",
+        ],
+    )
+    .success();
+    let names = crate::common::entries(&d.join("one"));
+    assert!(names.contains(&"brick_wall.gltf".to_owned()), "{names:?}");
+    assert_eq!(crate::common::entries(&d.join("sets/variant_0")), names);
+    for name in &names {
+        assert!(
+            std::fs::read(d.join("one").join(name)).unwrap()
+                == std::fs::read(d.join("sets/variant_0").join(name)).unwrap(),
+            "{name} differs"
+        );
+    }
+    assert!(
+        stdout.contains(&format!("1 of 1 jobs done, {} files written", names.len())),
+        "{stdout}"
+    );
 }

@@ -5,7 +5,14 @@
 2. A parameter animation: fire whose flames' frequency rises frame by frame while its
    time runs, eight frames saved as PNGs.
 
-Run it from the repository: `python docs/python_tutorial.py [output folder]`.
+Run it from the repository: `python docs/python_tutorial.py [output folder]`. Beside the
+module it needs NumPy and Pillow (`pip install numpy pillow`).
+
+Linear light or display values: `render()` gives a base color or emissive output in
+linear light, as an EXR holds it — right for maths, filtering and compositing, but too
+dark if shown as it is. `render(linear=False)` gives it as rendered, sRGB-encoded as a PNG
+holds it: what a screen or an 8-bit file shows. Other outputs (height, roughness, masks,
+plain colors) are the same either way. To show linear values, encode them to sRGB first.
 """
 
 import sys
@@ -34,7 +41,8 @@ marble = texgraph.load(GRAPHS / "marble.json")
 tiles = []
 for seed in range(16):
     marble.set("turb.seed", seed)
-    tiles.append(marble.render(size=256))
+    # For a picture, not for maths: sRGB values, as the PNG export holds them.
+    tiles.append(marble.render(size=256, linear=False))
 rows = [np.concatenate(tiles[r * 4:(r + 1) * 4], axis=1) for r in range(4)]
 sheet = np.concatenate(rows, axis=0)
 Image.fromarray(to_8_bit(sheet)).save(out / "marble_seeds.png")
@@ -44,6 +52,6 @@ print(f"wrote {out / 'marble_seeds.png'}: {sheet.shape[1]}x{sheet.shape[0]}")
 fire = texgraph.load(GRAPHS / "fire.json")
 for frame in range(8):
     fire.set("flame_noise.frequency", 4.0 + 0.25 * frame)
-    image = fire.render(size=256, time=frame / 12)
+    image = fire.render(size=256, time=frame / 12, linear=False)
     Image.fromarray(to_8_bit(image)).save(out / f"fire_{frame:03}.png")
 print(f"wrote {out / 'fire_000.png'} … {out / 'fire_007.png'}")

@@ -24,6 +24,7 @@ mod args;
 mod ball;
 mod batch;
 mod bench;
+mod deps;
 mod load;
 mod plan;
 mod presets;
@@ -63,6 +64,9 @@ enum Command {
     /// Assemble region files (`render --region`) into the whole image, checking that they
     /// are of one render and cover it exactly once.
     Stitch(stitch::StitchArgs),
+    /// List the graph file and every file it reads (subgraphs, images), for make and
+    /// other build tools.
+    Deps(deps::DepsArgs),
     /// List the export presets (`render --preset`): their files and channels.
     Presets(presets::PresetsArgs),
     /// List every node type with its ports and params.
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
         Command::Validate { graphs } => load::validate_files(&graphs),
         Command::Batch(args) => batch::run(&args),
         Command::Stitch(args) => stitch::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Deps(args) => deps::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Presets(args) => presets::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Nodes { markdown } => nodes(markdown).map(|()| ExitCode::SUCCESS),
     };

@@ -85,6 +85,9 @@ fn manifest(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
             path.display()
         ),
     };
+    if list.is_empty() {
+        bail!("{}: field 'files': lists no region files", path.display());
+    }
     let dir = path.parent().unwrap_or(Path::new(""));
     list.iter()
         .enumerate()

@@ -60,3 +60,56 @@ pub fn beside(folder: &Path, path: &str) -> PathBuf {
         folder.join(path)
     }
 }
+
+/// Every file `graph` (its paths resolved, as [`Graph::resolve_paths`] leaves them) reads
+/// when rendered, each once in the order first met: its subgraphs' files and theirs in
+/// turn, then the images its `image` nodes read (as the exposed params of subgraph nodes
+/// set them). A file that cannot be read is listed all the same: what depends on it must
+/// be rebuilt when it appears.
+pub fn files_read(graph: &Graph) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    subgraph_files(graph, 0, &mut found);
+    // Images as rendered: inlining writes exposed params into the nodes they target.
+    let flat = crate::subgraph::inline(graph).unwrap_or(std::borrow::Cow::Borrowed(graph));
+    for node in &flat.nodes {
+        let Some(desc) = registry::lookup(&node.kind) else {
+            continue;
+        };
+        for param in desc.params {
+            if matches!(param.kind, ParamKind::File { .. })
+                && let Some(ParamValue::Text(path)) = node.params.get(param.name)
+                && !path.is_empty()
+            {
+                let path = PathBuf::from(path);
+                if !found.contains(&path) {
+                    found.push(path);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The files of `graph`'s subgraph nodes, and of theirs, into `found`.
+fn subgraph_files(graph: &Graph, depth: usize, found: &mut Vec<PathBuf>) {
+    for node in graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == crate::graph::SUBGRAPH_KIND)
+    {
+        let Some(ParamValue::Text(file)) = node.params.get("file") else {
+            continue;
+        };
+        let path = PathBuf::from(file);
+        if found.contains(&path) {
+            continue;
+        }
+        found.push(path.clone());
+        if depth < crate::subgraph::MAX_NESTING
+            && let Ok(mut included) = Graph::load(&path)
+        {
+            included.resolve_paths(&folder_of(&path));
+            subgraph_files(&included, depth + 1, found);
+        }
+    }
+}

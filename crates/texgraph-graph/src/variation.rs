@@ -81,7 +81,13 @@ pub fn set_param(
             ),
         )
     })?;
-    let fail = |message: String| GraphError::new(at.clone(), message);
+    // Every message names the node and field: a front end may show it alone.
+    let fail = |message: String| {
+        GraphError::new(
+            at.clone(),
+            format!("node '{node_id}', field '{param}': {message}"),
+        )
+    };
     let parsed = match kind {
         ParamKind::Float { .. } | ParamKind::Int { .. } => {
             let number: f64 = value
@@ -116,9 +122,7 @@ pub fn set_param(
         },
     };
     if let Err(message) = crate::checks::check_param_value(&kind, &parsed) {
-        return Err(fail(format!(
-            "node '{node_id}', field '{param}': {message}"
-        )));
+        return Err(fail(message));
     }
     node.params.insert(param.to_owned(), parsed);
     Ok(())

@@ -214,7 +214,7 @@ def test_errors_carry_node_field_and_the_cli_message(tmp_path):
     assert done.returncode == 2 and str(e.value) in done.stderr
     with pytest.raises(texgraph.GraphError) as e:
         graph.set(key, "lots")
-    assert "not a number" in str(e.value)
+    assert f"node '{p['node']}', field '{p['param']}': 'lots' is not a number" in str(e.value)
     with pytest.raises(texgraph.GraphError) as e:
         graph.set(f"{p['node']}.no_such_param", 1)
     assert (e.value.node, e.value.field) == (p["node"], "no_such_param")
@@ -460,5 +460,12 @@ def test_the_tutorial_runs(tmp_path):
     from PIL import Image
     sheet = Image.open(tmp_path / "marble_seeds.png")
     assert sheet.size == (4 * 256, 4 * 256)
+    # Its first tile shows what the PNG export of seed 0 holds (sRGB, not linear light).
+    marble = texgraph.load(GRAPHS / "marble.json")
+    marble.set("turb.seed", 0)
+    marble.export(tmp_path / "seed0.png", size=256)
+    exported = np.asarray(Image.open(tmp_path / "seed0.png").convert("RGB"))
+    shown = np.asarray(sheet.convert("RGB"))[:256, :256]
+    assert np.array_equal(shown, exported)
     frames = sorted(tmp_path.glob("fire_*.png"))
     assert len(frames) == 8

@@ -173,11 +173,12 @@ fn all_outputs_and_named_output() {
         .args(["-o", "t.png", "--size", "16", "--all-outputs"])
         .assert()
         .success();
+    // A height (its usage) is written in 16 bits without --depth.
     assert_eq!(
         image::open(dir.path().join("t_height.png"))
             .unwrap()
             .color(),
-        image::ColorType::L8
+        image::ColorType::L16
     );
     assert_eq!(
         image::open(dir.path().join("t_color.png")).unwrap().color(),

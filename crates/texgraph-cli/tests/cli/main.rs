@@ -8,6 +8,7 @@ mod common;
 mod animation;
 mod batch;
 mod cli;
+mod deps;
 mod editor_ball;
 mod editor_export;
 mod limits;

@@ -95,6 +95,11 @@ fn stitch_refuses_gaps_overlaps_and_other_renders() {
     refused(&["a.png", "b.png", "c16.png"], &["c16.png", "16-bit"]);
     refused(&["a.png", "b.png", "missing.png"], &["missing.png"]);
     refused(&["'nothing*.png'"], &["no file matches"]);
+    // An empty manifest is named, not the output.
+    std::fs::write(d.join("none.json"), r#"{ "files": [] }"#).unwrap();
+    refused(&["none.json"], &["none.json", "lists no region files"]);
+    std::fs::write(d.join("none.json"), "[]").unwrap();
+    refused(&["none.json"], &["none.json", "lists no region files"]);
     // A whole render is not a region.
     run_in(d, &["render", graph, "--size", "100x80", "-o", "whole.png"]).success();
     refused(&["whole.png"], &["whole.png", "no texgraph region note"]);

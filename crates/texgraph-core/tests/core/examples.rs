@@ -194,3 +194,21 @@ fn examples_render_in_range_and_vary() {
         assert!(hi - lo > 0.3, "{stem}: nearly flat ({lo}..{hi})");
     }
 }
+
+/// An example's output called `height` declares the height usage, so every export of it
+/// is 16-bit (or float) without `--depth`: a plain color output would write 8 bits, a
+/// terraced heightmap.
+#[test]
+fn example_height_outputs_have_the_height_usage() {
+    for (name, graph) in common::examples() {
+        for node in graph.nodes.iter().filter(|n| n.kind == "output") {
+            if node.output_name() == "height" {
+                assert_eq!(
+                    node.usage(),
+                    texgraph_core::usage::Usage::Height,
+                    "{name}'s height output"
+                );
+            }
+        }
+    }
+}

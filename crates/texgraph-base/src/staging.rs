@@ -3,7 +3,8 @@
 //! renaming, so a reader sees either the old files or the whole new set, never a
 //! half-written file or half a set. Temporaries are removed when anything fails, when a
 //! staged file is dropped, and (through [`remove_pending`]) when the process is
-//! interrupted by a signal.
+//! interrupted by a signal; so are the folders made for them ([`make_folders`]) that are
+//! still empty.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -170,6 +171,62 @@ fn backup_of(target: &Path) -> std::io::Result<NamedTempFile<()>> {
         .make_in(folder(target), |link| std::fs::hard_link(target, link))
 }
 
+/// Folders made for files about to be written, not yet known to be kept.
+static PENDING_FOLDERS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending_folders() -> MutexGuard<'static, Vec<PathBuf>> {
+    PENDING_FOLDERS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Folders [`make_folders`] made. Unless [`MadeFolders::keep`] is called, dropping it
+/// removes them again (those still empty, deepest first), and so does a signal that ends
+/// the process ([`remove_pending`]): a failed or interrupted write leaves no empty folder.
+#[derive(Debug, Default)]
+pub struct MadeFolders {
+    /// Outermost first.
+    made: Vec<PathBuf>,
+}
+
+impl MadeFolders {
+    /// Keeps the folders (what was written into them is in place).
+    pub fn keep(mut self) {
+        let mut list = pending_folders();
+        for dir in self.made.drain(..) {
+            forget(&mut list, &dir);
+        }
+    }
+}
+
+impl Drop for MadeFolders {
+    fn drop(&mut self) {
+        let mut list = pending_folders();
+        for dir in self.made.drain(..).rev() {
+            forget(&mut list, &dir);
+            // Only an empty folder goes: another write may have put a file there.
+            let _ = std::fs::remove_dir(&dir);
+        }
+    }
+}
+
+/// Makes `dir` and any missing folders above it, remembering which it made.
+pub fn make_folders(dir: &Path) -> Result<MadeFolders> {
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| !a.exists())
+        .map(Path::to_owned)
+        .collect();
+    missing.reverse();
+    pending_folders().extend(missing.iter().cloned());
+    // Dropped on failure: what was made of the path goes again.
+    let made = MadeFolders { made: missing };
+    std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    Ok(made)
+}
+
 /// Writes `path` through `write` on a temporary file in the same directory, then renames
 /// it over `path`. On any failure the temporary file is removed and `path` is untouched.
 pub fn write_atomically(path: &Path, write: impl FnOnce(&mut File) -> Result<()>) -> Result<()> {
@@ -183,6 +240,13 @@ pub fn remove_pending() {
     for path in list.drain(..) {
         let _ = std::fs::remove_file(path);
     }
+    // Then the folders made for them, deepest first, when empty.
+    let mut folders = pending_folders();
+    folders.sort_by_key(|dir| std::cmp::Reverse(dir.components().count()));
+    for dir in folders.drain(..) {
+        let _ = std::fs::remove_dir(dir);
+    }
+    std::mem::forget(folders);
     // Keep the lock: no commit may start between this and the exit.
     std::mem::forget(list);
 }
@@ -305,6 +369,24 @@ mod tests {
         assert_eq!(entries(dir.path()), ["a.txt"]);
         assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
         assert!(!pending().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn folders_made_for_a_write_that_fails_go_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b/c");
+        drop(make_folders(&deep).unwrap());
+        assert!(entries(dir.path()).is_empty());
+        // A folder that was there stays; one a file went into stays.
+        std::fs::create_dir(dir.path().join("a")).unwrap();
+        let made = make_folders(&deep).unwrap();
+        std::fs::write(dir.path().join("a/b/file"), "kept").unwrap();
+        drop(made);
+        assert_eq!(entries(&dir.path().join("a")), ["b"]);
+        assert_eq!(entries(&dir.path().join("a/b")), ["file"]);
+        make_folders(&dir.path().join("x/y")).unwrap().keep();
+        assert!(dir.path().join("x/y").is_dir());
+        assert!(!pending_folders().iter().any(|p| p.starts_with(dir.path())));
     }
 
     #[test]

@@ -28,6 +28,7 @@ mod deps;
 mod load;
 mod plan;
 mod presets;
+mod progress;
 mod render;
 mod stitch;
 
@@ -80,8 +81,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     texgraph_core::memory::fit_allocator_to_address_limit();
-    // Interrupted, a write under way leaves no temporary and the old file in place.
-    if let Err(e) = texgraph_core::signals::end_cleanly_on_signals(|_| {}) {
+    // Interrupted, a write under way leaves no temporary and the old file in place; a
+    // batch says what it had done.
+    if let Err(e) =
+        texgraph_core::signals::end_cleanly_on_signals(|_| batch::log::summarise_interrupted())
+    {
         complain!(
             "warning: cannot catch signals ({e}); an interrupted write may leave a temporary file"
         );

@@ -1,10 +1,9 @@
 //! `texgraph render`.
 
-use std::io::IsTerminal;
+use crate::progress::Progress;
 use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::animation::{Frames, Layout};
 use texgraph_core::eval::stream::Region;
 use texgraph_core::export::presets::find;
@@ -206,28 +205,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     render_all(args, &graph, &ExportRequest::Still(still))
 }
 
-/// A progress bar over `rows` rows on a terminal, else a hidden one.
-pub fn rows_bar(rows: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(rows);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{spinner}} {what} [{{bar:40}}] {{pos}}/{{len}} rows, {{per_sec}}, {{eta}} left"
-        ))
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
 /// Renders every file of a still request together, band by band, writing them as the
 /// bands come, all or none, with a progress bar over the rows.
 fn render_all(args: &RenderArgs, graph: &Graph, request: &ExportRequest) -> anyhow::Result<()> {
-    let bar = rows_bar(request.rows(), "rendering");
-    let result = request.run(graph, &render_options(args), &|rows| bar.set_position(rows));
-    bar.finish_and_clear();
+    let bar = Progress::new(request.rows(), "rendering", "rows");
+    let result = request.run(graph, &render_options(args), &|rows| bar.set(rows));
+    bar.finish();
     let written = result.map_err(|e| match e {
         // Graph problems are named by file, node and field.
         Error::Invalid(_) => describe(&args.graph, &e),
@@ -281,13 +264,14 @@ fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> 
         size: args.size,
         depth,
     });
-    let bar = rows_bar(
+    let bar = Progress::new(
         request.rows(),
         &format!("rendering {} frames", frames.count()),
+        "rows",
     );
     let start = std::time::Instant::now();
-    let result = request.run(graph, &render_options(args), &|rows| bar.set_position(rows));
-    bar.finish_and_clear();
+    let result = request.run(graph, &render_options(args), &|rows| bar.set(rows));
+    bar.finish();
     let written = result.map_err(|e| match e {
         Error::Invalid(_) => describe(&args.graph, &e),
         other => anyhow!("{other}"),
@@ -342,9 +326,9 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
     if found.errors.is_empty() {
         print_warnings(&args.graph, &found.warnings);
     }
-    let bar = rows_bar(request.rows(), &format!("rendering '{name}' maps"));
-    let result = request.run(graph, &render_options(args), &|rows| bar.set_position(rows));
-    bar.finish_and_clear();
+    let bar = Progress::new(request.rows(), &format!("rendering '{name}' maps"), "rows");
+    let result = request.run(graph, &render_options(args), &|rows| bar.set(rows));
+    bar.finish();
     let written = result.map_err(|e| match e {
         Error::Invalid(_) => describe(&args.graph, &e),
         other => anyhow!("{other}"),

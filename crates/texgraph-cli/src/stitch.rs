@@ -30,9 +30,9 @@ pub fn run(args: &StitchArgs) -> anyhow::Result<()> {
         .map(|f| read_piece(f))
         .collect::<Result<Vec<_>, _>>()?;
     let rows = pieces.first().map_or(0, |p| u64::from(p.size.1));
-    let bar = crate::render::rows_bar(rows, "stitching");
-    let result = stitch(&pieces, &args.out, &|row| bar.set_position(u64::from(row)));
-    bar.finish_and_clear();
+    let bar = crate::progress::Progress::new(rows, "stitching", "rows");
+    let result = stitch(&pieces, &args.out, &|row| bar.set(u64::from(row)));
+    bar.finish();
     result?;
     let (width, height) = pieces[0].size;
     crate::say!(

@@ -1,22 +1,26 @@
 //! `texgraph batch`: many renders from one manifest in one process, several at once so
 //! every core works, each written as `texgraph render` writes it (the same bytes), with a
 //! progress bar over the batch and a summary. `--shard I/N` runs every N-th job from the
-//! I-th, so N machines running the same command share the batch exactly.
+//! I-th, so N machines running the same command share the batch exactly. A job whose
+//! files are up to date (see [`stamp`]) is skipped, so a batch run again renders only
+//! what changed, and one interrupted resumes where it stopped.
 
+pub mod log;
 pub mod manifest;
+pub mod stamp;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::anyhow;
-use indicatif::{ProgressBar, ProgressStyle};
 use texgraph_core::export::presets::find;
 use texgraph_core::{Error, ExportRequest, MaterialExport, RenderOptions, StillExport};
 
 use crate::args::parse_threads;
+use crate::progress::Progress;
 use manifest::{Files, Job, Manifest};
 
 /// Arguments of `texgraph batch`.
@@ -35,6 +39,13 @@ pub struct BatchArgs {
     /// Print the jobs (and files) the shard would render, and render nothing.
     #[arg(long)]
     list: bool,
+    /// Render every job, even those whose files are up to date.
+    #[arg(long)]
+    force: bool,
+    /// Write a line per job as it starts and ends: `plain` text or `json` objects (the
+    /// default when stderr is not a terminal is `plain`; on a terminal, a progress bar).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    log_format: Option<log::LogFormat>,
 }
 
 /// Parses `I/N`: shard I (0 to N − 1) of N.
@@ -85,11 +96,18 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         .build_global()
         .map_err(|e| anyhow!("cannot start {threads} threads: {e}"))?;
     let count = shard.len();
-    let bar = jobs_bar(count as u64);
-    let start = Instant::now();
+    let shard_text = match args.shard {
+        Some((i, n)) => format!(" (shard {i}/{n} of {total})"),
+        None => String::new(),
+    };
+    let log = log::Log::start(args.log_format, count, shard_text);
+    let bar = if log.has_lines() {
+        Progress::hidden()
+    } else {
+        Progress::new(count as u64, "batch", "jobs")
+    };
     let next = Mutex::new(shard);
-    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let written = AtomicUsize::new(0);
+    let keys = stamp::Keys::default();
     // Twice as many renders at once as threads: small renders keep every core busy (one
     // computes while another waits for its file to reach the disk), large ones share the
     // pool.
@@ -100,103 +118,87 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
                     let Some(index) = next.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                         break;
                     };
-                    match manifest.job(index).and_then(|job| render_job(&job)) {
-                        Ok(count) => {
-                            written.fetch_add(count, Ordering::Relaxed);
-                        }
-                        Err(e) => {
-                            let message = format!("{}: {e:#}", manifest.describe(index));
-                            bar.suspend(|| crate::complain!("error: {message}"));
-                            failures
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .push(message);
-                        }
+                    if let Err(e) = run_job(&manifest, index, args.force, &keys, log) {
+                        let message = format!("{}: {e:#}", manifest.describe(index));
+                        bar.suspend(|| crate::complain!("error: {message}"));
+                        log.failed(index, &message);
                     }
-                    bar.inc(1);
+                    bar.inc();
                 }
             });
         }
     });
-    bar.finish_and_clear();
-    let failed = failures
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .len();
-    let seconds = start.elapsed().as_secs_f64();
-    let shard = match args.shard {
-        Some((i, n)) => format!(" (shard {i}/{n} of {total})"),
-        None => String::new(),
-    };
-    crate::say!(
-        "batch{shard}: {} of {count} jobs done, {} files written, {failed} failed, in {seconds:.2} s ({} jobs/s)",
-        count - failed,
-        written.load(Ordering::Relaxed),
-        rate((count - failed) as f64 / seconds.max(1e-9))
-    );
-    Ok(if failed == 0 {
+    bar.finish();
+    log.summary(false);
+    Ok(if log.tally.failed.load(Ordering::Relaxed) == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
-/// A rate as people read one: three significant digits, at most two decimals
-/// (`1480`, `14.8`, `1.48`, `0.01`), and `< 0.01` rather than a misleading `0`.
-pub fn rate(per_second: f64) -> String {
-    if per_second > 0.0 && per_second < 0.005 {
-        return "< 0.01".to_owned();
+/// Job `index`: skipped when its files are up to date (unless `force`), else rendered, its
+/// folders made first (and removed again if it fails) and its stamp written after.
+fn run_job(
+    manifest: &Manifest,
+    index: usize,
+    force: bool,
+    keys: &stamp::Keys,
+    log: &log::Log,
+) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let job = manifest.job(index)?;
+    let paths = job.files.paths();
+    let request = request_of(&job)?;
+    let key = keys.of(&job.graph, &request);
+    let stamp = stamp::stamp_path(paths[0]);
+    if !force && stamp::is_up_to_date(&stamp, &key) {
+        log.up_to_date(index);
+        return Ok(());
     }
-    let decimals = if per_second >= 100.0 {
-        0
-    } else if per_second >= 10.0 {
-        1
-    } else {
-        2
-    };
-    format!("{per_second:.decimals$}")
-}
-
-/// Makes the folders `files` go into.
-fn make_folders(files: &Files) -> anyhow::Result<()> {
-    for path in files.paths() {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| anyhow!("{}: cannot make the folder: {e}", parent.display()))?;
+    log.started(index, &job.source, &paths);
+    let mut folders = Vec::new();
+    for path in &paths {
+        let folder = match &job.files {
+            // A preset's files go into the folder itself.
+            Files::Preset { .. } => Some(*path),
+            Files::Outputs { .. } => path.parent(),
+        };
+        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            folders.push(
+                texgraph_core::staging::make_folders(folder).map_err(|e| match e {
+                    Error::Io { path, source } => {
+                        anyhow!("{}: cannot make the folder: {source}", path.display())
+                    }
+                    other => anyhow!("{other}"),
+                })?,
+            );
         }
     }
+    let written = request
+        .run(&job.graph, &RenderOptions::default(), &|_| {})
+        .map_err(|e| match e {
+            Error::Invalid(_) => crate::load::describe(&job.source, &e),
+            other => anyhow!("{other}"),
+        })?;
+    crate::render::warn_clipped(&written);
+    // Every file written, a preset's glTF scene included.
+    let files = request.files(&job.graph);
+    stamp::write(&stamp, &key, &files)?;
+    for made in folders {
+        made.keep();
+    }
+    log.done(
+        index,
+        files.len().max(written.len()),
+        start.elapsed().as_secs_f64(),
+    );
     Ok(())
 }
 
-/// A progress bar over `jobs` jobs on a terminal, else a hidden one.
-fn jobs_bar(jobs: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(jobs);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} batch [{bar:40}] {pos}/{len} jobs, {rate} jobs/s, {eta} left",
-        )
-        .expect("valid template")
-        .with_key(
-            "rate",
-            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", rate(state.per_sec()));
-            },
-        )
-        .progress_chars("=> "),
-    );
-    bar
-}
-
-use std::io::IsTerminal;
-
-/// Renders one job as `texgraph render` would, making its folders first; returns the
-/// files written (a preset's glTF scene included).
-fn render_job(job: &Job) -> anyhow::Result<usize> {
-    make_folders(&job.files)?;
-    let request = match &job.files {
+/// What job `job` writes, as `texgraph render` would write it.
+fn request_of(job: &Job) -> anyhow::Result<ExportRequest> {
+    Ok(match &job.files {
         Files::Outputs { files, depth } => ExportRequest::Still(StillExport {
             files: files.clone(),
             size: job.size,
@@ -214,13 +216,5 @@ fn render_job(job: &Job) -> anyhow::Result<usize> {
                 size: job.size,
             })
         }
-    };
-    let written = request
-        .run(&job.graph, &RenderOptions::default(), &|_| {})
-        .map_err(|e| match e {
-            Error::Invalid(_) => crate::load::describe(&job.source, &e),
-            other => anyhow!("{other}"),
-        })?;
-    crate::render::warn_clipped(&written);
-    Ok(request.files(&job.graph).len().max(written.len()))
+    })
 }

@@ -66,7 +66,7 @@ fn batch_files_are_the_bytes_of_render() {
     let out = run_in(d, &["batch", "m.json"]).success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("3 of 3 jobs done, 3 files written, 0 failed"),
+        stdout.contains("3 of 3 jobs done (0 up to date), 3 files written, 0 failed"),
         "{stdout}"
     );
     // Seed 3 moves every seed param on by 3: marble's turbulence has seed 7.
@@ -360,7 +360,274 @@ fn a_preset_job_writes_what_render_writes_and_counts_it_all() {
         );
     }
     assert!(
-        stdout.contains(&format!("1 of 1 jobs done, {} files written", names.len())),
+        stdout.contains(&format!(
+            "1 of 1 jobs done (0 up to date), {} files written",
+            names.len()
+        )),
         "{stdout}"
+    );
+}
+
+/// The summary line's counts: (jobs done, up to date, files written).
+fn summary_counts(stdout: &str) -> (usize, usize, usize) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("batch"))
+        .unwrap_or_else(|| panic!("no summary in:\n{stdout}"));
+    let number_before = |word: &str| -> usize {
+        let at = line.find(word).unwrap_or_else(|| panic!("{line}"));
+        line[..at]
+            .split([' ', '('])
+            .rev()
+            .find(|w| !w.is_empty())
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    (
+        number_before(" of "),
+        number_before(" up to date"),
+        number_before(" files written"),
+    )
+}
+
+fn modified(path: &std::path::Path) -> std::time::SystemTime {
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}
+
+/// A batch run again renders nothing when nothing changed, and only the jobs of what
+/// changed: a graph, an image a graph reads, a file deleted; `--force` renders all.
+#[test]
+fn a_batch_run_again_renders_only_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["marble.json", "wood.json", "image_blend.json"] {
+        std::fs::copy(example(name), d.join(name)).unwrap();
+    }
+    std::fs::create_dir_all(d.join("images")).unwrap();
+    for name in ["marble.png", "wood.png"] {
+        std::fs::copy(example("images").join(name), d.join("images").join(name)).unwrap();
+    }
+    // 2 graphs × 99 seeds, and 2 jobs reading images: 200 jobs.
+    write_manifest(
+        d,
+        r#"{ "jobs": [
+          { "graphs": ["marble.json", "wood.json"], "seeds": { "from": 0, "count": 99 }, "sizes": [8], "name": "out/{graph}_{seed}.png" },
+          { "graph": "image_blend.json", "sizes": [8, 9], "name": "out/blend_{size}.png" } ] }"#,
+    );
+    let run = |extra: &[&str]| {
+        let out = run_in(d, &[&["batch", "m.json"][..], extra].concat()).success();
+        summary_counts(&String::from_utf8_lossy(&out.get_output().stdout))
+    };
+    assert_eq!(run(&[]), (200, 0, 200));
+    let marble_0 = d.join("out/marble_0.png");
+    let before = modified(&marble_0);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(run(&[]), (200, 200, 0), "nothing changed");
+    assert_eq!(
+        modified(&marble_0),
+        before,
+        "an up-to-date file is not rewritten"
+    );
+    // One graph changed: its 99 jobs.
+    let wood = std::fs::read_to_string(d.join("wood.json")).unwrap();
+    std::fs::write(
+        d.join("wood.json"),
+        wood.replace("\"frequency\": 14", "\"frequency\": 15"),
+    )
+    .unwrap();
+    assert_eq!(run(&[]), (200, 101, 99));
+    assert_eq!(modified(&marble_0), before);
+    // A graph touched but not changed: nothing.
+    std::fs::write(
+        d.join("wood.json"),
+        std::fs::read(d.join("wood.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(run(&[]), (200, 200, 0));
+    // An image the blend reads: its two jobs.
+    std::fs::copy(example("images/marble.png"), d.join("images/wood.png")).unwrap();
+    assert_eq!(run(&[]), (200, 198, 2));
+    // A file deleted (or replaced by another of a different length): its job.
+    std::fs::remove_file(d.join("out/marble_7.png")).unwrap();
+    std::fs::write(d.join("out/marble_8.png"), "not the render").unwrap();
+    assert_eq!(run(&[]), (200, 198, 2));
+    assert!(modified(&marble_0) == before);
+    assert_eq!(run(&["--force"]), (200, 0, 200));
+    assert!(modified(&marble_0) != before);
+}
+
+/// A batch interrupted by Ctrl+C says what it did, leaves no temporary and no empty
+/// folder, and run again renders only the jobs it had not finished.
+#[test]
+fn an_interrupted_batch_resumes_where_it_stopped() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let terrain = example("eroded_terrain.json");
+    write_manifest(
+        d,
+        &format!(
+            r#"{{ "jobs": [ {{ "graph": {terrain:?}, "seeds": {{ "from": 0, "count": 24 }}, "sizes": [512], "outputs": "all", "name": "out/{{seed}}/{{output}}.png" }} ] }}"#
+        ),
+    );
+    let stamps = |d: &std::path::Path| -> usize {
+        (0..24)
+            .filter(|seed| {
+                d.join(format!("out/{seed}/.height.png.texgraph-stamp"))
+                    .exists()
+            })
+            .count()
+    };
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("texgraph"))
+        .current_dir(d)
+        .args(["batch", "m.json", "--threads", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while stamps(d) < 2 {
+        assert!(started.elapsed().as_secs() < 120, "no job finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: signalling a child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.signal(), Some(libc::SIGINT), "{:?}", out.status);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(stdout.contains("batch interrupted: "), "{stdout}");
+    let (done, _, _) = summary_counts(&stdout);
+    let finished = stamps(d);
+    assert!((2..24).contains(&finished), "{finished} jobs finished");
+    // A job that ends in the instant between the summary and the exit is not counted.
+    assert!(done == finished || done + 1 == finished, "{stdout}");
+    // What is on disk: the finished jobs' folders, each whole, and nothing else (a job
+    // whose files landed as the signal came has them all, and no stamp: it is redone).
+    let folders = crate::common::entries(&d.join("out"));
+    assert!(
+        folders.len() == finished || folders.len() == finished + 1,
+        "{folders:?}"
+    );
+    let outputs = ["color.png", "height.png", "normal.png"];
+    for folder in &folders {
+        let entries = crate::common::entries(&d.join("out").join(folder));
+        if entries.len() == 4 {
+            assert_eq!(entries[0], ".height.png.texgraph-stamp");
+            assert_eq!(entries[1..], outputs);
+        } else {
+            assert_eq!(entries, outputs, "out/{folder}");
+        }
+    }
+    let out = run_in(d, &["batch", "m.json"]).success();
+    let counts = summary_counts(&String::from_utf8_lossy(&out.get_output().stdout));
+    assert_eq!(counts, (24, finished, 3 * (24 - finished)));
+}
+
+/// Outside a terminal (a CI log), a batch says what each job does as it does it, as plain
+/// lines or, with `--log-format json`, one JSON object a line, the summary last.
+#[test]
+fn a_batch_outside_a_terminal_logs_every_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marble = example("marble.json");
+    write_manifest(
+        d,
+        &format!(
+            r#"{{ "jobs": [ {{ "graph": {marble:?}, "seeds": [1, 2, 3], "sizes": [16], "name": "m_{{seed}}.png" }} ] }}"#
+        ),
+    );
+    // stdout and stderr are pipes here, as on a build server.
+    let out = run_in(d, &["batch", "m.json", "--threads", "1"]).success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for job in 0..3 {
+        let seed = job + 1;
+        assert!(
+            stdout.contains(&format!("job {job} started: "))
+                && stdout.contains(&format!("m_{seed}.png")),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("job {job} done: 1 file in ")),
+            "{stdout}"
+        );
+    }
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("batch: 3 of 3 jobs done")
+    );
+    let out = run_in(d, &["batch", "m.json", "--log-format", "json"]).success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let events: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["up_to_date", "up_to_date", "up_to_date", "summary"]);
+    let summary = &events[3];
+    assert_eq!(
+        (
+            &summary["jobs"],
+            &summary["up_to_date"],
+            &summary["done"],
+            &summary["failed"]
+        ),
+        (&3.into(), &3.into(), &0.into(), &0.into())
+    );
+    let out = run_in(d, &["batch", "m.json", "--log-format", "json", "--force"]).success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let done: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["event"] == "done")
+        .collect();
+    assert_eq!(done.len(), 3, "{stdout}");
+    assert!(
+        done.iter()
+            .all(|e| e["files"] == 1 && e["seconds"].as_f64().unwrap() >= 0.0)
+    );
+}
+
+/// A render outside a terminal that takes more than a second says how far it is at every
+/// tenth, on stderr.
+#[test]
+fn a_long_render_outside_a_terminal_reports_its_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let terrain = example("eroded_terrain.json");
+    let out = run_in(
+        dir.path(),
+        &[
+            "render",
+            terrain.to_str().unwrap(),
+            "--size",
+            "4096x2048",
+            "--threads",
+            "1",
+            "-o",
+            "t.png",
+        ],
+    )
+    .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(!lines.is_empty(), "no progress in two seconds and more");
+    for line in &lines {
+        assert!(
+            line.starts_with("rendering: ") && line.contains("/2048 rows) in "),
+            "{line}"
+        );
+    }
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("rendering: 100% (2048/2048 rows)"),
+        "{stderr}"
     );
 }

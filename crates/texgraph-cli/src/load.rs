@@ -1,37 +1,10 @@
-//! Loading graph files, with every problem named by file, node and field.
+//! Graph files: loaded (with every problem named by file, node and field) and validated.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::anyhow;
-use texgraph_core::{Error, Graph, GraphError, check};
-
-/// Describes a core error about `path`, one problem per line.
-pub fn describe(path: &Path, error: &Error) -> anyhow::Error {
-    let file = path.display();
-    match error.problems() {
-        [] => anyhow!("{file}: {error}"),
-        problems => anyhow!(
-            "{}",
-            problems
-                .iter()
-                .map(|p| format!("{file}: {p}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        ),
-    }
-}
-
-/// Reads and parses a graph file (catalogue checks come with compiling); its relative
-/// file params are made to start from the file's folder.
-pub fn load(path: &Path) -> anyhow::Result<Graph> {
-    let mut graph = Graph::load(path).map_err(|e| match e {
-        Error::Io { source, .. } => anyhow!("{}: cannot read: {source}", path.display()),
-        other => describe(path, &other),
-    })?;
-    graph.resolve_paths(&texgraph_core::paths::folder_of(path));
-    Ok(graph)
-}
+use texgraph_core::{GraphError, check};
+pub use texgraph_pipeline::graphs::{describe, load};
 
 /// Prints each warning about `path` on stderr, as `warning: <file>: <problem>`.
 pub fn print_warnings(path: &Path, warnings: &[GraphError]) {

@@ -13,9 +13,10 @@ use serde_json::{Map, Value};
 use texgraph_core::Graph;
 use texgraph_core::eval::stream::Region;
 use texgraph_core::export::{Depth, Format, file_stem_for};
+use texgraph_core::variation::set_param;
 
-use crate::args::{apply_set, parse_grid, parse_size};
-use crate::load::load;
+use crate::graphs::load;
+use crate::values::{parse_grid, parse_size};
 
 /// What a job writes.
 #[derive(Debug, Clone)]
@@ -244,13 +245,17 @@ impl Entry {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            apply_set(&mut graph, &format!("{key}={text}")).map_err(|e| {
+            let fail = |message: &str| {
                 anyhow!(
-                    "{}: field 'sets', entry {set}, on {}: {e:#}",
+                    "{}: field 'sets', entry {set}, on {}: {message}",
                     self.at,
                     source.path.display()
                 )
-            })?;
+            };
+            let (node, param) = key
+                .split_once('.')
+                .ok_or_else(|| fail(&format!("'{key}': expected \"node.param\"")))?;
+            set_param(&mut graph, node, param, &text).map_err(|e| fail(&e.message))?;
         }
         Ok(graph)
     }
@@ -303,6 +308,11 @@ impl Manifest {
     /// The number of jobs.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether it makes no job (a manifest whose `jobs` list is empty).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     fn entry_of(&self, index: usize) -> &Entry {
@@ -505,7 +515,7 @@ fn read_entry(
         Some(_) => bail!("{at}: field 'preset': expected a preset's name"),
     };
     if let Some(name) = &preset {
-        let presets = crate::presets::available(None)?;
+        let presets = texgraph_core::export::presets::with_user(Vec::new());
         if texgraph_core::export::presets::find(&presets, name).is_none() {
             let names: Vec<&str> = presets.iter().map(|p| p.name.as_str()).collect();
             bail!(

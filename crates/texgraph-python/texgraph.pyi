@@ -5,7 +5,7 @@ byte as `texgraph render` writes them. Renders release the GIL and stop on Ctrl+
 """
 
 from os import PathLike
-from typing import Any, Literal, Optional, TypedDict, Union
+from typing import Any, Callable, Literal, Optional, TypedDict, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -82,6 +82,27 @@ NodeId = Literal[
 
 #: An image size: a side for a square, or (width, height); each 1 to 65536 pixels.
 Size = Union[int, tuple[int, int]]
+
+#: Called as `progress(done, total)`: rows of a render, written or stitched.
+RowsProgress = Callable[[int, int], object]
+
+class BatchEvent(TypedDict, total=False):
+    """What happens to a batch job, as `texgraph batch --log-format json` prints it."""
+    event: Literal["start", "done", "up_to_date", "failed"]
+    job: int
+    graph: str
+    #: The files a job writes ("start"), or how many it wrote ("done").
+    files: Union[list[str], int]
+    seconds: float
+    error: str
+
+class BatchSummary(TypedDict):
+    jobs: int
+    done: int
+    up_to_date: int
+    failed: int
+    files: int
+    errors: list[str]
 
 class ParamInfo(TypedDict):
     """A param of a node type."""
@@ -172,6 +193,7 @@ class Graph:
         time: Optional[float] = None,
         threads: Optional[int] = None,
         linear: bool = True,
+        progress: Optional[RowsProgress] = None,
     ) -> npt.NDArray[np.float32]:
         """One output as a float32 array (height, width, channels): 1 channel for scalar
         outputs, 4 (RGBA) for colors; with `linear`, base color and emissive in linear
@@ -182,6 +204,7 @@ class Graph:
         time: Optional[float] = None,
         threads: Optional[int] = None,
         linear: bool = True,
+        progress: Optional[RowsProgress] = None,
     ) -> dict[str, npt.NDArray[np.float32]]:
         """Every output, rendered together as one program, by name."""
     def export(
@@ -195,11 +218,16 @@ class Graph:
         format: Optional[FormatId] = None,
         time: Optional[float] = None,
         threads: Optional[int] = None,
+        region: Optional[tuple[int, int, int, int]] = None,
+        progress: Optional[RowsProgress] = None,
     ) -> list[str]:
         """Writes files as `texgraph render` does, byte for byte; returns their paths.
 
-        Samples outside [0, 1] written into an 8- or 16-bit file are clamped, with a
-        `UserWarning` naming the file and how many were."""
+        `region=(x, y, w, h)` writes only that part, for `stitch`. Samples outside
+        [0, 1] written into an 8- or 16-bit file are clamped, with a `UserWarning` naming
+        the file and how many were."""
+    def offset_seeds(self, seed: int) -> None:
+        """Moves every seed param on by `seed`, wrapping: a batch manifest's seed rule."""
     def __copy__(self) -> Graph: ...
     def __deepcopy__(self, memo: Any) -> Graph: ...
 
@@ -211,3 +239,19 @@ def formats() -> list[FormatId]:
 
 def nodes() -> list[NodeInfo]:
     """Every node type of the registry, as plain data."""
+
+def batch(
+    manifest: Union[str, PathLike[str]],
+    shard: Optional[tuple[int, int]] = None,
+    force: bool = False,
+    progress: Optional[Callable[[BatchEvent], object]] = None,
+) -> BatchSummary:
+    """Runs a batch manifest's jobs as `texgraph batch` does (the same files), skipping
+    those up to date unless `force`; `shard=(i, n)` runs every n-th from the i-th."""
+
+def stitch(
+    files: list[Union[str, PathLike[str]]],
+    out: Union[str, PathLike[str]],
+    progress: Optional[RowsProgress] = None,
+) -> str:
+    """Assembles region files into the whole image, as `texgraph stitch` does."""

@@ -126,10 +126,13 @@ fn run_job(
     let start = Instant::now();
     let job = manifest.job(index)?;
     let paths = job.files.paths();
-    let request = request_of(&job)?;
-    let key = keys.of(&job.graph, &request);
+    let request = request_of(&job.files, &job)?;
+    // The key's request names the files relative to the manifest's folder.
+    let named = request_of(&job.names, &job)?;
+    let reads = texgraph_core::paths::files_read(&job.graph);
+    let key = keys.of(&job.graph_as_written, &named, &reads);
     let stamp = stamp::stamp_path(paths[0]);
-    if !settings.force && stamp::is_up_to_date(&stamp, &key) {
+    if !settings.force && stamp::is_up_to_date(&stamp, &key, &job.folder) {
         report(Event::UpToDate { index });
         return Ok(());
     }
@@ -162,24 +165,25 @@ fn run_job(
             Error::Invalid(_) => crate::graphs::describe(&job.source, &e),
             other => anyhow::Error::new(other),
         })?;
-    // Every file written, a preset's glTF scene included.
-    let files = request.files(&job.graph);
-    stamp::write(&stamp, &key, &files)?;
+    // Every file written, a preset's glTF scene included, as the manifest names them.
+    let names = named.files(&job.graph);
+    stamp::write(&stamp, &key, &names, &job.folder)?;
     for made in folders {
         made.keep();
     }
     report(Event::Done {
         index,
-        files: files.len().max(written.len()),
+        files: names.len().max(written.len()),
         seconds: start.elapsed().as_secs_f64(),
         written: &written,
     });
     Ok(())
 }
 
-/// What `job` writes, as `texgraph render` would write it.
-pub fn request_of(job: &Job) -> anyhow::Result<ExportRequest> {
-    Ok(match &job.files {
+/// What `job` writes to `files` (its files, or their names), as `texgraph render`
+/// would write it.
+pub fn request_of(files: &Files, job: &Job) -> anyhow::Result<ExportRequest> {
+    Ok(match files {
         Files::Outputs { files, depth } => ExportRequest::Still(StillExport {
             files: files.clone(),
             size: job.size,

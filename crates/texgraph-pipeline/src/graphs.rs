@@ -24,10 +24,16 @@ pub fn describe(path: &Path, error: &Error) -> anyhow::Error {
 /// Reads and parses a graph file (catalogue checks come with compiling); its relative
 /// file params are made to start from the file's folder.
 pub fn load(path: &Path) -> anyhow::Result<Graph> {
-    let mut graph = Graph::load(path).map_err(|e| match e {
-        Error::Io { source, .. } => anyhow!("{}: cannot read: {source}", path.display()),
-        other => describe(path, &other),
-    })?;
+    let mut graph = load_as_written(path)?;
     graph.resolve_paths(&texgraph_core::paths::folder_of(path));
     Ok(graph)
+}
+
+/// Reads and parses a graph file, its file params as the file writes them (relative to
+/// its folder): the graph whatever folder it is read from.
+pub fn load_as_written(path: &Path) -> anyhow::Result<Graph> {
+    Graph::load(path).map_err(|e| match e {
+        Error::Io { source, .. } => anyhow!("{}: cannot read: {source}", path.display()),
+        other => describe(path, &other),
+    })
 }

@@ -15,7 +15,7 @@ use texgraph_core::eval::stream::Region;
 use texgraph_core::export::{Depth, Format, file_stem_for};
 use texgraph_core::variation::set_param;
 
-use crate::graphs::load;
+use crate::graphs::load_as_written;
 use crate::values::{parse_grid, parse_size};
 
 /// What a job writes.
@@ -57,12 +57,19 @@ pub struct Job {
     pub source: PathBuf,
     /// The graph with the job's params and seed applied.
     pub graph: Arc<Graph>,
+    /// The same with its file params as its file writes them: what the job renders
+    /// whatever folder the manifest is named from (for its content key).
+    pub graph_as_written: Graph,
     /// The image's size.
     pub size: (u32, u32),
     /// The tile rendered (`None`: the whole image).
     pub region: Option<Region>,
     /// What it writes.
     pub files: Files,
+    /// The same, relative to [`Job::folder`].
+    pub names: Files,
+    /// The manifest's folder, which relative paths start from.
+    pub folder: PathBuf,
 }
 
 /// The placeholders a name pattern may use.
@@ -110,6 +117,8 @@ struct Entry {
 struct Source {
     path: PathBuf,
     graph: Graph,
+    /// Its file params as its file writes them.
+    as_written: Graph,
     /// `{graph}` in names: the file's stem.
     stem: String,
     /// `{graph}` in a preset's file names: the graph's name, else the file's stem.
@@ -199,7 +208,9 @@ impl Entry {
         }
     }
 
-    fn files(&self, place: &Place, index: usize) -> Files {
+    /// The files job `index` at `place` writes, in `folder` (the manifest's, or none for
+    /// the names relative to it).
+    fn files(&self, place: &Place, index: usize, folder: &Path) -> Files {
         let source = &self.sources[place.source];
         let (size, grid) = (place.size, self.grid);
         let fill = |output: &str, ext: &str| {
@@ -217,7 +228,7 @@ impl Entry {
                 ("row", place.row.to_string()),
                 ("index", index.to_string()),
             ];
-            self.dir.join(fill_pattern(&self.name, &values))
+            folder.join(fill_pattern(&self.name, &values))
         };
         match &self.writes {
             Writes::Preset(name) => Files::Preset {
@@ -236,10 +247,15 @@ impl Entry {
         }
     }
 
-    /// The graph of `source` with param set `set` applied.
-    fn graph_with_set(&self, source: usize, set: usize) -> anyhow::Result<Graph> {
+    /// The graph of `source` with param set `set` applied (its file params as its file
+    /// writes them with `as_written`).
+    fn graph_with_set(&self, source: usize, set: usize, as_written: bool) -> anyhow::Result<Graph> {
         let source = &self.sources[source];
-        let mut graph = source.graph.clone();
+        let mut graph = if as_written {
+            source.as_written.clone()
+        } else {
+            source.graph.clone()
+        };
         for (key, value) in &self.sets[set] {
             let text = match value {
                 Value::String(s) => s.clone(),
@@ -323,7 +339,7 @@ impl Manifest {
     /// The files job `index` writes (cheap: no graph is copied).
     pub fn files(&self, index: usize) -> Files {
         let entry = self.entry_of(index);
-        entry.files(&entry.place(index - entry.first), index)
+        entry.files(&entry.place(index - entry.first), index, &entry.dir)
     }
 
     /// Job `index` (below [`Manifest::len`]), its graph copied and its params and seed
@@ -331,17 +347,23 @@ impl Manifest {
     pub fn job(&self, index: usize) -> anyhow::Result<Job> {
         let entry = self.entry_of(index);
         let place = entry.place(index - entry.first);
-        let mut graph = entry.graph_with_set(place.source, place.set)?;
-        if let Some(seed) = place.seed {
-            texgraph_core::variation::offset_seeds(&mut graph, seed);
-        }
+        let varied = |as_written| -> anyhow::Result<Graph> {
+            let mut graph = entry.graph_with_set(place.source, place.set, as_written)?;
+            if let Some(seed) = place.seed {
+                texgraph_core::variation::offset_seeds(&mut graph, seed);
+            }
+            Ok(graph)
+        };
         let tiled = entry.tiled;
         Ok(Job {
             source: entry.sources[place.source].path.clone(),
-            graph: Arc::new(graph),
+            graph: Arc::new(varied(false)?),
+            graph_as_written: varied(true)?,
             size: place.size,
             region: tiled.then(|| tile(place.size, entry.grid, place.col, place.row)),
-            files: entry.files(&place, index),
+            files: entry.files(&place, index, &entry.dir),
+            names: entry.files(&place, index, Path::new("")),
+            folder: entry.dir.clone(),
         })
     }
 
@@ -541,9 +563,12 @@ fn read_entry(
     let mut sources = Vec::new();
     for path in paths {
         if !graphs.contains_key(&path) {
-            graphs.insert(path.clone(), load(&path).with_context(|| at.to_owned())?);
+            let as_written = load_as_written(&path).with_context(|| at.to_owned())?;
+            graphs.insert(path.clone(), as_written);
         }
-        let graph = graphs[&path].clone();
+        let as_written = graphs[&path].clone();
+        let mut graph = as_written.clone();
+        graph.resolve_paths(&texgraph_core::paths::folder_of(&path));
         let names = texgraph_core::output_names(&graph);
         let outputs = match entry.get("outputs") {
             None => vec![(None, names.first().cloned().unwrap_or_default())],
@@ -577,6 +602,7 @@ fn read_entry(
             stem,
             outputs,
             graph,
+            as_written,
             path,
         });
     }
@@ -602,7 +628,7 @@ fn read_entry(
     // Every param set on every graph, once: a job then cannot fail on its params.
     for source in 0..entry.sources.len() {
         for set in 0..entry.sets.len() {
-            entry.graph_with_set(source, set)?;
+            entry.graph_with_set(source, set, false)?;
         }
     }
     Ok(entry)

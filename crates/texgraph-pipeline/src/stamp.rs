@@ -5,6 +5,9 @@
 //! beside them records the key and each file's length; a later run skips the job while
 //! the key is the same and the files are there at those lengths. Contents decide, not
 //! times: a file touched but unchanged renders nothing, one changed renders its jobs.
+//! Paths enter the key as the graph and the manifest write them (relative to their
+//! folders), so a manifest named from another folder, or by an absolute path, finds its
+//! jobs up to date all the same.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,8 +26,9 @@ pub struct Keys {
 }
 
 impl Keys {
-    /// The key of rendering `graph` as `request` says.
-    pub fn of(&self, graph: &Graph, request: &ExportRequest) -> String {
+    /// The key of rendering `graph` (its file params as its file writes them) as `request`
+    /// says (its paths relative to the manifest's folder), reading the files `reads`.
+    pub fn of(&self, graph: &Graph, request: &ExportRequest, reads: &[PathBuf]) -> String {
         let mut hasher = blake3::Hasher::new();
         let mut part = |text: &str| {
             // Each part's length first, so no two lists of parts hash alike.
@@ -34,9 +38,9 @@ impl Keys {
         part(concat!("texgraph ", env!("CARGO_PKG_VERSION")));
         part(&graph.to_json());
         part(&format!("{request:?}"));
-        for file in texgraph_core::paths::files_read(graph) {
-            part(&file.to_string_lossy());
-            part(&self.content_hash(&file));
+        // The graph names the files (as written); their contents, in its order, decide.
+        for file in reads {
+            part(&self.content_hash(file));
         }
         hasher.finalize().to_hex().to_string()
     }
@@ -78,9 +82,9 @@ pub fn stamp_path(first: &Path) -> PathBuf {
     first.with_file_name(format!(".{name}.texgraph-stamp"))
 }
 
-/// Whether the stamp at `stamp` holds `key` and every file it lists is there at its
-/// length.
-pub fn is_up_to_date(stamp: &Path, key: &str) -> bool {
+/// Whether the stamp at `stamp` holds `key` and every file it lists (relative to
+/// `folder`, the manifest's) is there at its length.
+pub fn is_up_to_date(stamp: &Path, key: &str, folder: &Path) -> bool {
     let Ok(text) = texgraph_core::files::read_text(stamp, MAX_STAMP_BYTES, "stamps") else {
         return false;
     };
@@ -100,17 +104,23 @@ pub fn is_up_to_date(stamp: &Path, key: &str) -> bool {
         ) else {
             return false;
         };
-        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == len)
+        std::fs::metadata(folder.join(path)).is_ok_and(|m| m.is_file() && m.len() == len)
     })
 }
 
-/// Writes the stamp of a job whose `files` were just written, under `key`.
-pub fn write(stamp: &Path, key: &str, files: &[PathBuf]) -> texgraph_core::Result<()> {
+/// Writes the stamp of a job whose `files` (paths relative to `folder`, the manifest's)
+/// were just written, under `key`.
+pub fn write(
+    stamp: &Path,
+    key: &str,
+    files: &[PathBuf],
+    folder: &Path,
+) -> texgraph_core::Result<()> {
     let files: Vec<Value> = files
         .iter()
-        .map(|path| {
-            let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
-            json!({ "path": path.to_string_lossy(), "bytes": bytes })
+        .map(|name| {
+            let bytes = std::fs::metadata(folder.join(name)).map_or(0, |m| m.len());
+            json!({ "path": name.to_string_lossy(), "bytes": bytes })
         })
         .collect();
     let text = serde_json::to_string_pretty(&json!({ "key": key, "files": files }))

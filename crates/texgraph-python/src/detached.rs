@@ -5,7 +5,7 @@
 //! cancel flag, waits for the work to stop at its next band or tile column, and is
 //! raised.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -17,11 +17,15 @@ use crate::errors::RenderError;
 const SLICE: Duration = Duration::from_millis(20);
 
 /// Runs `work` on a thread of its own without the GIL; `cancel` is set when a signal
-/// handler raises, and the exception is returned once the work has stopped.
-pub fn run<T: Send>(
+/// handler raises, and the exception is returned once the work has stopped. `report` is
+/// called with the GIL between slices and once the work is over, to tell Python what the
+/// work has done so far (a progress callback); an exception from it stops the work as a
+/// signal's does.
+pub fn run_reporting<T: Send>(
     py: Python<'_>,
     cancel: &Arc<AtomicBool>,
     work: impl FnOnce() -> T + Send,
+    mut report: impl FnMut(Python<'_>) -> PyResult<()>,
 ) -> PyResult<T> {
     let finished = (Mutex::new(false), Condvar::new());
     std::thread::scope(|scope| {
@@ -40,6 +44,12 @@ pub fn run<T: Send>(
                     .unwrap_or_else(PoisonError::into_inner);
                 *guard
             });
+            if raised.is_none()
+                && let Err(err) = report(py)
+            {
+                cancel.store(true, Ordering::Relaxed);
+                raised = Some(err);
+            }
             if done {
                 break;
             }
@@ -70,5 +80,26 @@ impl Drop for Finished<'_> {
         let (lock, signal) = self.0;
         *lock.lock().unwrap_or_else(PoisonError::into_inner) = true;
         signal.notify_all();
+    }
+}
+
+/// A `report` for [`run_reporting`] that calls `callback(done, total)` whenever the
+/// work has moved `done` on (the rows of a render, say), and once at the end.
+pub fn count_reporter<'a>(
+    callback: Option<&'a Bound<'a, PyAny>>,
+    done: &'a AtomicU64,
+    total: u64,
+) -> impl FnMut(Python<'_>) -> PyResult<()> + 'a {
+    let mut said = None;
+    move |_| {
+        let Some(callback) = callback else {
+            return Ok(());
+        };
+        let now = done.load(Ordering::Relaxed).min(total);
+        if said != Some(now) {
+            said = Some(now);
+            callback.call1((now, total))?;
+        }
+        Ok(())
     }
 }

@@ -2,13 +2,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 use texgraph_core::error::Location;
+use texgraph_core::eval::stream::Region;
 use texgraph_core::eval::{MAX_SIDE, MAX_THREADS};
 use texgraph_core::export::Format;
 use texgraph_core::export::material::{MaterialSettings, render_together};
@@ -107,6 +108,7 @@ impl PyGraph {
 
     /// Renders the outputs `names` together, as NumPy arrays (H, W, C) owning the
     /// render's memory.
+    #[allow(clippy::too_many_arguments)]
     fn render_outputs<'py>(
         &self,
         py: Python<'py>,
@@ -115,6 +117,7 @@ impl PyGraph {
         time: Option<f64>,
         threads: Option<usize>,
         linear: bool,
+        progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Vec<(String, Bound<'py, PyAny>)>> {
         let (width, height) = size.checked()?;
         let graph = self.at_time(time)?;
@@ -126,8 +129,11 @@ impl PyGraph {
             graph_name: String::new(),
             options: Self::options(threads, &cancel)?,
         };
-        let rendered = detached::run(py, &cancel, || {
-            let mut rendered = render_together(&graph, &names, &settings, &|_| 0, &|_| {})?;
+        let rows = AtomicU64::new(0);
+        let report = detached::count_reporter(progress, &rows, u64::from(height));
+        let work = || {
+            let done = |row: u32| rows.store(u64::from(row), Ordering::Relaxed);
+            let mut rendered = render_together(&graph, &names, &settings, &|_| 0, &done)?;
             // Decoded here, still without the GIL.
             for (image, output) in rendered.images.iter_mut().zip(&rendered.outputs) {
                 if linear && output.usage.encoding() == Encoding::Srgb {
@@ -135,8 +141,9 @@ impl PyGraph {
                 }
             }
             Ok::<_, texgraph_core::Error>(rendered)
-        })?
-        .map_err(|e| to_py(py, e, self.file().as_deref()))?;
+        };
+        let rendered = detached::run_reporting(py, &cancel, work, report)?
+            .map_err(|e| to_py(py, e, self.file().as_deref()))?;
         rendered
             .images
             .into_iter()
@@ -230,8 +237,11 @@ impl PyGraph {
     /// for colors. With `linear` (the default) the values are those `texgraph render -o
     /// out.exr` writes: base color and emissive maps decoded from sRGB to linear light;
     /// `linear=False` gives them as rendered, as PNGs hold them. The GIL is released
-    /// while it renders; Ctrl+C stops it (KeyboardInterrupt).
-    #[pyo3(signature = (size = Size::Square(1024), output = None, time = None, threads = None, linear = true))]
+    /// while it renders; Ctrl+C stops it (KeyboardInterrupt). `progress`, when given, is
+    /// called as `progress(rows_done, rows)` while it renders (from the calling thread,
+    /// a few dozen times a second at most); an exception from it stops the render.
+    #[pyo3(signature = (size = Size::Square(1024), output = None, time = None, threads = None, linear = true, progress = None))]
+    #[allow(clippy::too_many_arguments)]
     fn render<'py>(
         &self,
         py: Python<'py>,
@@ -240,6 +250,7 @@ impl PyGraph {
         time: Option<f64>,
         threads: Option<usize>,
         linear: bool,
+        progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let name = match output {
             Some(name) => name,
@@ -251,13 +262,21 @@ impl PyGraph {
                 )
             })?,
         };
-        let mut images = self.render_outputs(py, vec![name], size, time, threads, linear)?;
+        let mut images = self.render_outputs(
+            py,
+            vec![name],
+            size,
+            time,
+            threads,
+            linear,
+            progress.as_ref(),
+        )?;
         Ok(images.remove(0).1)
     }
 
     /// Renders every output together as one program (as `texgraph render
     /// --all-outputs` does): a dict of arrays by output name, as `render` gives them.
-    #[pyo3(signature = (size = Size::Square(1024), time = None, threads = None, linear = true))]
+    #[pyo3(signature = (size = Size::Square(1024), time = None, threads = None, linear = true, progress = None))]
     fn render_all<'py>(
         &self,
         py: Python<'py>,
@@ -265,10 +284,13 @@ impl PyGraph {
         time: Option<f64>,
         threads: Option<usize>,
         linear: bool,
+        progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         let outputs = self.outputs();
-        for (name, image) in self.render_outputs(py, outputs, size, time, threads, linear)? {
+        let rendered =
+            self.render_outputs(py, outputs, size, time, threads, linear, progress.as_ref())?;
+        for (name, image) in rendered {
             dict.set_item(name, image)?;
         }
         Ok(dict)
@@ -281,8 +303,11 @@ impl PyGraph {
     /// `path` is a folder and the material's files are written there, with `format`
     /// replacing the preset's file type (and its glTF scene, for presets with one). Returns
     /// the paths written. Samples outside [0, 1] clamped into an 8- or 16-bit file raise a
-    /// `UserWarning` naming the file (the file is written, clamped).
-    #[pyo3(signature = (path, size = Size::Square(1024), depth = None, output = None, all_outputs = false, preset = None, format = None, time = None, threads = None))]
+    /// `UserWarning` naming the file (the file is written, clamped). `region=(x, y, w,
+    /// h)` writes only that part of the image, as `texgraph render --region` does, for
+    /// `texgraph.stitch`. `progress`, when given, is called as `progress(rows_done,
+    /// rows)` while it renders.
+    #[pyo3(signature = (path, size = Size::Square(1024), depth = None, output = None, all_outputs = false, preset = None, format = None, time = None, threads = None, region = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn export(
         &self,
@@ -296,6 +321,8 @@ impl PyGraph {
         format: Option<String>,
         time: Option<f64>,
         threads: Option<usize>,
+        region: Option<(u32, u32, u32, u32)>,
+        progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let (width, height) = size.checked()?;
         let graph = self.at_time(time)?;
@@ -303,7 +330,29 @@ impl PyGraph {
         let options = Self::options(threads, &cancel)?;
         let file = self.file();
         let fail = |e| to_py(py, e, file.as_deref());
+        let region = match region {
+            None => None,
+            Some((x, y, width_r, height_r)) => {
+                let region = Region {
+                    x,
+                    y,
+                    width: width_r,
+                    height: height_r,
+                };
+                if !region.fits(width, height) {
+                    return Err(PyValueError::new_err(format!(
+                        "region {x},{y},{width_r},{height_r} is not inside the {width}x{height} image: x + w must be at most {width}, y + h at most {height}, and w and h at least 1"
+                    )));
+                }
+                Some(region)
+            }
+        };
         let request = if let Some(name) = preset {
+            if region.is_some() {
+                return Err(PyValueError::new_err(
+                    "region goes with an image export, not a preset",
+                ));
+            }
             if depth.is_some() || output.is_some() || all_outputs {
                 return Err(PyValueError::new_err(
                     "a preset writes the material's own maps: depth, output and all_outputs \
@@ -346,17 +395,24 @@ impl PyGraph {
                     PyValueError::new_err(format!("depth {bits}: expected 8, 16 or 32"))
                 })?),
             };
-            ExportRequest::Still(StillExport::to_file(
+            let mut still = StillExport::to_file(
                 &graph,
                 &path,
                 output.as_deref(),
                 all_outputs,
                 (width, height),
                 depth,
-            ))
+            );
+            still.region = region;
+            ExportRequest::Still(still)
         };
-        let written =
-            detached::run(py, &cancel, || request.run(&graph, &options, &|_| {}))?.map_err(fail)?;
+        let rows = AtomicU64::new(0);
+        let report = detached::count_reporter(progress.as_ref(), &rows, request.rows());
+        let work = || {
+            let done = |n: u64| rows.store(n, Ordering::Relaxed);
+            request.run(&graph, &options, &done)
+        };
+        let written = detached::run_reporting(py, &cancel, work, report)?.map_err(fail)?;
         for warning in written.iter().filter_map(Exported::clip_warning) {
             let message = std::ffi::CString::new(warning).unwrap_or_default();
             PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &message, 1)?;
@@ -367,6 +423,14 @@ impl PyGraph {
             .into_iter()
             .map(|p| p.display().to_string())
             .collect())
+    }
+
+    /// Moves every `seed` param of the graph on by `seed` (nodes, and subgraph nodes that
+    /// expose a seed), wrapping in each param's range: seed 0 leaves the graph as saved.
+    /// The rule of a batch manifest's `seeds`, so `offset_seeds(7)` then `export` writes
+    /// the bytes the batch job of seed 7 writes.
+    fn offset_seeds(&mut self, seed: u32) {
+        texgraph_core::variation::offset_seeds(&mut self.graph, seed);
     }
 
     fn __repr__(&self) -> String {

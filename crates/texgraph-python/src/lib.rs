@@ -14,6 +14,7 @@ use texgraph_core::registry;
 mod detached;
 mod errors;
 mod graph;
+mod pipeline;
 mod values;
 
 use graph::PyGraph;
@@ -92,6 +93,8 @@ fn texgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(nodes, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline::batch, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline::stitch, m)?)?;
     m.add("TexgraphError", py.get_type::<errors::TexgraphError>())?;
     m.add("GraphError", py.get_type::<errors::GraphError>())?;
     m.add("ExportError", py.get_type::<errors::ExportError>())?;

@@ -469,3 +469,138 @@ def test_the_tutorial_runs(tmp_path):
     assert np.array_equal(shown, exported)
     frames = sorted(tmp_path.glob("fire_*.png"))
     assert len(frames) == 8
+
+
+# Pipelines: batches, regions and stitching, progress, the seed rule.
+
+def test_batch_writes_what_the_cli_batch_writes_and_skips_what_is_up_to_date(tmp_path):
+    for name in ["py", "cli"]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "m.json").write_text(json.dumps({"jobs": [
+            {"graph": str(GRAPHS / "marble.json"), "seeds": {"from": 0, "count": 5},
+             "sizes": [24], "name": "out/marble_{seed}.png"},
+            {"graph": str(GRAPHS / "brick_wall.json"), "sizes": [16], "preset": "gltf",
+             "name": "mat/{graph}"},
+        ]}))
+    events = []
+    summary = texgraph.batch(tmp_path / "py" / "m.json", progress=events.append)
+    assert summary == {"jobs": 6, "done": 6, "up_to_date": 0, "failed": 0,
+                       "files": 5 + len(os.listdir(tmp_path / "py" / "mat" / "brick_wall")),
+                       "errors": []}
+    assert sorted(e["job"] for e in events if e["event"] == "start") == list(range(6))
+    done = [e for e in events if e["event"] == "done"]
+    assert len(done) == 6 and all(e["seconds"] >= 0 for e in done)
+    assert cli("batch", "m.json", cwd=tmp_path / "cli").returncode == 0
+    for folder in ["out", "mat/brick_wall"]:
+        names = sorted(os.listdir(tmp_path / "cli" / folder))
+        assert names == sorted(os.listdir(tmp_path / "py" / folder))
+        for name in names:
+            assert (tmp_path / "py" / folder / name).read_bytes() == \
+                (tmp_path / "cli" / folder / name).read_bytes(), name
+    # The CLI's stamps are the module's: each sees the other's jobs up to date.
+    again = texgraph.batch(tmp_path / "cli" / "m.json")
+    assert (again["up_to_date"], again["done"], again["files"]) == (6, 0, 0)
+    half = texgraph.batch(tmp_path / "py" / "m.json", shard=(1, 2), force=True)
+    assert (half["jobs"], half["done"]) == (3, 3)
+
+
+def test_batch_reports_failures_and_refuses_bad_manifests(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "m_2.png").mkdir()  # a folder where job 1's file goes
+    manifest = tmp_path / "m.json"
+    manifest.write_text(json.dumps({"jobs": [
+        {"graph": str(GRAPHS / "marble.json"), "seeds": [1, 2, 3], "sizes": [8],
+         "name": "out/m_{seed}.png"}]}))
+    events = []
+    summary = texgraph.batch(manifest, progress=events.append)
+    assert (summary["done"], summary["failed"]) == (2, 1)
+    assert "m.json: jobs[0] (job 1, " in summary["errors"][0]
+    assert "a folder is in the way" in summary["errors"][0]
+    assert [e["error"] for e in events if e["event"] == "failed"] == summary["errors"]
+    manifest.write_text(json.dumps({"jobs": [{"graph": str(GRAPHS / "marble.json"),
+                                              "sizes": [0]}]}))
+    with pytest.raises(ValueError) as e:
+        texgraph.batch(manifest)
+    assert "m.json: jobs[0]: field 'sizes', entry 0" in str(e.value)
+    with pytest.raises(ValueError):
+        texgraph.batch(manifest, shard=(2, 2))
+
+
+def test_a_progress_callback_that_raises_stops_the_batch(tmp_path):
+    manifest = tmp_path / "m.json"
+    manifest.write_text(json.dumps({"jobs": [
+        {"graph": str(GRAPHS / "eroded_terrain.json"), "seeds": {"from": 0, "count": 50},
+         "sizes": [256], "name": "out/{seed}.png"}]}))
+
+    def stop(event):
+        if event["event"] == "done":
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        texgraph.batch(manifest, progress=stop)
+    written = list((tmp_path / "out").glob("*.png"))
+    assert 1 <= len(written) < 50
+    assert not list((tmp_path / "out").glob(".*.tmp"))
+
+
+def test_regions_exported_and_stitched_are_the_whole_export(tmp_path):
+    graph = texgraph.load(GRAPHS / "eroded_terrain.json")
+    graph.export(tmp_path / "whole.exr", size=(90, 70), output="height")
+    regions = [(0, 0, 50, 70), (50, 0, 40, 33), (50, 33, 40, 37)]
+    parts = []
+    for k, region in enumerate(regions):
+        parts.append(tmp_path / f"part{k}.exr")
+        graph.export(parts[-1], size=(90, 70), output="height", region=region)
+    rows = []
+    out = texgraph.stitch(parts, tmp_path / "stitched.exr",
+                          progress=lambda done, total: rows.append((done, total)))
+    assert out == str(tmp_path / "stitched.exr")
+    assert (tmp_path / "stitched.exr").read_bytes() == (tmp_path / "whole.exr").read_bytes()
+    assert rows[-1] == (70, 70)
+    # The CLI's regions stitch with the module's.
+    assert cli("render", GRAPHS / "eroded_terrain.json", "--size", "90x70", "--output",
+               "height", "--region", "50,33,40,37", "-o", tmp_path / "cli.exr").returncode == 0
+    texgraph.stitch(parts[:2] + [tmp_path / "cli.exr"], tmp_path / "mixed.exr")
+    assert (tmp_path / "mixed.exr").read_bytes() == (tmp_path / "whole.exr").read_bytes()
+    with pytest.raises(ValueError, match="not inside the 90x70 image"):
+        graph.export(tmp_path / "x.exr", size=(90, 70), region=(50, 0, 41, 10))
+    with pytest.raises(texgraph.ExportError) as e:
+        texgraph.stitch(parts[:2], tmp_path / "gap.exr")
+    assert "nothing covers pixel" in str(e.value)
+    assert not (tmp_path / "gap.exr").exists()
+
+
+def test_render_and_export_report_their_rows(tmp_path):
+    graph = texgraph.load(GRAPHS / "marble.json")
+    seen = []
+    graph.render(size=(64, 300), progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1] == (300, 300)
+    assert all(total == 300 for _, total in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    seen.clear()
+    graph.export(tmp_path / "m.png", size=(64, 300), progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (300, 300)
+
+    def refuse(done, total):
+        raise RuntimeError("no more")
+
+    with pytest.raises(RuntimeError, match="no more"):
+        texgraph.load(GRAPHS / "eroded_terrain.json").export(
+            tmp_path / "t.png", size=4096, progress=refuse)
+    assert not (tmp_path / "t.png").exists()
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_offset_seeds_is_the_batch_seed_rule(tmp_path):
+    (tmp_path / "m.json").write_text(json.dumps({"jobs": [
+        {"graph": str(GRAPHS / "marble_slab.json"), "seeds": [7], "sizes": [40],
+         "name": "b_{seed}.png"}]}))
+    assert cli("batch", "m.json", cwd=tmp_path).returncode == 0
+    graph = texgraph.load(GRAPHS / "marble_slab.json")
+    graph.offset_seeds(7)
+    graph.export(tmp_path / "py.png", size=40)
+    assert (tmp_path / "py.png").read_bytes() == (tmp_path / "b_7.png").read_bytes()
+    saved = texgraph.load(GRAPHS / "marble_slab.json")
+    saved.offset_seeds(0)
+    assert np.array_equal(saved.render(size=32),
+                          texgraph.load(GRAPHS / "marble_slab.json").render(size=32))

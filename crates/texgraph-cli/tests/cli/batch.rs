@@ -429,6 +429,14 @@ fn a_batch_run_again_renders_only_what_changed() {
         before,
         "an up-to-date file is not rewritten"
     );
+    // Named from another folder, or by an absolute path, the jobs are the same.
+    std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+    let absolute = d.join("m.json");
+    for manifest in ["../m.json", absolute.to_str().unwrap()] {
+        let out = run_in(&d.join("elsewhere"), &["batch", manifest]).success();
+        let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert_eq!(summary_counts(&stdout), (200, 200, 0), "{manifest}");
+    }
     // One graph changed: its 99 jobs.
     let wood = std::fs::read_to_string(d.join("wood.json")).unwrap();
     std::fs::write(

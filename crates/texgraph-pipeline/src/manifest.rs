@@ -283,11 +283,17 @@ impl Manifest {
     /// name. Relative paths are from the manifest's folder. Only a regular file of at most
     /// [`MAX_MANIFEST_BYTES`] is read.
     pub fn read(path: &Path) -> anyhow::Result<Self> {
-        let file = path.display().to_string();
         let text = texgraph_core::files::read_text(path, MAX_MANIFEST_BYTES, "batch manifests")
             .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Self::from_text(&text, path)
+    }
+
+    /// [`Manifest::read`] of the text of the manifest at `path` (which names it in
+    /// messages and whose folder relative paths start from).
+    pub fn from_text(text: &str, path: &Path) -> anyhow::Result<Self> {
+        let file = path.display().to_string();
         let value: Value =
-            serde_json::from_str(&text).with_context(|| format!("{file}: not valid JSON"))?;
+            serde_json::from_str(text).with_context(|| format!("{file}: not valid JSON"))?;
         let dir = path.parent().unwrap_or(Path::new("")).to_owned();
         let list = match value.get("jobs") {
             Some(Value::Array(list)) => list,

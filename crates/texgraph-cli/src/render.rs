@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow, bail};
 use texgraph_core::animation::{Frames, Layout};
 use texgraph_core::eval::stream::Region;
-use texgraph_core::export::presets::find;
+use texgraph_core::export::presets::{Preset, find};
 use texgraph_core::export::{Depth, Exported, Format, default_image_name, file_stem_for};
 use texgraph_core::{
     AnimationExport, Error, ExportRequest, Graph, MaterialExport, RenderOptions, StillExport,
@@ -50,9 +50,11 @@ pub struct RenderArgs {
     all_outputs: bool,
     /// Write the graph's material with an export preset (`texgraph presets` lists them)
     /// into the folder given by `-o` (default: the current folder): every map rendered
-    /// together, packed into the engine's files, all written or none.
+    /// together, packed into the engine's files, all written or none. Given more than
+    /// once, every preset's set comes from one render, each into `-o`'s folder
+    /// `<preset>`.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["output", "all_outputs", "frames", "depth"])]
-    preset: Option<String>,
+    preset: Vec<String>,
     /// Read more presets from this JSON file (the schema of `texgraph presets --json`).
     #[arg(long, value_name = "FILE", requires = "preset")]
     preset_file: Option<PathBuf>,
@@ -135,8 +137,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if let Some(range) = &args.frames {
         return animate(args, &graph, range);
     }
-    if let Some(name) = &args.preset {
-        return export_preset_files(args, &graph, name);
+    if !args.preset.is_empty() {
+        return export_preset_files(args, &graph);
     }
     if let Some(shape) = &args.ball {
         return crate::ball::run(
@@ -304,29 +306,53 @@ fn animate(args: &RenderArgs, graph: &Graph, range: &str) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// Runs `texgraph render --preset`: the material's files into the folder `-o`.
-fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::Result<()> {
+/// Runs `texgraph render --preset`: the material's files into the folder `-o`, or with
+/// several presets, each preset's into its own folder in it, from one render.
+fn export_preset_files(args: &RenderArgs, graph: &Graph) -> anyhow::Result<()> {
     let presets = crate::presets::available(args.preset_file.as_deref())?;
-    let preset = find(&presets, name).ok_or_else(|| {
-        let names: Vec<&str> = presets.iter().map(|p| p.name.as_str()).collect();
-        anyhow!(
-            "--preset: no preset named '{name}' (presets: {})",
-            names.join(", ")
-        )
-    })?;
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    let mut sets = Vec::new();
+    for name in &args.preset {
+        let preset = find(&presets, name).ok_or_else(|| {
+            let names: Vec<&str> = presets.iter().map(|p| p.name.as_str()).collect();
+            anyhow!(
+                "--preset: no preset named '{name}' (presets: {})",
+                names.join(", ")
+            )
+        })?;
+        if sets
+            .iter()
+            .any(|(p, _): &(Preset, PathBuf)| p.name == preset.name)
+        {
+            bail!("--preset '{name}' is given twice");
+        }
+        let folder = if args.preset.len() == 1 {
+            dir.clone()
+        } else {
+            dir.join(&preset.name)
+        };
+        sets.push((preset.clone(), folder));
+    }
+    let (preset, folder) = sets.remove(0);
     let request = ExportRequest::Material(MaterialExport {
-        preset: preset.clone(),
+        preset,
         format: args.format.as_deref().and_then(Format::parse),
         graph_name: file_stem_for(graph, Some(&args.graph)),
-        folder: dir,
+        folder,
         size: args.size,
+        also: sets,
     });
     let found = diagnose(graph);
     if found.errors.is_empty() {
         print_warnings(&args.graph, &found.warnings);
     }
-    let bar = Progress::new(request.rows(), &format!("rendering '{name}' maps"), "rows");
+    let names = args
+        .preset
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let bar = Progress::new(request.rows(), &format!("rendering {names} maps"), "rows");
     let result = request.run(graph, &render_options(args), &|rows| bar.set(rows));
     bar.finish();
     let written = result.map_err(|e| match e {
@@ -345,17 +371,19 @@ fn export_preset_files(args: &RenderArgs, graph: &Graph, name: &str) -> anyhow::
             done.depth.bits(),
         );
     }
-    // The scene's .gltf (its .bin beside it goes unsaid, as before).
-    if let Some(gltf) = request
-        .files(graph)
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "gltf"))
-    {
-        crate::say!("wrote {}", gltf.display());
+    // The glTF scenes: each .gltf and its .bin.
+    let files = request.files(graph);
+    let scenes: Vec<_> = files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "gltf" || e == "bin"))
+        .collect();
+    for scene in &scenes {
+        crate::say!("wrote {}", scene.display());
     }
+    let plural = if args.preset.len() == 1 { "" } else { "s" };
     crate::say!(
-        "preset '{name}': {} files from one render of {:.3} s",
-        written.len(),
+        "preset{plural} {names}: {} files from one render of {:.3} s",
+        written.len() + scenes.len(),
         seconds
     );
     Ok(())

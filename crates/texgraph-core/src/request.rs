@@ -20,7 +20,7 @@ use texgraph_engine::usage::Encoding;
 use texgraph_export as export;
 use texgraph_export::animation::{Frames, Layout, export_animation, frame_path};
 use texgraph_export::material::{
-    MaterialSettings, export_preset, material_outputs, preset_paths, scene_paths,
+    MaterialSettings, export_presets, material_outputs, preset_paths, scene_paths,
 };
 use texgraph_export::presets::Preset;
 use texgraph_export::{
@@ -89,6 +89,9 @@ pub struct MaterialExport {
     pub folder: PathBuf,
     /// Width and height of every map.
     pub size: (u32, u32),
+    /// More presets written from the same render, each into its folder (`texgraph render
+    /// --preset A --preset B`, a batch job's `presets`); all sets are written or none.
+    pub also: Vec<(Preset, PathBuf)>,
 }
 
 /// Frames of one output over time, as a numbered sequence, an animated GIF or PNG, or a
@@ -128,14 +131,15 @@ impl ExportRequest {
             Self::Still(still) => still.files.iter().map(|(_, path)| path.clone()).collect(),
             Self::Material(material) => {
                 let settings = material.settings(RenderOptions::default());
-                let Ok(maps) = preset_paths(graph, &material.preset, &settings, &material.folder)
-                else {
-                    return Vec::new();
-                };
-                maps.into_iter()
-                    .map(|(path, _)| path)
-                    .chain(scene_paths(&material.preset, &settings, &material.folder))
-                    .collect()
+                let mut files = Vec::new();
+                for (preset, folder) in material.sets() {
+                    let Ok(maps) = preset_paths(graph, preset, &settings, folder) else {
+                        return Vec::new();
+                    };
+                    files.extend(maps.into_iter().map(|(path, _)| path));
+                    files.extend(scene_paths(preset, &settings, folder));
+                }
+                files
             }
             Self::Animation(animation) => match animation.layout() {
                 Ok(Layout::Sequence(_)) => animation
@@ -189,7 +193,8 @@ impl ExportRequest {
             }
             Self::Material(material) => {
                 let settings = material.settings(options.clone());
-                export_preset(graph, &material.preset, &settings, &material.folder, &rows)
+                let sets: Vec<_> = material.sets().collect();
+                export_presets(graph, &sets, &settings, &rows)
             }
             Self::Animation(animation) => {
                 let layout = animation.layout()?;
@@ -221,6 +226,15 @@ impl ExportRequest {
 }
 
 impl MaterialExport {
+    /// Each preset and its folder: the first, then [`MaterialExport::also`].
+    pub fn sets(&self) -> impl Iterator<Item = (&Preset, &std::path::Path)> {
+        std::iter::once((&self.preset, self.folder.as_path())).chain(
+            self.also
+                .iter()
+                .map(|(preset, folder)| (preset, folder.as_path())),
+        )
+    }
+
     fn settings(&self, options: RenderOptions) -> MaterialSettings {
         MaterialSettings {
             width: self.size.0,

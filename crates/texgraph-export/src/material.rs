@@ -136,28 +136,44 @@ pub fn export_preset(
     dir: &Path,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Exported>> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Io {
-            path: dir.to_owned(),
-            source: std::io::Error::new(
-                std::io::ErrorKind::NotADirectory,
-                "a preset writes a set of files into a folder, and this is a file",
-            ),
-        });
+    export_presets(graph, &[(preset, dir)], settings, progress)
+}
+
+/// [`export_preset`] for several presets, each into its folder, from one render of
+/// every map any of them reads: the files of every set are committed together, all or
+/// none, and each holds the bytes its preset alone would write.
+pub fn export_presets(
+    graph: &Graph,
+    sets: &[(&Preset, &Path)],
+    settings: &MaterialSettings,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Vec<Exported>> {
+    let mut plans = Vec::new();
+    for &(preset, dir) in sets {
+        if dir.exists() && !dir.is_dir() {
+            return Err(Error::Io {
+                path: dir.to_owned(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotADirectory,
+                    "a preset writes a set of files into a folder, and this is a file",
+                ),
+            });
+        }
+        let planned = plan_files(graph, preset, settings, dir)?;
+        for p in &planned {
+            check_file(p, preset, settings)?;
+            staging::check_target(&p.path)?;
+        }
+        if preset.gltf {
+            staging::check_target(&dir.join(gltf_name(settings)))?;
+            staging::check_target(&dir.join(bin_name(settings)))?;
+        }
+        plans.push(planned);
     }
-    let planned = plan_files(graph, preset, settings, dir)?;
-    for p in &planned {
-        check_file(p, preset, settings)?;
-        staging::check_target(&p.path)?;
-    }
-    if preset.gltf {
-        staging::check_target(&dir.join(gltf_name(settings)))?;
-        staging::check_target(&dir.join(bin_name(settings)))?;
-    }
-    // Every map any file reads that the graph has, rendered as one program.
+    // Every map any file of any set reads that the graph has, rendered as one program.
     let have = material_outputs(graph);
     let mut usages: Vec<Usage> = Vec::new();
-    for p in &planned {
+    for p in plans.iter().flatten() {
         for usage in p.file.usages() {
             if have.contains_key(&usage) && !usages.contains(&usage) {
                 usages.push(usage);
@@ -168,8 +184,9 @@ pub fn export_preset(
     // Beside the render: the maps taken apart (as many floats again), a packed RGBA file
     // and its encoder's copy (16-bit; block compression's mips and work copies take about
     // 70 bytes a pixel).
-    let blocks = planned
+    let blocks = plans
         .iter()
+        .flatten()
         .any(|p| matches!(p.kind, Format::Dds | Format::Ktx2));
     let encoder = if blocks { 70 } else { 8 };
     let after =
@@ -188,22 +205,31 @@ pub fn export_preset(
     let seconds = rendered.seconds;
     let maps: HashMap<Usage, &Image> = usages.iter().copied().zip(&rendered.images).collect();
 
-    let made_dir = !dir.exists();
-    std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
-    let written = stage_and_commit(graph, preset, settings, dir, &planned, &maps, seconds);
-    if written.is_err() && made_dir {
-        // Nothing was committed: the folder made for the set goes too (only if empty).
-        let _ = std::fs::remove_dir(dir);
+    let mut made = Vec::new();
+    for &(_, dir) in sets {
+        made.push(staging::make_folders(dir)?);
     }
-    written
+    let mut staged = Vec::new();
+    let mut written = Vec::new();
+    for (&(preset, dir), planned) in sets.iter().zip(&plans) {
+        let (files, exported) = stage_set(graph, preset, settings, dir, planned, &maps, seconds)?;
+        staged.extend(files);
+        written.extend(exported);
+    }
+    let cancel = settings.options.cancel.as_deref();
+    if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+        return Err(Error::Cancelled);
+    }
+    // Nothing committed: the folders made for the sets go again (dropped), when empty.
+    staging::commit_all(staged)?;
+    for folders in made {
+        folders.keep();
+    }
+    Ok(written)
 }
 
-/// Packs, encodes and stages every planned file (and the .gltf), then commits the set,
-/// unless the export was cancelled by then.
-fn stage_and_commit(
+/// Packs, encodes and stages every planned file of one preset (and its .gltf).
+fn stage_set(
     graph: &Graph,
     preset: &Preset,
     settings: &MaterialSettings,
@@ -211,7 +237,7 @@ fn stage_and_commit(
     planned: &[Planned<'_>],
     maps: &HashMap<Usage, &Image>,
     seconds: f64,
-) -> Result<Vec<Exported>> {
+) -> Result<(Vec<Staged>, Vec<Exported>)> {
     let mut staged: Vec<Staged> = Vec::new();
     let mut written = Vec::new();
     for p in planned {
@@ -231,12 +257,7 @@ fn stage_and_commit(
     if preset.gltf {
         staged.extend(stage_gltf(graph, planned, settings, dir)?);
     }
-    let cancel = settings.options.cancel.as_deref();
-    if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-        return Err(Error::Cancelled);
-    }
-    staging::commit_all(staged)?;
-    Ok(written)
+    Ok((staged, written))
 }
 
 /// Refuses what a file's format cannot hold, before anything is rendered.

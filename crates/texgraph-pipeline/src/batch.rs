@@ -190,15 +190,25 @@ pub fn request_of(files: &Files, job: &Job) -> anyhow::Result<ExportRequest> {
             depth: *depth,
             region: job.region,
         }),
-        Files::Preset { name, dir, stem } => {
+        Files::Preset { sets, stem } => {
             let presets = with_user(Vec::new());
-            let preset = find(&presets, name).ok_or_else(|| anyhow!("no preset named '{name}'"))?;
+            let mut sets = sets
+                .iter()
+                .map(|(name, dir)| {
+                    let preset =
+                        find(&presets, name).ok_or_else(|| anyhow!("no preset named '{name}'"))?;
+                    Ok((preset.clone(), dir.clone()))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let (preset, folder) = sets.remove(0);
+            // One render writes every set.
             ExportRequest::Material(MaterialExport {
-                preset: preset.clone(),
+                preset,
                 format: None,
                 graph_name: stem.clone(),
-                folder: dir.clone(),
+                folder,
                 size: job.size,
+                also: sets,
             })
         }
     })

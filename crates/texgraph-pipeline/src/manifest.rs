@@ -28,12 +28,10 @@ pub enum Files {
         /// Bits per channel.
         depth: Option<Depth>,
     },
-    /// A preset's files, into a folder.
+    /// Presets' files, each set into its folder, from one render.
     Preset {
-        /// The preset's name.
-        name: String,
-        /// The folder.
-        dir: PathBuf,
+        /// Each preset's name and folder.
+        sets: Vec<(String, PathBuf)>,
         /// What `{graph}` in the preset's file names becomes: the graph's name, else its
         /// file's stem, as `texgraph render --preset` names it.
         stem: String,
@@ -45,7 +43,7 @@ impl Files {
     pub fn paths(&self) -> Vec<&Path> {
         match self {
             Files::Outputs { files, .. } => files.iter().map(|(_, p)| p.as_path()).collect(),
-            Files::Preset { dir, .. } => vec![dir.as_path()],
+            Files::Preset { sets, .. } => sets.iter().map(|(_, dir)| dir.as_path()).collect(),
         }
     }
 }
@@ -73,9 +71,9 @@ pub struct Job {
 }
 
 /// The placeholders a name pattern may use.
-pub const PLACEHOLDERS: [&str; 12] = [
+pub const PLACEHOLDERS: [&str; 13] = [
     "graph", "set", "seed", "size", "width", "height", "output", "ext", "tile", "col", "row",
-    "index",
+    "index", "preset",
 ];
 
 /// Largest batch manifest read, in bytes (16 MiB: a manifest lists jobs by rule, so even a
@@ -128,8 +126,12 @@ struct Source {
 }
 
 enum Writes {
-    Outputs { ext: String, depth: Option<Depth> },
-    Preset(String),
+    Outputs {
+        ext: String,
+        depth: Option<Depth>,
+    },
+    /// The presets' names, in order.
+    Preset(Vec<String>),
 }
 
 /// An entry's seeds: none (the graph as saved), a list, or a range.
@@ -213,7 +215,7 @@ impl Entry {
     fn files(&self, place: &Place, index: usize, folder: &Path) -> Files {
         let source = &self.sources[place.source];
         let (size, grid) = (place.size, self.grid);
-        let fill = |output: &str, ext: &str| {
+        let fill = |output: &str, ext: &str, preset: &str| {
             let values = [
                 ("graph", source.stem.clone()),
                 ("set", place.set.to_string()),
@@ -227,20 +229,33 @@ impl Entry {
                 ("col", place.col.to_string()),
                 ("row", place.row.to_string()),
                 ("index", index.to_string()),
+                ("preset", preset.to_owned()),
             ];
             folder.join(fill_pattern(&self.name, &values))
         };
         match &self.writes {
-            Writes::Preset(name) => Files::Preset {
-                name: name.clone(),
-                dir: fill("", ""),
+            Writes::Preset(names) => Files::Preset {
+                sets: names
+                    .iter()
+                    .map(|name| {
+                        let dir = fill("", "", name);
+                        // Several presets and a name without {preset}: a folder each
+                        // inside, named after it, as `render --preset A --preset B` does.
+                        let dir = if names.len() > 1 && !self.name.contains("{preset}") {
+                            dir.join(name)
+                        } else {
+                            dir
+                        };
+                        (name.clone(), dir)
+                    })
+                    .collect(),
                 stem: source.preset_stem.clone(),
             },
             Writes::Outputs { ext, depth } => Files::Outputs {
                 files: source
                     .outputs
                     .iter()
-                    .map(|(output, shown)| (output.clone(), fill(shown, ext)))
+                    .map(|(output, shown)| (output.clone(), fill(shown, ext, "")))
                     .collect(),
                 depth: *depth,
             },
@@ -423,9 +438,9 @@ impl Manifest {
     }
 }
 
-const FIELDS: [&str; 11] = [
-    "graph", "graphs", "sets", "seeds", "sizes", "outputs", "preset", "format", "depth", "tiles",
-    "name",
+const FIELDS: [&str; 12] = [
+    "graph", "graphs", "sets", "seeds", "sizes", "outputs", "preset", "presets", "format", "depth",
+    "tiles", "name",
 ];
 
 fn read_entry(
@@ -537,24 +552,48 @@ fn read_entry(
         }
         Some(_) => bail!("{at}: field 'tiles': expected a grid like \"4x4\" (columns x rows)"),
     };
-    let preset = match entry.get("preset") {
-        None => None,
-        Some(Value::String(p)) => Some(p.clone()),
-        Some(_) => bail!("{at}: field 'preset': expected a preset's name"),
+    let (preset, field) = match (entry.get("preset"), entry.get("presets")) {
+        (None, None) => (None, "preset"),
+        (Some(Value::String(p)), None) => (Some(vec![p.clone()]), "preset"),
+        (Some(_), None) => bail!("{at}: field 'preset': expected a preset's name"),
+        (None, Some(Value::Array(list))) if !list.is_empty() => {
+            let names = list
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    p.as_str().map(str::to_owned).ok_or_else(|| {
+                        anyhow!("{at}: field 'presets', entry {k}: expected a preset's name")
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            (Some(names), "presets")
+        }
+        (None, Some(_)) => {
+            bail!("{at}: field 'presets': expected a non-empty list of preset names")
+        }
+        (Some(_), Some(_)) => bail!("{at}: give 'preset' or 'presets', not both"),
     };
-    if let Some(name) = &preset {
+    for (k, name) in preset.iter().flatten().enumerate() {
         let presets = texgraph_core::export::presets::with_user(Vec::new());
+        let entry_at = if field == "presets" {
+            format!("field 'presets', entry {k}")
+        } else {
+            "field 'preset'".to_owned()
+        };
         if texgraph_core::export::presets::find(&presets, name).is_none() {
             let names: Vec<&str> = presets.iter().map(|p| p.name.as_str()).collect();
             bail!(
-                "{at}: field 'preset': no preset named '{name}' (presets: {})",
+                "{at}: {entry_at}: no preset named '{name}' (presets: {})",
                 names.join(", ")
             );
+        }
+        if preset.iter().flatten().take(k).any(|n| n == name) {
+            bail!("{at}: {entry_at}: '{name}' is listed twice");
         }
     }
     if preset.is_some() && (entry.contains_key("outputs") || tiles.is_some() || depth.is_some()) {
         bail!(
-            "{at}: field 'preset' writes the preset's files: it takes no 'outputs', 'tiles' or 'depth'"
+            "{at}: field '{field}' writes the preset's files: it takes no 'outputs', 'tiles' or 'depth'"
         );
     }
     let name = match entry.get("name") {

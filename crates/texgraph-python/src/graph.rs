@@ -382,6 +382,7 @@ impl PyGraph {
                 graph_name: file_stem_for(&graph, self.path.as_deref()),
                 folder: path,
                 size: (width, height),
+                also: Vec::new(),
             })
         } else {
             if format.is_some() {

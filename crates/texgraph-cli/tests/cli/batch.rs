@@ -639,3 +639,90 @@ fn a_long_render_outside_a_terminal_reports_its_progress() {
         "{stderr}"
     );
 }
+
+/// `presets` in a job and `--preset` given twice write each set from one render, the
+/// bytes of each preset alone; `{preset}` names a set's folder, else each goes into a
+/// folder of its name.
+#[test]
+fn several_presets_come_from_one_render_each_as_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bricks = example("brick_wall.json");
+    let bricks = bricks.to_str().unwrap();
+    write_manifest(
+        d,
+        &format!(
+            r#"{{ "jobs": [ {{ "graph": {bricks:?}, "sizes": [20], "presets": ["unreal", "gltf"], "name": "by_name/{{preset}}" }},
+                            {{ "graph": {bricks:?}, "sizes": [20], "presets": ["unreal", "gltf"], "name": "inside" }} ] }}"#
+        ),
+    );
+    let listed = listed(d, &[]);
+    assert_eq!(
+        listed,
+        [
+            "0  by_name/unreal",
+            "0  by_name/gltf",
+            "1  inside/unreal",
+            "1  inside/gltf"
+        ]
+    );
+    run_in(d, &["batch", "m.json"]).success();
+    let out = run_in(
+        d,
+        &[
+            "render", bricks, "--size", "20", "--preset", "unreal", "--preset", "gltf", "-o", "cli",
+        ],
+    )
+    .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("presets 'unreal', 'gltf': "), "{stdout}");
+    for name in ["unreal", "gltf"] {
+        run_in(
+            d,
+            &[
+                "render",
+                bricks,
+                "--size",
+                "20",
+                "--preset",
+                name,
+                "-o",
+                &format!("alone_{name}"),
+            ],
+        )
+        .success();
+        let alone = d.join(format!("alone_{name}"));
+        let files = crate::common::entries(&alone);
+        for folder in [
+            d.join("by_name").join(name),
+            d.join("inside").join(name),
+            d.join("cli").join(name),
+        ] {
+            assert_eq!(
+                crate::common::entries(&folder),
+                files,
+                "{}",
+                folder.display()
+            );
+            for file in &files {
+                assert!(
+                    std::fs::read(alone.join(file)).unwrap()
+                        == std::fs::read(folder.join(file)).unwrap(),
+                    "{} differs",
+                    folder.join(file).display()
+                );
+            }
+        }
+    }
+    // A preset named twice, or with `preset` too, is refused.
+    write_manifest(
+        d,
+        &format!(r#"{{ "jobs": [ {{ "graph": {bricks:?}, "presets": ["gltf", "gltf"] }} ] }}"#),
+    );
+    let out = run_in(d, &["batch", "m.json"]).code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("field 'presets', entry 1: 'gltf' is listed twice"),
+        "{stderr}"
+    );
+}

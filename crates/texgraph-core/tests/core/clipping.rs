@@ -156,6 +156,7 @@ fn animations_and_material_sets_count_what_they_clamp() {
         graph_name: "h".into(),
         folder: maps,
         size,
+        also: Vec::new(),
     })
     .run(&graph, &RenderOptions::default(), &|_| {})
     .unwrap();

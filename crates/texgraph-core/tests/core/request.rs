@@ -79,6 +79,7 @@ fn every_kind_of_request_writes_exactly_the_files_it_lists() {
         graph_name: "brick".into(),
         folder: material.clone(),
         size: (32, 32),
+        also: Vec::new(),
     });
     let count = lists_what_it_writes(&request, &material);
     assert!(
@@ -199,4 +200,89 @@ fn a_request_that_cannot_be_written_names_its_file_and_writes_nothing() {
         "{error}"
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// Several presets from one request: one render (its rows counted once), every set
+/// written into its folder with the bytes of that preset exported alone, and when one
+/// set cannot be written, none is.
+#[test]
+fn several_presets_are_written_from_one_render_as_each_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = example("brick_wall");
+    let presets = built_in();
+    let preset = |name: &str| find(&presets, name).unwrap().clone();
+    let material = |folder: PathBuf,
+                    also: Vec<(texgraph_core::export::presets::Preset, PathBuf)>,
+                    first: &str| {
+        ExportRequest::Material(MaterialExport {
+            preset: preset(first),
+            format: None,
+            graph_name: "brick".into(),
+            folder,
+            size: (40, 24),
+            also,
+        })
+    };
+    let together = material(
+        dir.path().join("all/unreal"),
+        vec![
+            (preset("gltf"), dir.path().join("all/gltf")),
+            (preset("unity-hdrp"), dir.path().join("all/unity-hdrp")),
+        ],
+        "unreal",
+    );
+    let rows = std::sync::Mutex::new(Vec::new());
+    let written = together
+        .run(&graph, &RenderOptions::default(), &|done| {
+            rows.lock().unwrap().push(done)
+        })
+        .unwrap();
+    let rows = rows.into_inner().unwrap();
+    assert!(
+        rows.windows(2).all(|w| w[0] <= w[1]),
+        "rendered more than once: {rows:?}"
+    );
+    assert_eq!(rows.last(), Some(&24));
+    assert!(written.windows(2).all(|w| w[0].seconds == w[1].seconds));
+    for name in ["unreal", "gltf", "unity-hdrp"] {
+        let alone = dir.path().join("alone").join(name);
+        material(alone.clone(), Vec::new(), name)
+            .run(&graph, &RenderOptions::default(), &|_| {})
+            .unwrap();
+        let set = dir.path().join("all").join(name);
+        let names = files_under(&alone);
+        assert!(!names.is_empty());
+        let relative = |root: &Path, files: BTreeSet<PathBuf>| -> Vec<PathBuf> {
+            files
+                .into_iter()
+                .map(|f| f.strip_prefix(root).unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(
+            relative(&alone, names.clone()),
+            relative(&set, files_under(&set)),
+            "{name}"
+        );
+        for file in names {
+            let inside = set.join(file.strip_prefix(&alone).unwrap());
+            assert!(
+                std::fs::read(&file).unwrap() == std::fs::read(&inside).unwrap(),
+                "{}",
+                inside.display()
+            );
+        }
+    }
+    // A set that cannot be written (a file where its folder goes): nothing is.
+    std::fs::write(dir.path().join("blocked"), "").unwrap();
+    let failing = material(
+        dir.path().join("fresh/unreal"),
+        vec![(preset("gltf"), dir.path().join("blocked"))],
+        "unreal",
+    );
+    assert!(
+        failing
+            .run(&graph, &RenderOptions::default(), &|_| {})
+            .is_err()
+    );
+    assert!(!dir.path().join("fresh").exists());
 }

@@ -358,6 +358,7 @@ impl ExportDialog {
                 graph_name: self.graph_name.clone(),
                 folder: PathBuf::from(&self.folder),
                 size,
+                also: Vec::new(),
             }));
         }
         let path = PathBuf::from(&self.path);

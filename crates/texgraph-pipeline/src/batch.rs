@@ -53,6 +53,34 @@ pub enum Event<'a> {
     },
 }
 
+impl Event<'_> {
+    /// The event as one JSON object: what `texgraph batch --log-format json` prints and
+    /// Python's `texgraph.batch` hands its `progress` callback.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            Event::UpToDate { index } => json!({ "event": "up_to_date", "job": index }),
+            Event::Started {
+                index,
+                graph,
+                files,
+            } => {
+                let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                json!({ "event": "start", "job": index, "graph": graph.display().to_string(), "files": files })
+            }
+            Event::Done {
+                index,
+                files,
+                seconds,
+                ..
+            } => json!({ "event": "done", "job": index, "files": files, "seconds": seconds }),
+            Event::Failed { index, message } => {
+                json!({ "event": "failed", "job": index, "error": message })
+            }
+        }
+    }
+}
+
 /// How a batch runs.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {

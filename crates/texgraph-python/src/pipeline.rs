@@ -20,82 +20,38 @@ use crate::errors::to_py;
 
 /// An event of the runner, owned, to be told to Python once the GIL is held.
 struct Told {
-    event: &'static str,
-    index: usize,
-    graph: Option<String>,
-    files: Vec<String>,
-    count: usize,
-    seconds: f64,
+    /// As `texgraph batch --log-format json` prints it.
+    json: String,
+    /// Files written, for a job done.
+    files: usize,
+    done: bool,
+    up_to_date: bool,
     error: Option<String>,
+    /// What was clamped in its files.
     warnings: Vec<String>,
 }
 
 impl Told {
     fn of(event: &Event<'_>) -> Self {
         let mut told = Told {
-            event: "",
-            index: 0,
-            graph: None,
-            files: Vec::new(),
-            count: 0,
-            seconds: 0.0,
+            json: event.to_json().to_string(),
+            files: 0,
+            done: false,
+            up_to_date: false,
             error: None,
             warnings: Vec::new(),
         };
         match event {
-            Event::UpToDate { index } => {
-                told.event = "up_to_date";
-                told.index = *index;
-            }
-            Event::Started {
-                index,
-                graph,
-                files,
-            } => {
-                told.event = "start";
-                told.index = *index;
-                told.graph = Some(graph.display().to_string());
-                told.files = files.iter().map(|f| f.display().to_string()).collect();
-            }
-            Event::Done {
-                index,
-                files,
-                seconds,
-                written,
-            } => {
-                told.event = "done";
-                told.index = *index;
-                told.count = *files;
-                told.seconds = *seconds;
+            Event::UpToDate { .. } => told.up_to_date = true,
+            Event::Started { .. } => {}
+            Event::Done { files, written, .. } => {
+                told.done = true;
+                told.files = *files;
                 told.warnings = written.iter().filter_map(|w| w.clip_warning()).collect();
             }
-            Event::Failed { index, message } => {
-                told.event = "failed";
-                told.index = *index;
-                told.error = Some(message.clone());
-            }
+            Event::Failed { message, .. } => told.error = Some(message.clone()),
         }
         told
-    }
-
-    /// The event as the CLI's `--log-format json` writes it.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("event", self.event)?;
-        dict.set_item("job", self.index)?;
-        match self.event {
-            "start" => {
-                dict.set_item("graph", &self.graph)?;
-                dict.set_item("files", &self.files)?;
-            }
-            "done" => {
-                dict.set_item("files", self.count)?;
-                dict.set_item("seconds", self.seconds)?;
-            }
-            "failed" => dict.set_item("error", &self.error)?,
-            _ => {}
-        }
-        Ok(dict)
     }
 }
 
@@ -151,24 +107,25 @@ pub fn batch<'py>(
     };
     let queue: Mutex<Vec<Told>> = Mutex::new(Vec::new());
     let mut summary = Summary::default();
+    let json = py.import("json")?;
     let mut tell = |py: Python<'_>| -> PyResult<()> {
         let told = std::mem::take(&mut *queue.lock().unwrap_or_else(PoisonError::into_inner));
         for event in told {
-            match event.event {
-                "done" => {
-                    summary.done += 1;
-                    summary.files += event.count;
-                }
-                "up_to_date" => summary.up_to_date += 1,
-                "failed" => summary.errors.extend(event.error.clone()),
-                _ => {}
+            if event.done {
+                summary.done += 1;
+                summary.files += event.files;
             }
+            if event.up_to_date {
+                summary.up_to_date += 1;
+            }
+            summary.errors.extend(event.error.clone());
             for warning in &event.warnings {
                 let message = std::ffi::CString::new(warning.as_str()).unwrap_or_default();
                 PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &message, 1)?;
             }
             if let Some(progress) = &progress {
-                progress.call1((event.to_dict(py)?,))?;
+                let dict = json.call_method1("loads", (event.json.as_str(),))?;
+                progress.call1((dict,))?;
             }
         }
         Ok(())

@@ -4,13 +4,13 @@
 //! after an interruption (Ctrl+C, SIGTERM) too.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use serde_json::json;
 use texgraph_core::text::printable;
+use texgraph_pipeline::batch::Event;
 
 /// How job lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -76,52 +76,29 @@ impl Log {
         self.format.is_some()
     }
 
-    fn line(&self, plain: impl FnOnce() -> String, json: impl FnOnce() -> serde_json::Value) {
+    /// Counts `event` and, outside a terminal, says it: a line of text, or its JSON.
+    pub fn event(&self, event: &Event<'_>) {
+        let t = &self.tally;
+        match event {
+            Event::Done { files, .. } => {
+                t.done.fetch_add(1, Ordering::Relaxed);
+                t.files.fetch_add(*files, Ordering::Relaxed);
+            }
+            Event::UpToDate { .. } => {
+                t.up_to_date.fetch_add(1, Ordering::Relaxed);
+            }
+            Event::Failed { .. } => {
+                t.failed.fetch_add(1, Ordering::Relaxed);
+            }
+            Event::Started { .. } => {}
+        }
         let text = match self.format {
             None => return,
-            Some(LogFormat::Plain) => printable(&plain()).into_owned(),
-            Some(LogFormat::Json) => json().to_string(),
+            Some(LogFormat::Json) => event.to_json().to_string(),
+            Some(LogFormat::Plain) => printable(&plain(event)).into_owned(),
         };
         // A log nobody reads any more (a closed pipe) does not stop the renders.
         let _ = writeln!(std::io::stdout().lock(), "{text}");
-    }
-
-    /// Job `index` of `graph` starts, to write `files`.
-    pub fn started(&self, index: usize, graph: &Path, files: &[&Path]) {
-        let shown: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-        self.line(
-            || format!("job {index} started: {} -> {}", graph.display(), shown.join(", ")),
-            || json!({ "event": "start", "job": index, "graph": graph.display().to_string(), "files": shown }),
-        );
-    }
-
-    /// Job `index` wrote `files` files in `seconds`.
-    pub fn done(&self, index: usize, files: usize, seconds: f64) {
-        self.tally.done.fetch_add(1, Ordering::Relaxed);
-        self.tally.files.fetch_add(files, Ordering::Relaxed);
-        let plural = if files == 1 { "" } else { "s" };
-        self.line(
-            || format!("job {index} done: {files} file{plural} in {seconds:.2} s"),
-            || json!({ "event": "done", "job": index, "files": files, "seconds": seconds }),
-        );
-    }
-
-    /// Job `index`'s files are up to date.
-    pub fn up_to_date(&self, index: usize) {
-        self.tally.up_to_date.fetch_add(1, Ordering::Relaxed);
-        self.line(
-            || format!("job {index} up to date"),
-            || json!({ "event": "up_to_date", "job": index }),
-        );
-    }
-
-    /// Job `index` failed with `message` (already said on stderr as an `error:`).
-    pub fn failed(&self, index: usize, message: &str) {
-        self.tally.failed.fetch_add(1, Ordering::Relaxed);
-        self.line(
-            || format!("job {index} failed"),
-            || json!({ "event": "failed", "job": index, "error": message }),
-        );
     }
 
     /// Prints the summary (once): `interrupted` after a signal.
@@ -162,6 +139,35 @@ impl Log {
             .into_owned()
         };
         let _ = writeln!(std::io::stdout().lock(), "{text}");
+    }
+}
+
+/// An event as a line of text (a failure's message goes to stderr as an `error:`).
+fn plain(event: &Event<'_>) -> String {
+    match event {
+        Event::UpToDate { index } => format!("job {index} up to date"),
+        Event::Started {
+            index,
+            graph,
+            files,
+        } => {
+            let shown: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            format!(
+                "job {index} started: {} -> {}",
+                graph.display(),
+                shown.join(", ")
+            )
+        }
+        Event::Done {
+            index,
+            files,
+            seconds,
+            ..
+        } => {
+            let plural = if *files == 1 { "" } else { "s" };
+            format!("job {index} done: {files} file{plural} in {seconds:.2} s")
+        }
+        Event::Failed { index, .. } => format!("job {index} failed"),
     }
 }
 

@@ -105,31 +105,20 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         force: args.force,
         options: RenderOptions::default(),
     };
-    batch::run(&manifest, shard, &settings, &|event| match event {
-        Event::UpToDate { index } => {
-            log.up_to_date(index);
-            bar.inc();
+    batch::run(&manifest, shard, &settings, &|event| {
+        match &event {
+            Event::Started { .. } => {}
+            Event::UpToDate { .. } => bar.inc(),
+            Event::Done { written, .. } => {
+                bar.suspend(|| crate::render::warn_clipped(written));
+                bar.inc();
+            }
+            Event::Failed { message, .. } => {
+                bar.suspend(|| crate::complain!("error: {message}"));
+                bar.inc();
+            }
         }
-        Event::Started {
-            index,
-            graph,
-            files,
-        } => log.started(index, graph, files),
-        Event::Done {
-            index,
-            files,
-            seconds,
-            written,
-        } => {
-            bar.suspend(|| crate::render::warn_clipped(written));
-            log.done(index, files, seconds);
-            bar.inc();
-        }
-        Event::Failed { index, message } => {
-            bar.suspend(|| crate::complain!("error: {message}"));
-            log.failed(index, &message);
-            bar.inc();
-        }
+        log.event(&event);
     });
     bar.finish();
     log.summary(false);

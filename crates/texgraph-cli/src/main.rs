@@ -59,8 +59,8 @@ enum Command {
         graphs: Vec<std::path::PathBuf>,
     },
     /// Render the jobs of a batch manifest (graphs × params × seeds × sizes × outputs or
-    /// presets, named by patterns) in one process, several at once; `--shard I/N` runs a
-    /// share of them.
+    /// presets, named by patterns) in one process, several at once, skipping those whose
+    /// files are up to date; `--shard I/N` runs a share of them.
     Batch(batch::BatchArgs),
     /// Assemble region files (`render --region`) into the whole image, checking that they
     /// are of one render and cover it exactly once.

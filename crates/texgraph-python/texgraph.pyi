@@ -98,7 +98,9 @@ class BatchEvent(TypedDict, total=False):
 
 class BatchSummary(TypedDict):
     jobs: int
+    #: Rendered now or up to date.
     done: int
+    rendered: int
     up_to_date: int
     failed: int
     files: int

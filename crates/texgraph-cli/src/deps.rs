@@ -19,8 +19,13 @@ pub struct DepsArgs {
 /// as paths from the working directory.
 pub fn run(args: &DepsArgs) -> anyhow::Result<()> {
     let graph = load(&args.graph)?;
+    // A graph that includes itself (an error to render) is listed once.
     let files: Vec<PathBuf> = std::iter::once(args.graph.clone())
-        .chain(texgraph_core::paths::files_read(&graph))
+        .chain(
+            texgraph_core::paths::files_read(&graph)
+                .into_iter()
+                .filter(|f| *f != args.graph),
+        )
         .collect();
     if args.make.is_empty() {
         for file in &files {

@@ -99,10 +99,11 @@ impl Lines {
         if self.said.fetch_max(tenth, Ordering::Relaxed) >= tenth {
             return;
         }
+        // The share done itself (a line comes when a tenth is passed, not at it).
+        let percent = done.saturating_mul(100) / self.total.max(1);
         crate::complain!(
-            "{}: {}% ({done}/{} {}) in {seconds:.1} s, {} {}/s",
+            "{}: {percent}% ({done}/{} {}) in {seconds:.1} s, {} {}/s",
             self.what,
-            tenth * 10,
             self.total,
             self.unit,
             rate(done as f64 / seconds),

@@ -186,15 +186,47 @@ impl ExportRequest {
             return Err(Error::Invalid(found.errors));
         }
         let rows = |done: u32| progress(u64::from(done));
+        // A file's missing folders are made, as a preset's folder is, and go again
+        // (when still empty) if nothing is written.
+        let mut made = Vec::new();
+        if !matches!(self, Self::Material(_)) {
+            let mut folders: Vec<&std::path::Path> = Vec::new();
+            let files = self.files(graph);
+            for file in &files {
+                if let Some(folder) = file.parent().filter(|f| !f.as_os_str().is_empty())
+                    && !folders.contains(&folder)
+                {
+                    folders.push(folder);
+                }
+            }
+            for folder in folders {
+                made.push(texgraph_base::staging::make_folders(folder)?);
+            }
+        }
+        let written = self.write(graph, options, progress, &rows)?;
+        for folders in made {
+            folders.keep();
+        }
+        Ok(written)
+    }
+
+    /// [`Self::run`] once its folders are there.
+    fn write(
+        &self,
+        graph: &Graph,
+        options: &RenderOptions,
+        progress: &(dyn Fn(u64) + Sync),
+        rows: &(dyn Fn(u32) + Sync),
+    ) -> Result<Vec<Exported>> {
         match self {
             Self::Still(still) => {
                 let targets = still_targets(graph, &still.files, still.size, still.depth, options)?;
-                export::streamed::export_streamed(graph, &targets, still.region, &rows)
+                export::streamed::export_streamed(graph, &targets, still.region, rows)
             }
             Self::Material(material) => {
                 let settings = material.settings(options.clone());
                 let sets: Vec<_> = material.sets().collect();
-                export_presets(graph, &sets, &settings, &rows)
+                export_presets(graph, &sets, &settings, rows)
             }
             Self::Animation(animation) => {
                 let layout = animation.layout()?;

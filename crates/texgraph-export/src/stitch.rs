@@ -237,6 +237,20 @@ pub fn check(pieces: &[Piece], out: &Path) -> Result<(u32, u32)> {
     let first = pieces
         .first()
         .ok_or_else(|| fail(out, "no region files to stitch"))?;
+    // The output replacing a region would lose it half-way through reading it.
+    if let Ok(target) = std::fs::canonicalize(out)
+        && let Some(piece) = pieces
+            .iter()
+            .find(|p| std::fs::canonicalize(&p.path).is_ok_and(|p| p == target))
+    {
+        return Err(fail(
+            out,
+            format!(
+                "is the region file {}: stitch into another file",
+                piece.path.display()
+            ),
+        ));
+    }
     let format = Format::from_path(out)?;
     if format != first.format {
         return Err(fail(
@@ -262,7 +276,7 @@ pub fn check(pieces: &[Piece], out: &Path) -> Result<(u32, u32)> {
             return Err(differs("image size", size(first.size), size(piece.size)));
         }
         if piece.graph != first.graph {
-            let hash = |h: u64| format!("graph {h:016x}");
+            let hash = |h: u64| format!("{h:016x}");
             return Err(differs("graph", hash(first.graph), hash(piece.graph)));
         }
         if piece.output != first.output {

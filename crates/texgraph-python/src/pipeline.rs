@@ -71,8 +71,9 @@ struct Summary {
 /// `progress`, when given, is called with a dict per event, as `texgraph batch
 /// --log-format json` prints them: `{"event": "start", "job", "graph", "files"}`,
 /// `{"event": "done", "job", "files", "seconds"}`, `{"event": "up_to_date", "job"}`,
-/// `{"event": "failed", "job", "error"}`. Returns the summary: `jobs`, `done`,
-/// `up_to_date`, `failed`, `files` and `errors` (each failed job's message); a job that
+/// `{"event": "failed", "job", "error"}`. Returns the summary: `jobs`, `done` (rendered
+/// or up to date), `rendered`, `up_to_date`, `failed`, `files` and `errors` (each failed
+/// job's message); a job that
 /// fails does not stop the others and raises nothing. A manifest that cannot be read
 /// raises ValueError naming the file, the job and the field; Ctrl+C stops the batch
 /// (KeyboardInterrupt), its finished jobs stamped so a second run skips them.
@@ -143,7 +144,9 @@ pub fn batch<'py>(
     tell(py)?;
     let result = PyDict::new(py);
     result.set_item("jobs", count)?;
-    result.set_item("done", summary.done)?;
+    // Done: rendered now or up to date, as the CLI's summary counts them.
+    result.set_item("done", summary.done + summary.up_to_date)?;
+    result.set_item("rendered", summary.done)?;
     result.set_item("up_to_date", summary.up_to_date)?;
     result.set_item("failed", summary.errors.len())?;
     result.set_item("files", summary.files)?;

@@ -484,7 +484,7 @@ def test_batch_writes_what_the_cli_batch_writes_and_skips_what_is_up_to_date(tmp
         ]}))
     events = []
     summary = texgraph.batch(tmp_path / "py" / "m.json", progress=events.append)
-    assert summary == {"jobs": 6, "done": 6, "up_to_date": 0, "failed": 0,
+    assert summary == {"jobs": 6, "done": 6, "rendered": 6, "up_to_date": 0, "failed": 0,
                        "files": 5 + len(os.listdir(tmp_path / "py" / "mat" / "brick_wall")),
                        "errors": []}
     assert sorted(e["job"] for e in events if e["event"] == "start") == list(range(6))
@@ -499,9 +499,9 @@ def test_batch_writes_what_the_cli_batch_writes_and_skips_what_is_up_to_date(tmp
                 (tmp_path / "cli" / folder / name).read_bytes(), name
     # The CLI's stamps are the module's: each sees the other's jobs up to date.
     again = texgraph.batch(tmp_path / "cli" / "m.json")
-    assert (again["up_to_date"], again["done"], again["files"]) == (6, 0, 0)
+    assert (again["up_to_date"], again["rendered"], again["done"], again["files"]) == (6, 0, 6, 0)
     half = texgraph.batch(tmp_path / "py" / "m.json", shard=(1, 2), force=True)
-    assert (half["jobs"], half["done"]) == (3, 3)
+    assert (half["jobs"], half["rendered"]) == (3, 3)
 
 
 def test_batch_reports_failures_and_refuses_bad_manifests(tmp_path):
@@ -513,7 +513,7 @@ def test_batch_reports_failures_and_refuses_bad_manifests(tmp_path):
          "name": "out/m_{seed}.png"}]}))
     events = []
     summary = texgraph.batch(manifest, progress=events.append)
-    assert (summary["done"], summary["failed"]) == (2, 1)
+    assert (summary["rendered"], summary["failed"]) == (2, 1)
     assert "m.json: jobs[0] (job 1, " in summary["errors"][0]
     assert "a folder is in the way" in summary["errors"][0]
     assert [e["error"] for e in events if e["event"] == "failed"] == summary["errors"]

@@ -116,25 +116,27 @@ impl Log {
             t.files.load(Ordering::Relaxed),
         );
         let seconds = self.start.elapsed().as_secs_f64();
+        // Done: rendered now or up to date, as in the text; rendered: this run's renders.
         let text = if self.format == Some(LogFormat::Json) {
             json!({
-                "event": "summary", "jobs": self.count, "done": done, "up_to_date": fresh,
-                "failed": failed, "files": files, "seconds": seconds, "interrupted": interrupted,
+                "event": "summary", "jobs": self.count, "done": done + fresh, "rendered": done,
+                "up_to_date": fresh, "failed": failed, "files": files, "seconds": seconds,
+                "interrupted": interrupted,
             })
             .to_string()
         } else {
-            let how = if interrupted { "interrupted" } else { "" };
-            let how = if how.is_empty() {
-                String::new()
+            let how = if interrupted { " interrupted" } else { "" };
+            let speed = if done > 0 {
+                let rate = crate::progress::rate(done as f64 / seconds.max(1e-9));
+                format!(" ({rate} jobs/s)")
             } else {
-                format!(" {how}")
+                String::new()
             };
             printable(&format!(
-                "batch{}{how}: {} of {} jobs done ({fresh} up to date), {files} files written, {failed} failed, in {seconds:.2} s ({} jobs/s)",
+                "batch{}{how}: {} of {} jobs done ({fresh} up to date), {files} files written, {failed} failed, in {seconds:.2} s{speed}",
                 self.shard,
                 done + fresh,
                 self.count,
-                crate::progress::rate(done as f64 / seconds.max(1e-9)),
             ))
             .into_owned()
         };

@@ -114,7 +114,12 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
                 bar.inc();
             }
             Event::Failed { message, .. } => {
-                bar.suspend(|| crate::complain!("error: {message}"));
+                // A message of several problems: each line an `error:`, as elsewhere.
+                bar.suspend(|| {
+                    for line in message.lines() {
+                        crate::complain!("error: {line}");
+                    }
+                });
                 bar.inc();
             }
         }

@@ -115,6 +115,7 @@ fn bad_manifests_are_refused_naming_the_field() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let marble = example("marble.json");
+    let (wood, bricks) = (example("wood.json"), example("brick_wall.json"));
     let cases = [
         (
             r#"{ "jobs": [ { "graph": "nope.json" } ] }"#.to_owned(),
@@ -137,6 +138,23 @@ fn bad_manifests_are_refused_naming_the_field() {
                 r#"{{ "jobs": [ {{ "graph": {marble:?}, "seeds": [1, 2], "name": "x.png" }} ] }}"#
             ),
             vec!["both write 'x.png'", "{seed}"],
+        ),
+        (
+            format!(
+                r#"{{ "jobs": [ {{ "graphs": [{marble:?}, {wood:?}], "name": "h/{{graph}}/../x.png" }} ] }}"#
+            ),
+            vec!["jobs 0 and 1 both write", "h/x.png"],
+        ),
+        (
+            format!(
+                r#"{{ "jobs": [ {{ "graph": {marble:?}, "name": "p/./T_marble_BC.png" }},
+                                {{ "graph": {bricks:?}, "preset": "unreal", "name": "p" }} ] }}"#
+            ),
+            vec![
+                "job 0 writes",
+                "p/T_marble_BC.png",
+                "into 'p', the folder of job 1's preset files",
+            ],
         ),
         (
             format!(r#"{{ "jobs": [ {{ "graph": {marble:?}, "outputs": ["rough"] }} ] }}"#),
@@ -584,9 +602,10 @@ fn a_batch_outside_a_terminal_logs_every_job() {
             &summary["jobs"],
             &summary["up_to_date"],
             &summary["done"],
+            &summary["rendered"],
             &summary["failed"]
         ),
-        (&3.into(), &3.into(), &0.into(), &0.into())
+        (&3.into(), &3.into(), &3.into(), &0.into(), &0.into())
     );
     let out = run_in(d, &["batch", "m.json", "--log-format", "json", "--force"]).success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
@@ -630,6 +649,14 @@ fn a_long_render_outside_a_terminal_reports_its_progress() {
             line.starts_with("rendering: ") && line.contains("/2048 rows) in "),
             "{line}"
         );
+        // The percentage is the rows': "rendering: 19% (402/2048 rows) in …".
+        let percent: u64 = line["rendering: ".len()..line.find('%').unwrap()]
+            .parse()
+            .unwrap();
+        let rows: u64 = line[line.find('(').unwrap() + 1..line.find('/').unwrap()]
+            .parse()
+            .unwrap();
+        assert_eq!(percent, rows * 100 / 2048, "{line}");
     }
     assert!(
         lines

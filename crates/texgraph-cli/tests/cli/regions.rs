@@ -95,6 +95,12 @@ fn stitch_refuses_gaps_overlaps_and_other_renders() {
     refused(&["a.png", "b.png", "c16.png"], &["c16.png", "16-bit"]);
     refused(&["a.png", "b.png", "missing.png"], &["missing.png"]);
     refused(&["'nothing*.png'"], &["no file matches"]);
+    // The output may not be one of the regions.
+    let a = std::fs::read(d.join("a.png")).unwrap();
+    let out = run_in(d, &["stitch", "a.png", "b.png", "c.png", "-o", "./a.png"]).code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("is the region file a.png"), "{stderr}");
+    assert_eq!(std::fs::read(d.join("a.png")).unwrap(), a);
     // An empty manifest is named, not the output.
     std::fs::write(d.join("none.json"), r#"{ "files": [] }"#).unwrap();
     refused(&["none.json"], &["none.json", "lists no region files"]);

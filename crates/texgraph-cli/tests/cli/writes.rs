@@ -164,3 +164,27 @@ fn signals_leave_the_old_files_and_no_temporary() {
         assert_eq!(std::fs::read(dir.path().join(old)).unwrap(), b"old");
     }
 }
+
+/// `-o` into folders that do not exist makes them, as a preset's folder is made; when
+/// nothing can be written, the folders made for it go again.
+#[test]
+fn a_render_into_missing_folders_makes_them_and_a_failed_one_leaves_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marble = crate::common::example("marble.json");
+    let marble = marble.to_str().unwrap();
+    crate::common::run_in(
+        d,
+        &["render", marble, "--size", "8", "-o", "new/deeper/m.png"],
+    )
+    .success();
+    assert!(d.join("new/deeper/m.png").is_file());
+    // A graph with an error: nothing rendered, no folder left.
+    std::fs::write(
+        d.join("broken.json"),
+        r#"{ "format": "texgraph", "version": 1, "nodes": [ { "id": "out", "type": "output", "inputs": { "color": "nowhere" } } ] }"#,
+    )
+    .unwrap();
+    crate::common::run_in(d, &["render", "broken.json", "-o", "other/place/x.png"]).code(2);
+    assert!(!d.join("other").exists());
+}

@@ -10,7 +10,7 @@ use texgraph_core::export::Depth;
 use texgraph_core::variation::set_param;
 
 use super::Files;
-use super::names::fill_pattern;
+use super::names::{fill_pattern, lexical};
 
 /// One entry of `jobs`, checked.
 pub(super) struct Entry {
@@ -55,10 +55,7 @@ pub(super) struct Source {
 /// What an entry's jobs write.
 pub(super) enum Writes {
     /// A file per output, with this extension, at this depth (`None`: the usage's).
-    Outputs {
-        ext: String,
-        depth: Option<Depth>,
-    },
+    Outputs { ext: String, depth: Option<Depth> },
     /// The presets' names, in order.
     Preset(Vec<String>),
 }
@@ -103,6 +100,11 @@ pub(super) struct Place {
 }
 
 impl Entry {
+    /// Whether its jobs write presets' files into folders.
+    pub(super) fn writes_presets(&self) -> bool {
+        matches!(self.writes, Writes::Preset(_))
+    }
+
     pub(super) fn len(&self) -> u64 {
         [
             self.sources.len() as u64,
@@ -163,7 +165,7 @@ impl Entry {
                 ("index", index.to_string()),
                 ("preset", preset.to_owned()),
             ];
-            folder.join(fill_pattern(&self.name, &values))
+            folder.join(lexical(Path::new(&fill_pattern(&self.name, &values))))
         };
         match &self.writes {
             Writes::Preset(names) => Files::Preset {

@@ -129,7 +129,7 @@ impl Manifest {
             total += entry.len();
             if total > MAX_JOBS {
                 bail!(
-                    "{}: the manifest makes {}{total} jobs; a manifest makes at most {MAX_JOBS} (split it into several)",
+                    "{}: the manifest makes {}{total} jobs (graphs × sets × seeds × sizes × tiles); a manifest makes at most {MAX_JOBS} (split it into several)",
                     entry.at,
                     if entry.len() == u64::MAX { "over " } else { "" },
                 );
@@ -215,12 +215,42 @@ impl Manifest {
                 self.len
             )
         })?;
+        // A preset's folder holds files named by the preset: no other job's file may go
+        // inside it. Its folders are kept as hashes too, compared by name when one of a
+        // file's folders has the same hash.
+        let mut preset_folders: HashMap<u64, usize> = HashMap::new();
+        for entry in self.entries.iter().filter(|e| e.writes_presets()) {
+            for index in entry.first..entry.first + entry.len() as usize {
+                for folder in self.files(index).paths() {
+                    preset_folders.insert(hasher.hash_one(folder), index);
+                }
+            }
+        }
         for index in 0..self.len {
             let files = self.files(index);
             if let Files::Outputs { files, .. } = &files {
                 for (_, path) in files {
                     Format::from_path(path)
                         .map_err(|e| anyhow!("{}: field 'format': {e}", self.entry_of(index).at))?;
+                    let inside = (!preset_folders.is_empty())
+                        .then(|| {
+                            path.ancestors().skip(1).find_map(|folder| {
+                                let &job = preset_folders.get(&hasher.hash_one(folder))?;
+                                self.files(job)
+                                    .paths()
+                                    .contains(&folder)
+                                    .then_some((folder, job))
+                            })
+                        })
+                        .flatten();
+                    if let Some((folder, job)) = inside {
+                        bail!(
+                            "{}: job {index} writes '{}' into '{}', the folder of job {job}'s preset files: give them names apart",
+                            self.path.display(),
+                            path.display(),
+                            folder.display()
+                        );
+                    }
                 }
             }
             for path in files.paths() {

@@ -1,5 +1,7 @@
 //! File name patterns: `out/{graph}_{seed}.{ext}` and the placeholders they may use.
 
+use std::path::{Component, Path, PathBuf};
+
 /// The placeholders a name pattern may use.
 pub const PLACEHOLDERS: [&str; 13] = [
     "graph", "set", "seed", "size", "width", "height", "output", "ext", "tile", "col", "row",
@@ -36,4 +38,41 @@ pub(super) fn fill_pattern(pattern: &str, values: &[(&str, String)]) -> String {
         out = out.replace(&format!("{{{name}}}"), value);
     }
     out
+}
+
+/// `path` with `.` dropped and each `name/..` taken out, as written (no file is looked
+/// at): two names of one file are then one name, and no folder is made only to be
+/// left by `..`.
+pub(super) fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_taken_as_written_without_dots() {
+        for (name, plain) in [
+            ("h/sub/../x.png", "h/x.png"),
+            ("./a/./b.png", "a/b.png"),
+            ("../up/x.png", "../up/x.png"),
+            ("a/../../x.png", "../x.png"),
+            ("/abs/./x/../y.png", "/abs/y.png"),
+        ] {
+            assert_eq!(lexical(Path::new(name)), Path::new(plain), "{name}");
+        }
+    }
 }

@@ -26,13 +26,14 @@ use crate::detached;
 use crate::errors::{graph_error_at, to_py};
 use crate::values::param_value_to_py;
 
-/// An image size: a side for a square, or (width, height).
+/// An image size: a side for a square, or (width, height). Any whole numbers are taken,
+/// so a side out of range (0, negative, huge) gets the range in its message.
 #[derive(FromPyObject, Clone, Copy)]
 pub enum Size {
     /// width = height.
-    Square(u32),
+    Square(i64),
     /// (width, height).
-    Rect(u32, u32),
+    Rect(i64, i64),
 }
 
 impl Size {
@@ -42,13 +43,13 @@ impl Size {
             Size::Square(side) => (side, side),
             Size::Rect(w, h) => (w, h),
         };
-        let fits = |side: u32| (1..=MAX_SIDE).contains(&side);
-        if !fits(w) || !fits(h) {
-            return Err(PyValueError::new_err(format!(
+        let side = |n: i64| u32::try_from(n).ok().filter(|n| (1..=MAX_SIDE).contains(n));
+        match (side(w), side(h)) {
+            (Some(w), Some(h)) => Ok((w, h)),
+            _ => Err(PyValueError::new_err(format!(
                 "size {w}x{h}: each side must be 1 to {MAX_SIDE} pixels"
-            )));
+            ))),
         }
-        Ok((w, h))
     }
 }
 

@@ -244,8 +244,10 @@ def test_errors_carry_node_field_and_the_cli_message(tmp_path):
     assert "cannot hold 32-bit" in str(e.value)
     with pytest.raises(texgraph.ExportError):
         graph.export(tmp_path / "x.bmp", size=8)
-    with pytest.raises(ValueError):
-        graph.render(size=0)
+    # Any side out of range, negative or past 2**32 included, is named with the range.
+    for size in [0, -1, (64, -5), 65537, 2**40]:
+        with pytest.raises(ValueError, match="each side must be 1 to 65536 pixels"):
+            graph.render(size=size)
     with pytest.raises(ValueError):
         graph.export(tmp_path / "m", size=8, preset="no_such_engine")
 

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::anyhow;
 use texgraph_core::export::Exported;
-use texgraph_core::export::presets::{find, with_user};
+use texgraph_core::export::presets::{Preset, built_in, find};
 use texgraph_core::{Error, ExportRequest, MaterialExport, RenderOptions, StillExport};
 
 use crate::manifest::{Files, Job, Manifest};
@@ -108,6 +108,8 @@ pub fn run(
 ) {
     let next = Mutex::new(jobs);
     let keys = stamp::Keys::default();
+    // Parsed once for every job.
+    let presets = built_in();
     let cancelled = || {
         settings
             .options
@@ -125,7 +127,7 @@ pub fn run(
                     let Some(index) = next.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                         break;
                     };
-                    if let Err(e) = run_job(manifest, index, settings, &keys, report) {
+                    if let Err(e) = run_job(manifest, index, settings, &keys, &presets, report) {
                         if cancelled()
                             && e.downcast_ref::<Error>()
                                 .is_some_and(|e| matches!(e, Error::Cancelled))
@@ -149,14 +151,15 @@ fn run_job(
     index: usize,
     settings: &Settings,
     keys: &stamp::Keys,
+    presets: &[Preset],
     report: &(dyn Fn(Event<'_>) + Sync),
 ) -> anyhow::Result<()> {
     let start = Instant::now();
     let job = manifest.job(index)?;
     let paths = job.files.paths();
-    let request = request_of(&job.files, &job)?;
+    let request = request_of(&job.files, &job, presets)?;
     // The key's request names the files relative to the manifest's folder.
-    let named = request_of(&job.names, &job)?;
+    let named = request_of(&job.names, &job, presets)?;
     let reads = texgraph_core::paths::files_read(&job.graph);
     let key = keys.of(&job.graph_as_written, &named, &reads);
     let stamp = stamp::stamp_path(paths[0]);
@@ -209,8 +212,8 @@ fn run_job(
 }
 
 /// What `job` writes to `files` (its files, or their names), as `texgraph render`
-/// would write it.
-pub fn request_of(files: &Files, job: &Job) -> anyhow::Result<ExportRequest> {
+/// would write it, its presets found among `presets`.
+pub fn request_of(files: &Files, job: &Job, presets: &[Preset]) -> anyhow::Result<ExportRequest> {
     Ok(match files {
         Files::Outputs { files, depth } => ExportRequest::Still(StillExport {
             files: files.clone(),
@@ -219,12 +222,11 @@ pub fn request_of(files: &Files, job: &Job) -> anyhow::Result<ExportRequest> {
             region: job.region,
         }),
         Files::Preset { sets, stem } => {
-            let presets = with_user(Vec::new());
             let mut sets = sets
                 .iter()
                 .map(|(name, dir)| {
                     let preset =
-                        find(&presets, name).ok_or_else(|| anyhow!("no preset named '{name}'"))?;
+                        find(presets, name).ok_or_else(|| anyhow!("no preset named '{name}'"))?;
                     Ok((preset.clone(), dir.clone()))
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;

@@ -3,7 +3,7 @@
 //! work runs without the GIL; the callback runs on the calling thread between slices of
 //! waiting, and an exception from it (or Ctrl+C) stops the work.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -185,9 +185,5 @@ pub fn stitch(
         })
     };
     detached::run_reporting(py, &cancel, work, report)?.map_err(|e| to_py(py, e, None))?;
-    Ok(shown(&out))
-}
-
-fn shown(path: &Path) -> String {
-    path.display().to_string()
+    Ok(out.display().to_string())
 }

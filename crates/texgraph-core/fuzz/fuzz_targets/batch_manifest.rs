@@ -27,8 +27,11 @@ fuzz_target!(|data: &[u8]| {
     }
     for index in [0, len.saturating_sub(1)] {
         if index < len {
-            let job = manifest.job(index).expect("a checked manifest makes every job");
-            let _ = texgraph_pipeline::batch::request_of(&job.files, &job);
+            let job = manifest
+                .job(index)
+                .expect("a checked manifest makes every job");
+            let presets = texgraph_core::export::presets::built_in();
+            let _ = texgraph_pipeline::batch::request_of(&job.files, &job, &presets);
         }
     }
 });

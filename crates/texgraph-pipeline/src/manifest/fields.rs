@@ -150,8 +150,8 @@ pub(super) fn read_entry(
         }
         (Some(_), Some(_)) => bail!("{at}: give 'preset' or 'presets', not both"),
     };
+    let presets = texgraph_core::export::presets::built_in();
     for (k, name) in preset.iter().flatten().enumerate() {
-        let presets = texgraph_core::export::presets::with_user(Vec::new());
         let entry_at = if field == "presets" {
             format!("field 'presets', entry {k}")
         } else {

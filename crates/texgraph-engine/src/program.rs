@@ -229,7 +229,8 @@ pub enum Op {
         seed: u32,
     },
     /// Four random numbers in [0, 1) for the cell `offset` cells from the one holding
-    /// (x, y) (positions in cells), its index wrapped every `period` cells when not 0.
+    /// (x, y) (positions in cells), its index wrapped every `period` cells along each axis
+    /// where that is not 0.
     CellHash {
         /// Sample x, in cells.
         x: Operand,
@@ -239,8 +240,8 @@ pub enum Op {
         offset: [i32; 2],
         /// Hash seed.
         seed: u32,
-        /// Tiling period in cells (0: none).
-        period: u32,
+        /// Tiling period in cells across and down (0: none).
+        period: [u32; 2],
     },
     /// a through a curve.
     Curve {
@@ -641,6 +642,91 @@ impl Op {
         }
     }
 
+    /// Replaces every operand the operation reads by `f` of it (the same operands, in the
+    /// same order, as [`Op::operands`]).
+    pub fn map_operands(&mut self, mut f: impl FnMut(Operand) -> Operand) {
+        let each: Vec<&mut Operand> = match self {
+            Op::Perlin { x, y, z, freq, .. } => vec![x, y, z, freq],
+            Op::Value { x, y, freq, .. } => vec![x, y, freq],
+            Op::Simplex { x, y, z, freq, .. } => vec![x, y, z, freq],
+            Op::Shape {
+                x,
+                y,
+                size,
+                inner,
+                smoothness,
+                rotate,
+                ..
+            } => vec![x, y, size, inner, smoothness, rotate],
+            Op::Bricks { x, y, settings, .. } => [x, y].into_iter().chain(settings).collect(),
+            Op::CellHash { x, y, .. } => vec![x, y],
+            Op::Cellular {
+                x,
+                y,
+                z,
+                freq,
+                jitter,
+                ..
+            } => vec![x, y, z, freq, jitter],
+            Op::Unary(_, a) | Op::Ramp { a, .. } | Op::Curve { a, .. } => vec![a],
+            Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
+            Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],
+            Op::Hsl {
+                rgb,
+                hue,
+                saturation,
+                lightness,
+            } => rgb.iter_mut().chain([hue, saturation, lightness]).collect(),
+            Op::Ridge { n, offset, weight } => vec![n, offset, weight],
+            Op::PerlinTable { x, y, add, .. } => vec![x, y, add],
+            Op::RingDistance {
+                x,
+                y,
+                center_x,
+                center_y,
+                ..
+            } => vec![x, y, center_x, center_y],
+            Op::Levels {
+                a,
+                in_low,
+                in_high,
+                gamma,
+                out_low,
+                out_high,
+            } => vec![a, in_low, in_high, gamma, out_low, out_high],
+            Op::Sample { x, y, .. } => vec![x, y],
+            Op::Fetch { .. } => Vec::new(),
+            Op::Normal { x, y, strength, .. } | Op::Emboss { x, y, strength, .. } => {
+                vec![x, y, strength]
+            }
+            Op::Edges {
+                x,
+                y,
+                width,
+                threshold,
+                ..
+            } => vec![x, y, width, threshold],
+            Op::SlopeBlur { x, y, distance, .. } => vec![x, y, distance],
+            Op::Occlusion { x, y, strength, .. } | Op::Curvature { x, y, strength, .. } => {
+                vec![x, y, strength]
+            }
+            Op::Fill { x, y, .. } => vec![x, y],
+            Op::NormalBlend {
+                base,
+                detail,
+                strength,
+                ..
+            } => base
+                .iter_mut()
+                .chain(detail.iter_mut())
+                .chain([strength])
+                .collect(),
+        };
+        for operand in each {
+            *operand = f(*operand);
+        }
+    }
+
     /// Every operand the operation reads.
     pub fn operands(&self) -> Vec<Operand> {
         match *self {
@@ -879,6 +965,13 @@ pub enum StageWork {
         /// Texels above it are inside.
         threshold: f32,
     },
+    /// The values of a one-channel plane stretched linearly onto [0, 1]: its smallest
+    /// value becomes 0 and its largest 1 (a plane of one value is left as it is): a
+    /// whole-plane computation.
+    Stretch {
+        /// The plane stretched (one channel, same size as the result).
+        input: PlaneId,
+    },
 }
 
 /// Which texels a distance stage measures, and the sign it gives them.
@@ -923,6 +1016,7 @@ impl Stage {
             StageWork::Blur { input, .. } => planes[*input as usize].channels as usize,
             StageWork::Distance { .. } => 1,
             StageWork::FloodFill { .. } => FLOOD_CHANNELS,
+            StageWork::Stretch { .. } => 1,
         }
     }
 }
@@ -951,7 +1045,10 @@ impl Program {
     pub fn output_stage(&self) -> &TileProgram {
         match &self.stages.last().expect("a program has a stage").work {
             StageWork::Pixels(p) => p,
-            StageWork::Blur { .. } | StageWork::Distance { .. } | StageWork::FloodFill { .. } => {
+            StageWork::Blur { .. }
+            | StageWork::Distance { .. }
+            | StageWork::FloodFill { .. }
+            | StageWork::Stretch { .. } => {
                 unreachable!("the output stage is per-pixel")
             }
         }
@@ -984,7 +1081,8 @@ impl Program {
                 StageWork::Pixels(p) => p.instrs.len(),
                 StageWork::Blur { .. }
                 | StageWork::Distance { .. }
-                | StageWork::FloodFill { .. } => 1,
+                | StageWork::FloodFill { .. }
+                | StageWork::Stretch { .. } => 1,
             })
             .sum()
     }

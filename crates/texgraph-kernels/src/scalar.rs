@@ -43,6 +43,8 @@ pub enum Unary {
     /// a fractal's sum of a source) put on their results, so no chain of them reaches
     /// infinity.
     Saturate,
+    /// √max(a, 0)
+    Sqrt,
 }
 
 /// Two-argument functions.
@@ -64,6 +66,9 @@ pub enum Binary {
     Power,
     /// 1 where a ≥ b, else 0
     Step,
+    /// The angle of the point (b, a) in turns, in [−½, ½] ([`fastmath::atan2`]`(a, b)`/2π; 0
+    /// at the origin)
+    Angle,
 }
 
 /// Blend modes of the `blend` node, applied per channel.
@@ -133,6 +138,7 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::ToUnit => 0.5 + 0.5 * a,
         Unary::ToSigned => 2.0 * a - 1.0,
         Unary::Saturate => saturate(a),
+        Unary::Sqrt => a.max(0.0).sqrt(),
     }
 }
 
@@ -160,6 +166,7 @@ pub fn binary(f: Binary, a: f32, b: f32) -> f32 {
                 0.0
             }
         }
+        Binary::Angle => fastmath::atan2(a, b) * (1.0 / TAU),
     }
 }
 

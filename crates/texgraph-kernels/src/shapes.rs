@@ -1,6 +1,6 @@
 //! Pattern formulas: the `shape` node's signed distances and the `bricks` layout.
 
-use crate::fastmath::{atan2, cos_2pi, sin_2pi};
+use crate::fastmath::{atan2, cos_2pi, floor, sin_2pi};
 use crate::noise::lattice_hash;
 use crate::scalar::smoothstep;
 
@@ -148,15 +148,24 @@ pub struct Bricks {
 /// A random number in [0, 1) for (a, b) and `seed`: the top 24 bits of the lattice hash.
 #[inline(always)]
 pub fn hash01(a: i32, b: i32, seed: u32) -> f32 {
-    (lattice_hash(a, b, seed) >> 8) as f32 * (1.0 / 16_777_216.0)
+    // Through i32 (24 bits fit): a signed conversion is one instruction everywhere.
+    (lattice_hash(a, b, seed) >> 8) as i32 as f32 * (1.0 / 16_777_216.0)
 }
 
 /// Four random numbers in [0, 1) for the cell `offset` cells from the one holding (x, y)
-/// (in cells), the cell index wrapped every `period` cells when `period` is not 0.
+/// (in cells), the cell index wrapped every `period` cells along each axis where that is
+/// not 0.
 #[inline(always)]
-pub fn cell_randoms(x: f32, y: f32, offset: [i32; 2], seed: u32, period: u32) -> [f32; 4] {
-    let index = |c: f32, d: i32| {
-        let f = c.floor() + d as f32;
+pub fn cell_randoms(x: f32, y: f32, offset: [i32; 2], seed: u32, period: [u32; 2]) -> [f32; 4] {
+    [0, 1, 2, 3].map(|k| cell_random(x, y, offset, seed, period, k))
+}
+
+/// Random number `k` (0 to 3) of [`cell_randoms`]: one at a time, so a loop over samples
+/// writing one of them has no branch and vectorizes.
+#[inline(always)]
+pub fn cell_random(x: f32, y: f32, offset: [i32; 2], seed: u32, period: [u32; 2], k: u32) -> f32 {
+    let index = |c: f32, d: i32, period: u32| {
+        let f = floor(c) + d as f32;
         if period > 0 {
             wrap(f, period as f32)
         } else {
@@ -167,14 +176,17 @@ pub fn cell_randoms(x: f32, y: f32, offset: [i32; 2], seed: u32, period: u32) ->
             unsafe { f.to_int_unchecked::<i32>() }
         }
     };
-    let (a, b) = (index(x, offset[0]), index(y, offset[1]));
-    [0u32, 1, 2, 3].map(|k| hash01(a, b, seed ^ k.wrapping_mul(0x68E3_1DA4)))
+    let (a, b) = (
+        index(x, offset[0], period[0]),
+        index(y, offset[1], period[1]),
+    );
+    hash01(a, b, seed ^ k.wrapping_mul(0x68E3_1DA4))
 }
 
 /// Whole number `f` wrapped into 0..count.
 #[inline(always)]
 fn wrap(f: f32, count: f32) -> i32 {
-    let r = f - count * (f / count).floor();
+    let r = f - count * floor(f / count);
     // SAFETY: r is a whole number in [0, count) with count ≤ 4096 (NaN lands on 0).
     #[allow(clippy::manual_clamp)]
     unsafe {

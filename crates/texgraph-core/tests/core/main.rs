@@ -37,4 +37,6 @@ mod simplex;
 mod smears;
 mod streaming;
 mod subgraphs;
+mod tile_sampler;
 mod validation;
+mod vocabulary;

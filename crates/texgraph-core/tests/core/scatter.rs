@@ -68,7 +68,11 @@ impl Setup {
     /// (out, value of the instance on top, whether the pixel is within 1e-3 of an edge).
     fn expect(&self, pattern: &Pattern, u: f64, v: f64) -> (f64, f64, bool) {
         let (px, py) = (u * self.count, v * self.count);
-        let period = if self.tileable { self.count as u32 } else { 0 };
+        let period = if self.tileable {
+            [self.count as u32; 2]
+        } else {
+            [0; 2]
+        };
         let (mut best, mut top, mut near_edge) = (0.0f64, 0.0f64, false);
         let n = self.count as i32;
         for j in -4..n + 4 {

@@ -319,6 +319,29 @@ fn whole_view(plane: &Image, wrap: bool) -> PlaneView<'_> {
     )
 }
 
+/// `source` stretched linearly onto [0, 1] into `out`: the smallest value becomes 0 and the
+/// largest 1; a plane of one value (or of no finite value) is copied as it is. The bounds
+/// are a min and max over every texel, so the result does not depend on how the plane
+/// was cut into tiles or threads.
+fn stretch(source: &[f32], out: &mut [f32]) {
+    let (low, high) = source
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
+        });
+    let range = f64::from(high) - f64::from(low);
+    if range.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !range.is_finite() {
+        out.copy_from_slice(source);
+        return;
+    }
+    // In f64, so a range near f32's largest does not overflow; rounded once to f32.
+    let scale = 1.0 / range;
+    for (o, &v) in out.iter_mut().zip(source) {
+        *o = ((f64::from(v) - f64::from(low)) * scale).clamp(0.0, 1.0) as f32;
+    }
+}
+
 /// Computes the whole plane of `stage` (not the output stage) for a render of `size`,
 /// reading the planes computed before it.
 #[allow(clippy::too_many_arguments)]
@@ -401,6 +424,10 @@ fn compute_whole(
             if *to_edge {
                 distance::to_edge(&mut plane);
             }
+        }
+        StageWork::Stretch { input: source } => {
+            let (source, _) = input(source);
+            stretch(&source.data, &mut plane.data);
         }
         StageWork::FloodFill {
             input: source,

@@ -545,13 +545,7 @@ fn apply<'s>(
             seed,
             period,
         } => {
-            let (x, y) = (arg(x), arg(y));
-            for i in 0..dst[0].len() {
-                let r = shapes::cell_randoms(x.at(i), y.at(i), offset, seed, period);
-                for (d, v) in dst.iter_mut().zip(r) {
-                    d[i] = v;
-                }
-            }
+            cell_hash_k(dst, [arg(x), arg(y)], offset, seed, period);
         }
         Op::Curve { a, curve } => {
             let curve = &*tables.curves[curve as usize];
@@ -1210,6 +1204,19 @@ multiversion! {
 }
 
 multiversion! {
+    /// Four random numbers per sample for the cell it is in, moved by `offset` (see
+    /// [`shapes::cell_randoms`]).
+    fn cell_hash_k(dst: &mut [&mut [f32]], at: [Arg<'_>; 2], offset: [i32; 2], seed: u32, period: [u32; 2]) {
+        let [x, y] = at;
+        // One pass per number, each a branch-free map the compiler vectorizes.
+        for (k, out) in (0u32..).zip(dst.iter_mut()) {
+            let n = out.len();
+            lanes!(map2(out, #[inline(always)] |x, y| shapes::cell_random(x, y, offset, seed, period, k)); n; x, y);
+        }
+    }
+}
+
+multiversion! {
     /// Bricks; `settings` as [`Op::Bricks`] holds them.
     fn bricks_k(dst: &mut [&mut [f32]], seed: u32, at: [Arg<'_>; 2], settings: [Arg<'_>; 7]) {
         let [mask, value, u, v] = dst else { unreachable!("bricks write four slots") };
@@ -1348,7 +1355,7 @@ macro_rules! each_variant {
 multiversion! {
     fn unary_k(out: &mut [f32], f: Unary, a: Arg<'_>) {
         let n = out.len();
-        each_variant!(f, Unary [Abs, Invert, Clamp01, Sin, Fract, Smoothstep, CosDeg, SinDeg, Period, Round, SineWave, SawWave, TriangleWave, ToUnit, ToSigned, Saturate],
+        each_variant!(f, Unary [Abs, Invert, Clamp01, Sin, Fract, Smoothstep, CosDeg, SinDeg, Period, Round, SineWave, SawWave, TriangleWave, ToUnit, ToSigned, Saturate, Sqrt],
             |V| lanes!(map1(out, #[inline(always)] |a| scalar::unary(V, a)); n; a))
     }
 }
@@ -1356,7 +1363,7 @@ multiversion! {
 multiversion! {
     fn binary_k(out: &mut [f32], f: Binary, a: Arg<'_>, b: Arg<'_>) {
         let n = out.len();
-        each_variant!(f, Binary [Add, Subtract, Multiply, Divide, Min, Max, Power, Step],
+        each_variant!(f, Binary [Add, Subtract, Multiply, Divide, Min, Max, Power, Step, Angle],
             |V| lanes!(map2(out, #[inline(always)] |a, b| scalar::binary(V, a, b)); n; a, b))
     }
 }

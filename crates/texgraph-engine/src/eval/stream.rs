@@ -398,8 +398,10 @@ impl<'p> Bands<'p> {
                     )?;
                     report((end - row) as u64 * u64::from(w));
                 }
-                StageWork::Distance { .. } | StageWork::FloodFill { .. } => {
-                    unreachable!("distances and flood fills are computed whole")
+                StageWork::Distance { .. }
+                | StageWork::FloodFill { .. }
+                | StageWork::Stretch { .. } => {
+                    unreachable!("distances, flood fills and stretches are computed whole")
                 }
             }
             row = end;

@@ -80,6 +80,8 @@ pub(crate) fn working_bytes(stage: &Stage, grid: (u32, u32), target: u64, thread
         // At most one run per two texels, each with its bounds, parent and shape, and
         // a shape per run.
         StageWork::FloodFill { .. } => (texels as u64).saturating_mul(16),
+        // The bounds are found in the target itself.
+        StageWork::Stretch { .. } => 0,
     }
 }
 
@@ -143,6 +145,9 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
                 StageWork::Distance { side, to_edge, .. } => {
                     let to = if *to_edge { ", to the edge" } else { "" };
                     format!("exact distance transform ({side:?}{to}), reads the whole plane")
+                }
+                StageWork::Stretch { .. } => {
+                    "auto levels: stretches to the plane's range, reads the whole plane".to_owned()
                 }
                 StageWork::FloodFill { .. } => {
                     "flood fill: labels the shapes, reads the whole plane".to_owned()

@@ -189,7 +189,10 @@ impl<'g> Compiler<'g> {
     /// Ends the stage being compiled: it writes `channels` into `target` (the output image
     /// when `None`). The builder starts afresh.
     pub(super) fn finish_stage(&mut self, node: &str, target: Option<u32>, channels: Vec<Operand>) {
-        let builder = std::mem::replace(&mut self.stage, StageBuilder::new(0));
+        let mut builder = std::mem::replace(&mut self.stage, StageBuilder::new(0));
+        let mut channels = channels;
+        builder.instrs = super::slots::live(std::mem::take(&mut builder.instrs), &channels);
+        builder.slot_count = super::slots::pack(&mut builder.instrs, &mut channels);
         use texgraph_engine::program::{Apron, Reach};
         let mut reads = Vec::new();
         let mut reaches = Vec::new();
@@ -322,6 +325,7 @@ pub(super) enum Derived {
     Blur(u32, u32),
     Distance(u32, u32, DistanceSide, bool),
     FloodFill(u32, u32),
+    Stretch(u32),
 }
 
 impl Derived {
@@ -337,6 +341,7 @@ impl Derived {
             StageWork::FloodFill { input, threshold } => {
                 Derived::FloodFill(input, threshold.to_bits())
             }
+            StageWork::Stretch { input } => Derived::Stretch(input),
             StageWork::Pixels(_) => unreachable!("per-pixel stages are not derived planes"),
         }
     }

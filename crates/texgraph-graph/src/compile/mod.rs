@@ -22,6 +22,7 @@ mod compiler;
 mod cost;
 pub mod node_ctx;
 pub mod planes;
+mod slots;
 
 pub use cost::COST_BUDGET;
 pub use node_ctx::{Frame, MAX_DEPTH, NodeCtx, OPEN_RANGE, Val};

@@ -45,6 +45,8 @@ const DISTANCE_COST: f64 = 40.0;
 /// Estimated cost per pixel of a flood fill (runs found, joined, and each texel written
 /// its shape's seven values).
 const FLOOD_FILL_COST: f64 = 20.0;
+/// Estimated cost per pixel of a stretch (a pass for the bounds, a pass to map).
+const STRETCH_COST: f64 = 2.0;
 
 impl NodeCtx<'_, '_> {
     /// Input `port` evaluated over the whole image into a plane (once per graph, however
@@ -178,6 +180,17 @@ impl NodeCtx<'_, '_> {
         self.derived(work, channels, Reach::Whole, FLOOD_FILL_COST)
     }
 
+    /// `plane` (one channel) stretched onto [0, 1] by its own smallest and largest value:
+    /// a whole-plane stage.
+    pub fn stretched(&mut self, plane: u32) -> Result<u32, GraphError> {
+        self.derived(
+            StageWork::Stretch { input: plane },
+            1,
+            Reach::Whole,
+            STRETCH_COST,
+        )
+    }
+
     /// Runs `f` as the node connected to `port` when that node is of type `kind`: for
     /// nodes that reach through their input to what it computes rather than to its
     /// output. `None` when nothing, or a node of another type, is connected there.
@@ -218,7 +231,8 @@ impl NodeCtx<'_, '_> {
         let input = match work {
             StageWork::Blur { input, .. }
             | StageWork::Distance { input, .. }
-            | StageWork::FloodFill { input, .. } => input,
+            | StageWork::FloodFill { input, .. }
+            | StageWork::Stretch { input } => input,
             StageWork::Pixels(_) => unreachable!("per-pixel stages are not derived planes"),
         };
         let c = &mut *self.compiler;

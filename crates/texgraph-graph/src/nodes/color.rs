@@ -1,5 +1,5 @@
-//! Channel and value nodes: `split`, `merge`, `grayscale`, `hsl`, `threshold`, `remap`,
-//! `quantize`.
+//! Channel and value nodes: `split`, `channel_shuffle`, `merge`, `grayscale`, `hsl`,
+//! `threshold`, `remap`, `quantize`.
 
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::descriptor::{
@@ -52,6 +52,63 @@ pub static SPLIT: NodeDescriptor = NodeDescriptor {
             .input("color")?
             .expect("an open color reads its default");
         Ok(ctx.rgba(color).map(Val::Scalar).to_vec())
+    },
+};
+
+/// What a channel of `channel_shuffle` may take.
+const SHUFFLE_SOURCES: &[&str] = &[
+    "a.r", "a.g", "a.b", "a.a", "b.r", "b.g", "b.b", "b.a", "0", "1",
+];
+
+/// `channel_shuffle`: a color whose channels are picked from two others.
+pub static CHANNEL_SHUFFLE: NodeDescriptor = NodeDescriptor {
+    id: "channel_shuffle",
+    label: "Channel Shuffle",
+    category: Category::Color,
+    doc: "A color whose red, green, blue and alpha are each picked from a channel of input a \
+          or b, or set to 0 or 1: swaps channels, moves a mask into alpha, packs two maps \
+          into one. A scalar input gives its value as r, g and b and 1 as alpha.",
+    inputs: &[
+        InputPort {
+            name: "a",
+            ty: PortType::Color,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
+            doc: "First source of channels.",
+        },
+        InputPort {
+            name: "b",
+            ty: PortType::Color,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
+            doc: "Second source of channels.",
+        },
+    ],
+    outputs: COLOR_OUT,
+    params: &[
+        choice("red", "a.r", SHUFFLE_SOURCES, "Where red comes from."),
+        choice("green", "a.g", SHUFFLE_SOURCES, "Where green comes from."),
+        choice("blue", "a.b", SHUFFLE_SOURCES, "Where blue comes from."),
+        choice("alpha", "a.a", SHUFFLE_SOURCES, "Where alpha comes from."),
+    ],
+    compile: |ctx| {
+        // Only the inputs some channel reads are compiled.
+        let picks = ["red", "green", "blue", "alpha"].map(|p| ctx.text(p).to_owned());
+        let mut sources = [None, None];
+        let mut rgba = [Operand::Const(0.0); 4];
+        for (out, pick) in rgba.iter_mut().zip(&picks) {
+            *out = match pick.split_once('.') {
+                Some((port, channel)) => {
+                    let index = usize::from(port == "b");
+                    if sources[index].is_none() {
+                        let value = ctx.input(port)?.expect("an open input reads its default");
+                        sources[index] = Some(ctx.rgba(value));
+                    }
+                    let at = CHANNELS.iter().position(|c| *c == channel).unwrap_or(0);
+                    sources[index].expect("just read")[at]
+                }
+                None => Operand::Const(if pick == "1" { 1.0 } else { 0.0 }),
+            };
+        }
+        Ok(vec![Val::Color(rgba)])
     },
 };
 

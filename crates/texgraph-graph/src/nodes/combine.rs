@@ -1,4 +1,4 @@
-//! Nodes that combine inputs: `blend` and `math`.
+//! Nodes that combine inputs: `blend`, `switch` and `math`.
 
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::descriptor::{
@@ -105,6 +105,47 @@ pub static BLEND: NodeDescriptor = NodeDescriptor {
                 Val::Color([rgb[0], rgb[1], rgb[2], alpha])
             }
         }])
+    },
+};
+
+/// `switch`: one of two inputs, chosen by a param.
+pub static SWITCH: NodeDescriptor = NodeDescriptor {
+    id: "switch",
+    label: "Switch",
+    category: Category::Combine,
+    doc: "Passes on input a or input b, as `pick` says; the other is not computed at all. \
+          Exposed from a graph used as a node, it lets its users choose between two \
+          variants (a rough or a polished finish, two patterns).",
+    inputs: &[
+        InputPort {
+            name: "a",
+            ty: PortType::Any,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
+            doc: "Passed on when `pick` is a.",
+        },
+        InputPort {
+            name: "b",
+            ty: PortType::Any,
+            unconnected: Unconnected::Reads(OpenValue::BLACK),
+            doc: "Passed on when `pick` is b.",
+        },
+    ],
+    outputs: &[OutputPort {
+        name: "out",
+        ty: OutputType::FollowsInputs,
+        doc: "The input picked (a color if it is one).",
+    }],
+    params: &[choice(
+        "pick",
+        "a",
+        &["a", "b"],
+        "Which input is passed on.",
+    )],
+    compile: |ctx| {
+        let port = if ctx.text("pick") == "b" { "b" } else { "a" };
+        Ok(vec![
+            ctx.input(port)?.expect("an open input reads its default"),
+        ])
     },
 };
 

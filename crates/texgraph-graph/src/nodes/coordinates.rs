@@ -1,5 +1,5 @@
 //! Nodes about the sample position: `coords` reads it, `transform` and `warp` move it
-//! and re-sample their source there.
+//! and re-sample their source there, `pixelate` snaps it to the centres of a grid.
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
@@ -252,6 +252,55 @@ pub static DIRECTIONAL_WARP: NodeDescriptor = NodeDescriptor {
         let at = Frame {
             x: ctx.emit(Op::MulAdd(amount, Operand::Const(dx), frame.x))?,
             y: ctx.emit(Op::MulAdd(amount, Operand::Const(dy), frame.y))?,
+            ..frame
+        };
+        Ok(vec![
+            ctx.input_at("input", at)?
+                .expect("an open input reads its default"),
+        ])
+    },
+};
+
+/// `pixelate`: the input as large square pixels.
+pub static PIXELATE: NodeDescriptor = NodeDescriptor {
+    id: "pixelate",
+    label: "Pixelate",
+    category: Category::Coordinates,
+    doc: "The input as `columns` × `rows` flat blocks, each the input's value at its centre: \
+          ((floor(u·columns) + ½)/columns, (floor(v·rows) + ½)/rows). Blocks are whole \
+          numbers across and down, so a tiling input stays tiling.",
+    inputs: &[InputPort {
+        name: "input",
+        ty: PortType::Any,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
+        doc: "The values to pixelate.",
+    }],
+    outputs: &[OutputPort {
+        name: "out",
+        ty: OutputType::FollowsInputs,
+        doc: "The blocks (a color if the input is).",
+    }],
+    params: &[
+        float("columns", 32.0, 1.0, 4096.0, "Blocks across (rounded)."),
+        float("rows", 32.0, 1.0, 4096.0, "Blocks down (rounded)."),
+    ],
+    compile: |ctx| {
+        let columns = ctx.uniform("columns")?.round().clamp(1.0, 4096.0);
+        let rows = ctx.uniform("rows")?.round().clamp(1.0, 4096.0);
+        let frame = ctx.frame();
+        let snap = |ctx: &mut NodeCtx<'_, '_>, coord, count: f32| {
+            let scaled = ctx.emit(Op::Binary(Binary::Multiply, coord, Operand::Const(count)))?;
+            let within = ctx.emit(Op::Unary(Unary::Fract, scaled))?;
+            let start = ctx.emit(Op::Binary(Binary::Subtract, scaled, within))?;
+            ctx.emit(Op::MulAdd(
+                start,
+                Operand::Const(1.0 / count),
+                Operand::Const(0.5 / count),
+            ))
+        };
+        let at = Frame {
+            x: snap(ctx, frame.x, columns)?,
+            y: snap(ctx, frame.y, rows)?,
             ..frame
         };
         Ok(vec![

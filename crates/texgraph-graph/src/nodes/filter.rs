@@ -1,5 +1,5 @@
-//! Nodes that need their input over the whole image first: `buffer`, `blur`, `sharpen`,
-//! `normal`, `emboss`, `edge_detect`, `slope_blur`. Each says which inputs it reads as
+//! Nodes that need their input over the whole image first: `buffer`, `blur`, `highpass`,
+//! `sharpen`, `normal`, `emboss`, `edge_detect`, `slope_blur`. Each says which inputs it reads as
 //! planes and what it computes from them; the compiler puts those inputs in stages of
 //! their own. Distances are in texture units (fractions of the image's width across and
 //! height down), so a thumbnail, a preview and an 8K export look alike.
@@ -11,7 +11,7 @@ use crate::descriptor::{
     ParamKind, PortType, SCALAR_OUT, Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
-use texgraph_engine::program::{Op, Operand, SlopeMode};
+use texgraph_engine::program::{Binary, Op, Operand, SlopeMode, Unary};
 
 const FOLLOWS_INPUT: &[OutputPort] = &[OutputPort {
     name: "out",
@@ -106,6 +106,55 @@ pub static BLUR: NodeDescriptor = NodeDescriptor {
             plane
         };
         Ok(vec![ctx.read(plane, false)?])
+    },
+};
+
+/// `highpass`: the detail above a blur.
+pub static HIGHPASS: NodeDescriptor = NodeDescriptor {
+    id: "highpass",
+    label: "Highpass",
+    category: Category::Filter,
+    doc: "The fine detail of the input around mid-gray: x − blur(x, radius) + 0.5 on each color \
+          channel (alpha kept), clamped to [0, 1]. Removes large-scale shading and keeps what \
+          is smaller than the radius: the base of detail normals, even-lit photos and \
+          sharpening in overlay mode. Tileable graphs blur across the edges.",
+    inputs: &[input("The values whose detail is kept.")],
+    outputs: FOLLOWS_INPUT,
+    params: &[float(
+        "radius",
+        0.02,
+        0.0,
+        0.25,
+        "Standard deviation of the blur subtracted, texture units: detail up to about this \
+         size is kept.",
+    )],
+    compile: |ctx| {
+        let radius = ctx.uniform("radius")?;
+        let plane = ctx
+            .plane("input", PlaneInput::FULL)?
+            .expect("an open input reads its default");
+        let sharp = ctx.read(plane, false)?;
+        let blurred = if radius > 0.0 {
+            ctx.blurred(plane, radius)?
+        } else {
+            plane
+        };
+        let soft = ctx.read(blurred, false)?;
+        let detail = |ctx: &mut NodeCtx<'_, '_>, x: Operand, b: Operand| {
+            let d = ctx.emit(Op::Binary(Binary::Subtract, x, b))?;
+            let centred = ctx.emit(Op::Binary(Binary::Add, d, Operand::Const(0.5)))?;
+            ctx.emit(Op::Unary(Unary::Clamp01, centred))
+        };
+        Ok(vec![match (sharp, soft) {
+            (Val::Scalar(x), Val::Scalar(b)) => Val::Scalar(detail(ctx, x, b)?),
+            (Val::Color(x), Val::Color(b)) => Val::Color([
+                detail(ctx, x[0], b[0])?,
+                detail(ctx, x[1], b[1])?,
+                detail(ctx, x[2], b[2])?,
+                x[3],
+            ]),
+            _ => unreachable!("a plane and its blur have the same channels"),
+        }])
     },
 };
 

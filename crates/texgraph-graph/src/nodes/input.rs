@@ -1,4 +1,4 @@
-//! Sources of plain values and the graph's ends: `constant`, `color`, `time`,
+//! Sources of plain values and the graph's ends: `constant`, `color`, `uniform`, `time`,
 //! `graph_input` and `output`.
 
 use crate::compile::node_ctx::Val;
@@ -35,6 +35,48 @@ pub static COLOR: NodeDescriptor = NodeDescriptor {
         kind: ParamKind::Color { default: "#808080" },
     }],
     compile: |ctx| Ok(vec![Val::Color(ctx.color("color").map(Operand::Const))]),
+};
+
+/// `uniform`: a gray or color constant, under the name Substance users know.
+pub static UNIFORM: NodeDescriptor = NodeDescriptor {
+    id: "uniform",
+    label: "Uniform Color",
+    category: Category::Input,
+    doc: "The same value everywhere: a gray level (`value`) or a color (`color`), as `type` \
+          says. `constant` and `color` do the same, one kind each.",
+    inputs: &[],
+    outputs: &[OutputPort {
+        name: "out",
+        ty: OutputType::ByParam,
+        doc: "The value or the color.",
+    }],
+    params: &[
+        choice(
+            "type",
+            "color",
+            &["scalar", "color"],
+            "A gray level (one channel) or a color.",
+        ),
+        float(
+            "value",
+            0.5,
+            -1e6,
+            1e6,
+            "The gray level, when `type` is scalar.",
+        ),
+        Param {
+            name: "color",
+            doc: "The color, #rrggbb or #rrggbbaa, when `type` is color.",
+            kind: ParamKind::Color { default: "#808080" },
+        },
+    ],
+    compile: |ctx| {
+        Ok(vec![if ctx.text("type") == "color" {
+            Val::Color(ctx.color("color").map(Operand::Const))
+        } else {
+            Val::Scalar(ctx.float("value")?)
+        }])
+    },
 };
 
 /// `time`: the graph's time setting.

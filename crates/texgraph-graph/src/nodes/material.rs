@@ -7,8 +7,8 @@
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::compile::planes::PlaneInput;
 use crate::descriptor::{
-    COLOR_OUT, Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, PortType,
-    SCALAR_OUT, Unconnected, choice, float,
+    COLOR_OUT, Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param,
+    ParamKind, PortType, SCALAR_OUT, Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, NormalBlendMode, Op, Operand, Unary};
@@ -220,6 +220,44 @@ pub static NORMAL_BLEND: NodeDescriptor = NodeDescriptor {
             rgb[2],
             Operand::Const(1.0),
         ])])
+    },
+};
+
+/// `normal_invert`: flips a normal map's axes.
+pub static NORMAL_INVERT: NodeDescriptor = NodeDescriptor {
+    id: "normal_invert",
+    label: "Normal Invert",
+    category: Category::Material,
+    doc: "Flips the green channel (1 − g) of a normal map, and the red one with `invert_red`: \
+          converts between the OpenGL convention (green up: Blender, Unity, glTF) and the \
+          DirectX one (green down: Unreal, 3ds Max), or turns bumps into dents. Blue and \
+          alpha are kept.",
+    inputs: &[normal_map("normal", "The normal map to convert.")],
+    outputs: COLOR_OUT,
+    params: &[
+        Param {
+            name: "invert_green",
+            doc: "Flip green: OpenGL to DirectX and back.",
+            kind: ParamKind::Bool { default: true },
+        },
+        Param {
+            name: "invert_red",
+            doc: "Flip red as well (with green: bumps become dents).",
+            kind: ParamKind::Bool { default: false },
+        },
+    ],
+    compile: |ctx| {
+        let normal = ctx
+            .input("normal")?
+            .expect("an open normal reads its default");
+        let [mut r, mut g, b, a] = ctx.rgba(normal);
+        if ctx.flag("invert_red") {
+            r = ctx.emit(Op::Unary(Unary::Invert, r))?;
+        }
+        if ctx.flag("invert_green") {
+            g = ctx.emit(Op::Unary(Unary::Invert, g))?;
+        }
+        Ok(vec![Val::Color([r, g, b, a])])
     },
 };
 

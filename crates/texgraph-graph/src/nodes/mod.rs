@@ -2,6 +2,7 @@
 //! registry lists them.
 
 pub mod adjust;
+pub mod anisotropic;
 pub mod bitmap;
 pub mod color;
 pub mod combine;
@@ -9,6 +10,7 @@ pub mod coordinates;
 pub mod filter;
 pub mod flood;
 pub mod fractal;
+pub mod gradients;
 pub mod histogram;
 pub mod input;
 pub mod mask;
@@ -16,5 +18,9 @@ pub mod material;
 pub mod noise;
 pub mod pattern;
 pub mod scatter;
+pub mod select;
 pub mod smear;
+pub mod symmetry;
+pub mod tile_sampler;
 pub mod tiling;
+pub mod tone;

@@ -133,7 +133,11 @@ fn scatter(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     let mask_probability = ctx.float("mask_probability")?;
     let add = ctx.text("combine") == "add";
     let seed = ctx.int("seed") as u32;
-    let period = if ctx.tileable() { count as u32 } else { 0 };
+    let period = if ctx.tileable() {
+        [count as u32; 2]
+    } else {
+        [0; 2]
+    };
 
     // An instance reaches half its diagonal from its centre, which is at most jitter/2
     // from its cell's: cells further than that from the sample's cannot cover it.

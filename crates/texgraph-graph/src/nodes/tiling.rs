@@ -1,6 +1,8 @@
-//! `make_it_tile`: makes a non-repeating input (a photo, a graph that does not tile)
-//! seamless by blending it, near its edges, with a copy of itself that is continuous
-//! there: the copy shifted by half the image, or its mirror image.
+//! Nodes about tiling: `make_it_tile` makes a non-repeating input (a photo, a graph that
+//! does not tile) seamless by blending it, near its edges, with a copy of itself that is
+//! continuous there (the copy shifted by half the image, or its mirror image);
+//! `safe_transform` moves, repeats and turns a tiling input only in ways that keep it
+//! tiling.
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
@@ -116,4 +118,102 @@ fn lerp(
         .zip(b)
         .map(|(&a, &b)| ctx.emit(Op::Lerp(a, b, t)))
         .collect()
+}
+
+/// `safe_transform`: a transform that keeps tiling.
+pub static SAFE_TRANSFORM: NodeDescriptor = NodeDescriptor {
+    id: "safe_transform",
+    label: "Safe Transform",
+    category: Category::Coordinates,
+    doc: "Moves, repeats, turns and flips a tiling input in the ways that keep it tiling \
+          (Substance's Safe Transform): the input repeated `repeat` times across, turned about \
+          the image's centre by `rotation` snapped to a multiple of 45° (a diagonal turn also \
+          repeats the input sqrt(2) times more, so its copies meet along the diagonals), flipped, \
+          then moved by `offset`. Sampled at p' = repeat·R·(p − ½) + ½ − offset, R the turn \
+          (and flip) as a matrix of whole numbers, so p' moves by whole images whenever p \
+          does.",
+    inputs: &[InputPort {
+        name: "input",
+        ty: PortType::Any,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
+        doc: "The tiling values to move, repeat or turn.",
+    }],
+    outputs: &[OutputPort {
+        name: "out",
+        ty: OutputType::FollowsInputs,
+        doc: "The moved values (a color if the input is).",
+    }],
+    params: &[
+        float(
+            "repeat",
+            1.0,
+            1.0,
+            64.0,
+            "How many times the input repeats across (rounded).",
+        ),
+        float(
+            "rotation",
+            0.0,
+            -360.0,
+            360.0,
+            "Turn, degrees counterclockwise, snapped to a multiple of 45°.",
+        ),
+        choice(
+            "flip",
+            "none",
+            &["none", "horizontal", "vertical", "both"],
+            "Mirror the input left to right, top to bottom, or both.",
+        ),
+        float("offset_x", 0.0, -16.0, 16.0, "Shift right, texture units."),
+        float("offset_y", 0.0, -16.0, 16.0, "Shift down, texture units."),
+    ],
+    compile: safe_transform,
+};
+
+fn safe_transform(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
+    let repeat = ctx.uniform("repeat")?.round().clamp(1.0, 64.0);
+    let eighths = (ctx.uniform("rotation")? / 45.0).round().rem_euclid(8.0) as usize;
+    // The turn as a matrix of whole numbers, counterclockwise on screen (v points down):
+    // [a −b; b a] with (a, b) the image of the u axis read in (u, −v).
+    let (a, b) = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ][eighths];
+    let (fx, fy) = match ctx.text("flip") {
+        "horizontal" => (-1, 1),
+        "vertical" => (1, -1),
+        "both" => (-1, -1),
+        _ => (1, 1),
+    };
+    // Sample position p' = repeat·M·(p − ½) + ½ − offset, M = flip · turn⁻¹ (turning the
+    // image counterclockwise reads the input clockwise).
+    let m = [
+        [(a * fx) as f32, (-b * fx) as f32],
+        [(b * fy) as f32, (a * fy) as f32],
+    ];
+    let (ox, oy) = (ctx.float("offset_x")?, ctx.float("offset_y")?);
+    let frame = ctx.frame();
+    let c = Operand::Const;
+    let dx = ctx.emit(Op::Binary(Binary::Subtract, frame.x, c(0.5)))?;
+    let dy = ctx.emit(Op::Binary(Binary::Subtract, frame.y, c(0.5)))?;
+    let along = |ctx: &mut NodeCtx<'_, '_>, row: [f32; 2], offset| {
+        let rest = ctx.emit(Op::Binary(Binary::Subtract, c(0.5), offset))?;
+        let y_part = ctx.emit(Op::MulAdd(dy, c(row[1] * repeat), rest))?;
+        ctx.emit(Op::MulAdd(dx, c(row[0] * repeat), y_part))
+    };
+    let at = Frame {
+        x: along(ctx, m[0], ox)?,
+        y: along(ctx, m[1], oy)?,
+        ..frame
+    };
+    Ok(vec![
+        ctx.input_at("input", at)?
+            .expect("an open input reads its default"),
+    ])
 }

@@ -160,15 +160,18 @@ class PortInfo(TypedDict, total=False):
     doc: str
 
 class NodeInfo(TypedDict):
-    """A node type: what `texgraph nodes` lists."""
+    """A node type or a built-in library graph: what `texgraph nodes` lists."""
 
-    id: NodeId
+    #: A node type, or `library:NAME` for a library graph (the `file` of a `graph` node).
+    id: Union[NodeId, str]
     label: str
     category: str
     doc: str
     inputs: list[PortInfo]
     outputs: list[PortInfo]
     params: list[ParamInfo]
+    #: Whether it is a built-in library graph (added as a `graph` node).
+    library: bool
 
 class TexgraphError(Exception):
     """Base class of texgraph's own errors."""
@@ -261,7 +264,7 @@ def formats() -> list[FormatId]:
     """The ids of the file formats `Graph.export` writes, as its `format` takes them."""
 
 def nodes() -> list[NodeInfo]:
-    """Every node type of the registry, as plain data."""
+    """Every node type of the registry, then every built-in library graph, as plain data."""
 
 def batch(
     manifest: Union[str, PathLike[str]],

@@ -854,8 +854,16 @@ impl eframe::App for EditorApp {
                 .show(ui.ctx(), |ui| {
                     let wire = self.canvas.palette_wire.clone();
                     let fits = |d: &_| wire.as_ref().is_none_or(|w| w.fits(d));
-                    if let Some(kind) = canvas::palette(ui, &mut self.canvas.palette, &fits) {
+                    let wired = wire.is_some();
+                    if let Some(kind) = canvas::palette(ui, &mut self.canvas.palette, &fits, wired)
+                    {
                         self.commands.push(match (wire, at) {
+                            _ if kind.starts_with(texgraph_core::library::PREFIX) => {
+                                Command::AddSubgraph {
+                                    file: kind.to_owned(),
+                                    pos: at,
+                                }
+                            }
                             (Some(wire), Some(pos)) => Command::AddWiredNode { kind, pos, wire },
                             _ => Command::AddNode { kind, pos: at },
                         });

@@ -33,7 +33,7 @@ pub fn refresh(graph: &Graph, folder: &Path) -> bool {
         if known.contains_key(file) {
             continue;
         }
-        if let Ok(interface) = subgraph::interface(&folder.join(file)) {
+        if let Ok(interface) = subgraph::interface(&texgraph_core::paths::beside(folder, file)) {
             known.insert(file.clone(), Arc::new(interface));
         }
     }
@@ -194,7 +194,7 @@ mod tests {
         assert!(refresh(&graph, &folder), "first look");
         assert!(!refresh(&graph, &folder), "nothing changed");
         let ports = ports(&graph, "fine").unwrap();
-        assert_eq!(ports.label, "marble veins (graph)");
+        assert_eq!(ports.label, "Marble veins (graph)");
         let inputs: Vec<&str> = ports.inputs.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(inputs, ["vein_scale", "angle", "distortion", "sharpness"]);
         assert_eq!(ports.outputs, ["mask"]);

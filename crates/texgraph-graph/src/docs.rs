@@ -1,7 +1,9 @@
-//! The node reference, generated from the registry: docs/nodes.md and `texgraph nodes`.
+//! The node reference, generated from the registry and the built-in library:
+//! docs/nodes.md and `texgraph nodes`.
 
 use std::fmt::Write;
 
+use crate::catalog;
 use crate::registry::{
     Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType, Unconnected,
 };
@@ -91,7 +93,84 @@ pub fn nodes_markdown() -> String {
             node_markdown(&mut out, d);
         }
     }
+    library_markdown(&mut out);
+    other_tools_markdown(&mut out);
     out
+}
+
+/// The table of the names other tools give texgraph's nodes and library graphs.
+fn other_tools_markdown(out: &mut String) {
+    out.push_str(
+        "\n## Names in other tools\n\n\
+         What Substance 3D Designer and Material Maker call the same or the nearest tool. \
+         The palette's search finds each entry by these names too.\n\n\
+         | Substance 3D Designer | Material Maker | texgraph |\n|---|---|---|\n",
+    );
+    for (substance, maker, id) in crate::search_words::OTHER_TOOLS {
+        let name = |n: &str| {
+            if n.is_empty() {
+                "—".to_owned()
+            } else {
+                n.to_owned()
+            }
+        };
+        let _ = writeln!(out, "| {} | {} | `{id}` |", name(substance), name(maker));
+    }
+}
+
+/// The built-in library's section of the reference: each graph as a node.
+fn library_markdown(out: &mut String) {
+    out.push_str(
+        "\n## Library\n\n\
+         Graphs made to be used as nodes, built into texgraph: a `graph` node whose `file` is \
+         `library:NAME` runs one (the palette's Library entries add such a node). Their \
+         params are the graph's exposed params, with the ranges given here. \
+         [library.md](library.md) shows each one and how long it takes.\n",
+    );
+    let mut category = String::new();
+    for entry in catalog::library_entries() {
+        if entry.category != category {
+            category = entry.category.clone();
+            let _ = write!(out, "\n### {category}\n");
+        }
+        let _ = write!(
+            out,
+            "\n#### `{}` — {}\n\n{}\n",
+            entry.file, entry.label, entry.doc
+        );
+        let words: Vec<String> = crate::search_words::words_for(&entry.file)
+            .map(|w| format!("“{w}”"))
+            .collect();
+        if !words.is_empty() {
+            let _ = write!(out, "\nAlso found by searching {}.\n", words.join(", "));
+        }
+        let face = &entry.interface;
+        if !face.inputs.is_empty() {
+            out.push_str("\n| input | type |\n|---|---|\n");
+            for p in &face.inputs {
+                let _ = writeln!(out, "| `{}` | {} |", p.name, port_type(p.ty));
+            }
+        }
+        let outputs: Vec<String> = face.outputs.iter().map(|o| format!("`{o}`")).collect();
+        let _ = writeln!(out, "\nOutputs: {}.", outputs.join(", "));
+        out.push_str("\n| param | type | default | range | description |\n|---|---|---|---|---|\n");
+        for p in &face.params {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} |",
+                p.name,
+                p.kind.type_name(),
+                value_text(&p.default_value()).replace('|', "\\|"),
+                range(&p.kind),
+                p.doc.replace('|', "\\|"),
+            );
+        }
+    }
+}
+
+/// A param value as a file writes it.
+fn value_text(value: &crate::graph::ParamValue) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 fn node_markdown(out: &mut String, d: &NodeDescriptor) {
@@ -169,6 +248,27 @@ pub fn nodes_text() -> String {
                     }
                 );
             }
+        }
+    }
+    let _ = writeln!(out, "Library (graph nodes: \"file\": \"library:NAME\"):");
+    for entry in catalog::library_entries() {
+        let _ = writeln!(
+            out,
+            "  {:<28} {} ({})",
+            entry.file, entry.label, entry.category
+        );
+        for p in &entry.interface.inputs {
+            let _ = writeln!(out, "      in    {:<13} {}", p.name, port_type(p.ty));
+        }
+        for p in &entry.interface.params {
+            let _ = writeln!(
+                out,
+                "      param {:<13} {} = {} [{}]",
+                p.name,
+                p.kind.type_name(),
+                value_text(&p.default_value()),
+                range(&p.kind)
+            );
         }
     }
     out

@@ -25,8 +25,9 @@ pub const GRAPH_INPUT_KIND: &str = "graph_input";
 pub const FORMAT: &str = "texgraph";
 /// The newest graph file format version: what this build reads up to, and what a loaded
 /// graph holds in memory. Version 2 added subgraphs (`graph` and `graph_input` nodes, the
-/// `exposed` list) and `settings.loop`; a version 1 file is read unchanged.
-pub const VERSION: u32 = 4;
+/// `exposed` list) and `settings.loop`; version 5 the graph's `doc` and exposed params'
+/// `min` and `max`. An older file is read unchanged.
+pub const VERSION: u32 = 5;
 /// The oldest graph file format version this build reads.
 pub const FIRST_VERSION: u32 = 1;
 /// Largest graph file read, in bytes (64 MiB: far above any hand-made or generated
@@ -46,6 +47,14 @@ pub struct Graph {
     /// Display name; also the default output file name of `texgraph render`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// What the graph makes, in a sentence or two: shown where the graph is offered as a
+    /// node (the library, the palette, `texgraph nodes`). Version 5.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
+    /// The group it is listed under where it is offered as a node ("Grunge", "Pattern",
+    /// "Smart mask"…). Version 5.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub category: String,
     /// Graph-wide settings.
     #[serde(default)]
     pub settings: Settings,
@@ -73,6 +82,13 @@ pub struct Exposed {
     /// target param's own doc when empty).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub doc: String,
+    /// The smallest value it takes, within the target's range (the target's own when
+    /// absent): the slider's start. Version 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    /// The largest value it takes, as `min`. Version 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
 }
 
 /// Graph-wide settings.
@@ -287,6 +303,8 @@ impl Graph {
             format: FORMAT.to_owned(),
             version: VERSION,
             name: None,
+            doc: String::new(),
+            category: String::new(),
             settings: Settings::default(),
             nodes: Vec::new(),
             comments: Vec::new(),
@@ -308,7 +326,13 @@ impl Graph {
             n.kind == "output"
                 && matches!(n.params.get("usage"), Some(ParamValue::Text(u)) if u != "color")
         });
-        if usages {
+        let ranged = self
+            .exposed
+            .iter()
+            .any(|e| e.min.is_some() || e.max.is_some());
+        if ranged || !self.doc.is_empty() || !self.category.is_empty() {
+            5
+        } else if usages {
             4
         } else if self.nodes.iter().any(|n| n.label.is_some()) {
             3

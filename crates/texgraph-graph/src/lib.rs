@@ -12,12 +12,14 @@
 //! points. The compiler's state finds node types through the registry it is handed, so
 //! it names no node family.
 
+pub mod catalog;
 pub mod checks;
 pub mod compile;
 pub mod descriptor;
 pub mod docs;
 pub mod graph;
 pub mod images;
+pub mod library;
 pub mod nodes;
 pub mod paths;
 pub mod registry;

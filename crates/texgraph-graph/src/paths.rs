@@ -44,6 +44,7 @@ impl Graph {
 fn resolve(param: Option<&mut ParamValue>, folder: &Path) {
     if let Some(ParamValue::Text(path)) = param
         && !path.is_empty()
+        && !path.starts_with(crate::library::PREFIX)
         && Path::new(path.as_str()).is_relative()
     {
         *path = beside(folder, path).to_string_lossy().into_owned();
@@ -52,9 +53,10 @@ fn resolve(param: Option<&mut ParamValue>, folder: &Path) {
 
 /// Where a relative file param `path` of a graph in `folder` lies: joined to the folder,
 /// except beside a graph named without a folder (`.`), where the path is already right as
-/// written (and reads better without a `./`).
+/// written (and reads better without a `./`), and for a built-in library graph
+/// (`library:NAME`), which lies in no folder.
 pub fn beside(folder: &Path, path: &str) -> PathBuf {
-    if folder == Path::new(".") {
+    if folder == Path::new(".") || path.starts_with(crate::library::PREFIX) {
         PathBuf::from(path)
     } else {
         folder.join(path)
@@ -100,6 +102,11 @@ fn subgraph_files(graph: &Graph, depth: usize, found: &mut Vec<PathBuf>) {
         let Some(ParamValue::Text(file)) = node.params.get("file") else {
             continue;
         };
+        // A built-in library graph is part of the program, not a file read (and includes
+        // no files of its own).
+        if file.starts_with(crate::library::PREFIX) {
+            continue;
+        }
         let path = PathBuf::from(file);
         if found.contains(&path) {
             continue;
@@ -112,4 +119,43 @@ fn subgraph_files(graph: &Graph, depth: usize, found: &mut Vec<PathBuf>) {
             subgraph_files(&included, depth + 1, found);
         }
     }
+}
+
+/// The built-in library graphs `graph` uses, by name, each once: directly, through its
+/// subgraphs' files, and through library graphs using others. They are part of the
+/// program, so [`files_read`] does not list them; what keys a render's result on its
+/// inputs adds their text.
+pub fn library_used(graph: &Graph) -> Vec<String> {
+    fn walk(graph: &Graph, depth: usize, found: &mut Vec<String>) {
+        for node in graph
+            .nodes
+            .iter()
+            .filter(|n| n.kind == crate::graph::SUBGRAPH_KIND)
+        {
+            let Some(ParamValue::Text(file)) = node.params.get("file") else {
+                continue;
+            };
+            let included = match file.strip_prefix(crate::library::PREFIX) {
+                Some(name) => {
+                    if found.iter().any(|n| n == name) {
+                        continue;
+                    }
+                    found.push(name.to_owned());
+                    crate::library::graph(name)
+                }
+                None => Graph::load(Path::new(file)).ok().map(|mut g| {
+                    g.resolve_paths(&folder_of(Path::new(file)));
+                    g
+                }),
+            };
+            if let Some(included) = included
+                && depth < crate::subgraph::MAX_NESTING
+            {
+                walk(&included, depth + 1, found);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(graph, 0, &mut found);
+    found
 }

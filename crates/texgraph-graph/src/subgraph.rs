@@ -271,7 +271,7 @@ pub fn interface(path: &Path) -> Result<Interface, String> {
 /// what it must, and nothing when the file is broken (inlining reports that).
 pub(crate) fn file_params(path: &Path) -> Vec<String> {
     fn walk(path: &Path, depth: usize) -> Vec<String> {
-        let Ok(graph) = Graph::load(path) else {
+        let Ok((graph, _)) = read_included(path) else {
             return Vec::new();
         };
         let folder = crate::graph::folder_of(path);
@@ -407,8 +407,7 @@ impl Included {
     /// first, to refuse cycles.
     fn load(path: &Path, stack: &mut Vec<PathBuf>) -> Result<Self, String> {
         let shown = path.display();
-        let canonical =
-            std::fs::canonicalize(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let (graph, canonical) = read_included(path)?;
         if let Some(start) = stack.iter().position(|p| *p == canonical) {
             let chain: Vec<String> = stack[start..]
                 .iter()
@@ -422,11 +421,6 @@ impl Included {
                 "{shown}: graph files nest more than {MAX_NESTING} levels deep"
             ));
         }
-        let mut graph = Graph::load(path).map_err(|e| match e {
-            Error::Io { source, .. } => format!("cannot read {shown}: {source}"),
-            other => format!("{shown}: {other}"),
-        })?;
-        graph.resolve_paths(&crate::graph::folder_of(path));
         stack.push(canonical);
         let expanded = expand(&graph, stack);
         stack.pop();
@@ -472,6 +466,24 @@ impl Included {
             outputs,
         })
     }
+}
+
+/// The graph a subgraph node's `file` names, with its file params resolved, and what
+/// identifies it in a chain of inclusions: a built-in library graph (`library:NAME`) by
+/// its name, a file by its canonical path.
+fn read_included(path: &Path) -> Result<(Graph, PathBuf), String> {
+    let shown = path.display();
+    if let Some(found) = crate::library::lookup(&path.to_string_lossy()) {
+        let graph = Graph::from_json(found?).map_err(|e| format!("{shown}: {e}"))?;
+        return Ok((graph, path.to_owned()));
+    }
+    let canonical = std::fs::canonicalize(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let mut graph = Graph::load(path).map_err(|e| match e {
+        Error::Io { source, .. } => format!("cannot read {shown}: {source}"),
+        other => format!("{shown}: {other}"),
+    })?;
+    graph.resolve_paths(&crate::graph::folder_of(path));
+    Ok((graph, canonical))
 }
 
 /// The file name of `path`, for cycle chains.
@@ -824,7 +836,10 @@ fn resolve_exposed(
                 })
         };
         match found {
-            Some(p) => resolved.push(p),
+            Some(p) => match narrowed(p, exposed) {
+                Ok(p) => resolved.push(p),
+                Err((field, message)) => problems.push(GraphError::new(at(field), message)),
+            },
             None => problems.push(GraphError::new(
                 at("target"),
                 format!("node '{id}' ({}) has no param '{param}'", node.kind),
@@ -832,4 +847,67 @@ fn resolve_exposed(
         }
     }
     resolved
+}
+
+/// `param` with the range its `exposed` entry gives (`min`, `max`), which must lie within
+/// the target's own and hold the value the file gives; or the field at fault and why.
+fn narrowed(
+    mut param: ExposedParam,
+    exposed: &crate::graph::Exposed,
+) -> Result<ExposedParam, (&'static str, String)> {
+    if exposed.min.is_none() && exposed.max.is_none() {
+        return Ok(param);
+    }
+    let (low, high) = match param.kind {
+        ParamKind::Float { min, max, .. } => (f64::from(min), f64::from(max)),
+        ParamKind::Int { min, max, .. } => (min as f64, max as f64),
+        _ => {
+            let field = if exposed.min.is_some() { "min" } else { "max" };
+            return Err((
+                field,
+                format!("'{}' is not a number: it has no range", exposed.name),
+            ));
+        }
+    };
+    let min = exposed.min.unwrap_or(low);
+    let max = exposed.max.unwrap_or(high);
+    for (field, value) in [("min", min), ("max", max)] {
+        if !value.is_finite() || value < low || value > high {
+            return Err((
+                field,
+                format!("{value} is outside the target's range {low} … {high}"),
+            ));
+        }
+    }
+    if min > max {
+        return Err(("max", format!("{max} is below min {min}")));
+    }
+    let value = match &param.value {
+        Some(ParamValue::Number(v)) => *v,
+        _ => match param.kind {
+            ParamKind::Float { default, .. } => f64::from(default),
+            ParamKind::Int { default, .. } => default as f64,
+            _ => unreachable!("numbers only"),
+        },
+    };
+    if value < min || value > max {
+        return Err((
+            "min",
+            format!("the file's value {value} is outside {min} … {max}"),
+        ));
+    }
+    param.kind = match param.kind {
+        ParamKind::Float { default, .. } => ParamKind::Float {
+            default,
+            min: min as f32,
+            max: max as f32,
+        },
+        ParamKind::Int { default, .. } => ParamKind::Int {
+            default,
+            min: min.ceil() as i64,
+            max: max.floor() as i64,
+        },
+        other => other,
+    };
+    Ok(param)
 }

@@ -64,23 +64,27 @@ pub fn set_param(
         )
     })?;
     let at = Location::field(node_id, param);
-    let desc = registry::lookup(&node.kind).ok_or_else(|| {
-        GraphError::new(
-            Location::node(node_id),
-            format!("node '{node_id}' has unknown type '{}'", node.kind),
-        )
-    })?;
-    let kind = desc.param(param).map(|p| p.kind).ok_or_else(|| {
-        let names: Vec<_> = desc.params.iter().map(|p| p.name).collect();
-        GraphError::new(
-            at.clone(),
-            format!(
-                "node '{node_id}' ({}) has no param '{param}' (params: {})",
-                desc.id,
-                names.join(", ")
-            ),
-        )
-    })?;
+    let kind = if node.kind == crate::graph::SUBGRAPH_KIND {
+        subgraph_param(node, param).map_err(|message| GraphError::new(at.clone(), message))?
+    } else {
+        let desc = registry::lookup(&node.kind).ok_or_else(|| {
+            GraphError::new(
+                Location::node(node_id),
+                format!("node '{node_id}' has unknown type '{}'", node.kind),
+            )
+        })?;
+        desc.param(param).map(|p| p.kind).ok_or_else(|| {
+            let names: Vec<_> = desc.params.iter().map(|p| p.name).collect();
+            GraphError::new(
+                at.clone(),
+                format!(
+                    "node '{node_id}' ({}) has no param '{param}' (params: {})",
+                    desc.id,
+                    names.join(", ")
+                ),
+            )
+        })?
+    };
     // Every message names the node and field: a front end may show it alone.
     let fail = |message: String| {
         GraphError::new(
@@ -126,4 +130,28 @@ pub fn set_param(
     }
     node.params.insert(param.to_owned(), parsed);
     Ok(())
+}
+
+/// The kind of param `param` of subgraph node `node`: its `file`, or a param its graph
+/// exposes (with the range the graph gives it).
+fn subgraph_param(node: &crate::graph::Node, param: &str) -> Result<ParamKind, String> {
+    if param == "file" {
+        return Ok(ParamKind::File { default: "" });
+    }
+    let file = match node.params.get("file") {
+        Some(ParamValue::Text(file)) if !file.is_empty() => file,
+        _ => return Err(format!("node '{}' has no graph file chosen", node.id)),
+    };
+    let interface = crate::subgraph::interface(std::path::Path::new(file))?;
+    match interface.param(param) {
+        Some(exposed) => Ok(exposed.kind),
+        None => {
+            let names: Vec<&str> = interface.params.iter().map(|p| p.name.as_str()).collect();
+            Err(format!(
+                "node '{}' ({file}) exposes no param '{param}' (params: {})",
+                node.id,
+                names.join(", ")
+            ))
+        }
+    }
 }

@@ -42,6 +42,10 @@ impl Keys {
         for file in reads {
             part(&self.content_hash(file));
         }
+        // The built-in library graphs it uses, as this program holds them.
+        for name in texgraph_core::paths::library_used(graph) {
+            part(texgraph_core::library::text(&name).unwrap_or("missing"));
+        }
         hasher.finalize().to_hex().to_string()
     }
 

@@ -26,10 +26,6 @@ fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyGraph> {
     PyGraph::load(py, &path)
 }
 
-/// Every node type of the registry, as plain data: a list of dicts with `id`, `label`,
-/// `category`, `doc`, `inputs` (name, type, required, doc), `outputs` (name, type, doc)
-/// and `params` (param, kind, default, min, max, options, doc). Float params are inputs
-/// too: connect a node to one to vary it per pixel.
 /// The ids of the file formats the module writes (`format=` of `Graph.export`, and the
 /// extensions `path` may have), from the one format table the CLI also reads.
 #[pyfunction]
@@ -37,9 +33,15 @@ fn formats() -> Vec<&'static str> {
     texgraph_core::export::Format::ids().collect()
 }
 
+/// Every node type of the registry, then every built-in library graph, as plain data: a
+/// list of dicts with `id` (a node type, or `library:NAME` for a library graph, which a
+/// `graph` node's `file` names), `label`, `category`, `doc`, `inputs` (name, type,
+/// required, doc), `outputs` (name, type, doc), `params` (param, kind, default, min,
+/// max, options, doc) and `library`. Float params are inputs too: connect a node to one
+/// to vary it per pixel.
 #[pyfunction]
 fn nodes(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    registry::NODES
+    let mut all: Vec<Bound<'_, PyDict>> = registry::NODES
         .iter()
         .map(|desc| {
             let node = PyDict::new(py);
@@ -79,9 +81,61 @@ fn nodes(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                 .map(|param| values::param_dict(py, param))
                 .collect::<PyResult<Vec<_>>>()?;
             node.set_item("params", params)?;
+            node.set_item("library", false)?;
             Ok(node)
         })
-        .collect()
+        .collect::<PyResult<_>>()?;
+    for entry in texgraph_core::catalog::library_entries() {
+        all.push(library_entry(py, &entry)?);
+    }
+    Ok(all)
+}
+
+/// A built-in library graph as a node: its `id` is what a graph node's `file` param says.
+fn library_entry<'py>(
+    py: Python<'py>,
+    entry: &texgraph_core::catalog::LibraryEntry,
+) -> PyResult<Bound<'py, PyDict>> {
+    let node = PyDict::new(py);
+    node.set_item("id", &entry.file)?;
+    node.set_item("label", &entry.label)?;
+    node.set_item("category", &entry.category)?;
+    node.set_item("doc", &entry.doc)?;
+    let face = &entry.interface;
+    let inputs = face
+        .inputs
+        .iter()
+        .map(|port| {
+            let d = PyDict::new(py);
+            d.set_item("name", &port.name)?;
+            d.set_item("type", port_type(port.ty))?;
+            d.set_item("required", false)?;
+            d.set_item("unconnected", "the graph input's default")?;
+            d.set_item("doc", "")?;
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    node.set_item("inputs", inputs)?;
+    let outputs = face
+        .outputs
+        .iter()
+        .map(|name| {
+            let d = PyDict::new(py);
+            d.set_item("name", name)?;
+            d.set_item("type", "scalar or color")?;
+            d.set_item("doc", "")?;
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    node.set_item("outputs", outputs)?;
+    let params = face
+        .params
+        .iter()
+        .map(|p| values::param_entry(py, &p.name, &p.kind, &p.default_value(), &p.doc))
+        .collect::<PyResult<Vec<_>>>()?;
+    node.set_item("params", params)?;
+    node.set_item("library", true)?;
+    Ok(node)
 }
 
 /// The module.

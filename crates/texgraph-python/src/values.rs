@@ -7,12 +7,29 @@ use texgraph_core::registry::{Param, ParamKind};
 
 /// A param's description: `param`, `kind`, `default`, `min`, `max`, `options`, `doc`.
 pub fn param_dict<'py>(py: Python<'py>, param: &Param) -> PyResult<Bound<'py, PyDict>> {
+    param_entry(
+        py,
+        param.name,
+        &param.kind,
+        &param.kind.default_value(),
+        param.doc,
+    )
+}
+
+/// A param of a node type or an exposed param of a library graph, as plain data.
+pub fn param_entry<'py>(
+    py: Python<'py>,
+    name: &str,
+    kind: &ParamKind,
+    default: &texgraph_core::ParamValue,
+    doc: &str,
+) -> PyResult<Bound<'py, PyDict>> {
     let entry = PyDict::new(py);
-    entry.set_item("param", param.name)?;
-    entry.set_item("kind", param.kind.type_name())?;
-    let default = param_value_to_py(py, &param.kind.default_value(), &param.kind)?;
+    entry.set_item("param", name)?;
+    entry.set_item("kind", kind.type_name())?;
+    let default = param_value_to_py(py, default, kind)?;
     entry.set_item("default", default)?;
-    let (min, max) = match param.kind {
+    let (min, max) = match *kind {
         ParamKind::Float { min, max, .. } => (
             Some(f64::from(min).into_pyobject(py)?.into_any()),
             Some(f64::from(max).into_pyobject(py)?.into_any()),
@@ -25,12 +42,12 @@ pub fn param_dict<'py>(py: Python<'py>, param: &Param) -> PyResult<Bound<'py, Py
     };
     entry.set_item("min", min)?;
     entry.set_item("max", max)?;
-    let options = match param.kind {
+    let options = match *kind {
         ParamKind::Choice { options, .. } => Some(options.to_vec()),
         _ => None,
     };
     entry.set_item("options", options)?;
-    entry.set_item("doc", param.doc)?;
+    entry.set_item("doc", doc)?;
     Ok(entry)
 }
 

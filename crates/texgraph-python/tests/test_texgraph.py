@@ -364,6 +364,26 @@ def test_nodes_lists_the_registry_as_the_cli_does():
     }
 
 
+def test_nodes_lists_the_library_and_a_library_graph_renders_as_a_node():
+    library = [n for n in texgraph.nodes() if n["library"]]
+    assert len(library) >= 40
+    assert len(texgraph.nodes()) >= 150
+    rust = next(n for n in library if n["id"] == "library:grunge_rust")
+    assert rust["category"] == "Grunge" and rust["doc"]
+    assert 2 <= len(rust["params"]) <= 6
+    seed = next(p for p in rust["params"] if p["param"] == "seed")
+    assert seed["kind"] == "integer"
+    graph = texgraph.Graph.from_json(json.dumps({
+        "format": "texgraph", "version": 5, "settings": {"tileable": True},
+        "nodes": [
+            {"id": "rust", "type": "graph", "params": {"file": "library:grunge_rust", "seed": 3}},
+            {"id": "out", "type": "output", "inputs": {"color": "rust"}},
+        ],
+    }))
+    image = graph.render(size=32)
+    assert image.shape == (32, 32, 1) and image.max() > image.min()
+
+
 OVERSHOOTING = {
     "format": "texgraph",
     "version": 1,
@@ -446,7 +466,7 @@ def test_the_stub_declares_every_node_and_everything_the_module_has():
             target = item.targets[0] if isinstance(item, ast.Assign) else item.target
             declared[target.id] = item.value
     ids = [e.value for e in declared["NodeId"].slice.elts]
-    assert ids == [n["id"] for n in texgraph.nodes()]
+    assert ids == [n["id"] for n in texgraph.nodes() if not n["library"]]
     formats = [e.value for e in declared["FormatId"].slice.elts]
     assert formats == texgraph.formats()
     public = {n for n in dir(texgraph) if not n.startswith("_")} - {"texgraph"}  # itself

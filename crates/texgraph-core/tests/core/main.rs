@@ -21,6 +21,7 @@ mod export;
 mod formulas;
 mod gltf;
 mod kernels;
+mod library;
 mod looping;
 mod masks;
 mod material_nodes;

@@ -327,6 +327,9 @@ pub(super) fn id_base(node: &Node) -> String {
 /// The id a subgraph node using graph file `file` starts with: the file's name, where it
 /// makes a plain id.
 pub(super) fn subgraph_id_base(file: &str) -> String {
+    let file = file
+        .strip_prefix(texgraph_core::library::PREFIX)
+        .unwrap_or(file);
     std::path::Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

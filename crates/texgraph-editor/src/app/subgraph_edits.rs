@@ -44,6 +44,8 @@ impl EditorApp {
                 name,
                 target,
                 doc: String::new(),
+                min: None,
+                max: None,
             });
         }
         Applied::Edit(None)
@@ -71,6 +73,13 @@ impl EditorApp {
     /// Opens the graph a subgraph node runs.
     pub(super) fn open_subgraph_node(&mut self, id: String) -> Applied {
         match self.graph.node(&id).and_then(|n| n.params.get("file")) {
+            Some(ParamValue::Text(file)) if file.starts_with(texgraph_core::library::PREFIX) => {
+                self.status = format!(
+                    "'{id}' runs {}, built into texgraph: set its params in the inspector \
+                     (its nodes are listed in docs/nodes.md, Library)",
+                    texgraph_core::text::printable(file)
+                );
+            }
             Some(ParamValue::Text(file)) if !file.is_empty() => {
                 let path = texgraph_core::paths::beside(&self.folder(), file);
                 self.open_subgraph(id, path);

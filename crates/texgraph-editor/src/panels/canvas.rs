@@ -8,7 +8,7 @@ use eframe::egui::{self, Color32, Pos2, Sense, Stroke, TextureHandle, Ui};
 use egui_snarl::ui::{AnyPins, BackgroundPattern, PinInfo, SnarlPin, SnarlStyle, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, OutPinId, Snarl};
 use texgraph_core::registry::{self, NODES, OpenValue, ParamKind, PortType, Unconnected};
-use texgraph_core::search_words::SEARCH_WORDS;
+
 use texgraph_core::{Graph, ParamValue, check_connection};
 
 use crate::command::{Command, DroppedWire};
@@ -728,56 +728,109 @@ pub struct PaletteState {
     highlighted_for: String,
 }
 
-/// The node types whose id, label, search words ([`SEARCH_WORDS`]: the names Substance
-/// and Material Maker users type, such as "invert", "splatter" or "grunge") or category
-/// contains `filter` (any case): those whose id or label is the filter first, then those
-/// starting with it, then those a search word finds (in the table's order), then those
-/// containing it, then by category, each group in registry order (so `color` offers the
-/// Color node before the Color Ramp).
-pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
+/// An entry of the palette: a node type, or a built-in library graph (added as a `graph`
+/// node running `library:NAME`).
+#[derive(Clone)]
+pub struct PaletteItem {
+    /// The node type, or `library:NAME`.
+    pub id: &'static str,
+    /// The name shown.
+    pub label: String,
+    /// Its group: the node's category, or the library graph's (shown after "Library").
+    pub category: String,
+    /// What it does.
+    pub doc: String,
+    /// The node type's descriptor (`None` for a library graph).
+    pub node: Option<&'static registry::NodeDescriptor>,
+}
+
+/// Every palette entry: the node types in registry order, then the library's graphs.
+fn palette_items_all() -> &'static [PaletteItem] {
+    static ITEMS: std::sync::OnceLock<Vec<PaletteItem>> = std::sync::OnceLock::new();
+    ITEMS.get_or_init(|| {
+        let nodes = NODES.iter().map(|d| PaletteItem {
+            id: d.id,
+            label: d.label.to_owned(),
+            category: d.category.label().to_owned(),
+            doc: d.doc.to_owned(),
+            node: Some(*d),
+        });
+        let library = texgraph_core::catalog::library_entries()
+            .into_iter()
+            .map(|e| PaletteItem {
+                // Leaked once: the ids live as long as the program, as the registry's do.
+                id: Box::leak(e.file.into_boxed_str()),
+                label: e.label,
+                category: format!("Library › {}", e.category),
+                doc: e.doc,
+                node: None,
+            });
+        nodes.chain(library).collect()
+    })
+}
+
+/// The palette entries (node types and library graphs) whose id, label, search words
+/// ([`SEARCH_WORDS`](texgraph_core::search_words::SEARCH_WORDS) and the names other tools use: what Substance and Material Maker
+/// users type, such as "invert", "splatter" or "grunge") or category contains `filter`
+/// (any case): those whose id or label is the filter first, then those starting with it,
+/// then those a search word finds (in the table's order), then those containing it, then
+/// by category, each group with the node types first in registry order (so `color`
+/// offers the Color node before the Color Ramp).
+pub fn palette_items(filter: &str) -> Vec<&'static PaletteItem> {
     let needle = filter.trim().to_lowercase();
-    // Where a search word finds each node: its rank among the words' finds.
+    // Where a search word finds each entry: its rank among the words' finds.
     let by_word: Vec<&str> = if needle.is_empty() {
         Vec::new()
     } else {
-        SEARCH_WORDS
-            .iter()
-            .filter(|(word, _)| word.starts_with(&needle) || needle.starts_with(word))
-            .flat_map(|(_, ids)| ids.iter().copied())
+        texgraph_core::search_words::all_words()
+            .filter(|(word, _)| word.starts_with(&needle) || needle.starts_with(word.as_str()))
+            .map(|(_, id)| id)
             .collect()
     };
-    let rank = |d: &registry::NodeDescriptor| {
-        let label = d.label.to_lowercase();
-        if needle.is_empty() || d.id == needle || label == needle {
+    let rank = |item: &PaletteItem| {
+        let label = item.label.to_lowercase();
+        let id = item.id.trim_start_matches(texgraph_core::library::PREFIX);
+        if needle.is_empty() || id == needle || label == needle {
             Some(0)
-        } else if d.id.starts_with(&needle) || label.starts_with(&needle) {
+        } else if id.starts_with(&needle) || label.starts_with(&needle) {
             Some(1)
-        } else if let Some(at) = by_word.iter().position(|id| *id == d.id) {
+        } else if let Some(at) = by_word.iter().position(|w| *w == item.id) {
             Some(2 + at)
-        } else if d.id.contains(&needle) || label.contains(&needle) {
+        } else if id.contains(&needle) || label.contains(&needle) {
             Some(2 + by_word.len())
-        } else if d.category.label().to_lowercase().contains(&needle) {
+        } else if item.category.to_lowercase().contains(&needle) {
             Some(3 + by_word.len())
         } else {
             None
         }
     };
-    let mut found: Vec<_> = NODES
+    let mut found: Vec<_> = palette_items_all()
         .iter()
-        .filter_map(|d| rank(d).map(|r| (r, *d)))
+        .filter_map(|item| rank(item).map(|r| (r, item)))
         .collect();
-    // A stable sort keeps registry order within a rank.
+    // A stable sort keeps the node types first, in registry order, within a rank.
     found.sort_by_key(|(r, _)| *r);
-    found.into_iter().map(|(_, d)| d).collect()
+    found.into_iter().map(|(_, item)| item).collect()
 }
 
-/// The searchable list of node types; the chosen type, if any. The search box takes the
-/// keyboard as soon as the palette opens; the arrow keys move the highlight and Enter
-/// picks the highlighted match.
+/// The node types among [`palette_items`].
+pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
+    palette_items(filter)
+        .into_iter()
+        .filter_map(|item| item.node)
+        .collect()
+}
+
+/// The searchable list of node types and library graphs; the chosen one's id (a node
+/// type or `library:NAME`), if any. The search box takes the keyboard as soon as the
+/// palette opens; the arrow keys move the highlight and Enter picks the highlighted
+/// match. `fits` says which node types a dropped wire can take (library graphs only
+/// show without one).
 pub fn palette(
     ui: &mut Ui,
     state: &mut PaletteState,
     fits: &dyn Fn(&registry::NodeDescriptor) -> bool,
+    wired: bool,
 ) -> Option<&'static str> {
     let search = ui.add(
         egui::TextEdit::singleline(&mut state.filter)
@@ -789,8 +842,11 @@ pub fn palette(
     if !search.has_focus() {
         search.request_focus();
     }
-    let mut matches = palette_matches(&state.filter);
-    matches.retain(|d| fits(d));
+    let mut matches = palette_items(&state.filter);
+    matches.retain(|item| match item.node {
+        Some(d) => fits(d),
+        None => !wired,
+    });
     if state.highlighted_for != state.filter {
         state.highlighted_for.clone_from(&state.filter);
         state.highlight = 0;
@@ -817,19 +873,22 @@ pub fn palette(
     egui::ScrollArea::vertical()
         .max_height(320.0)
         .show(ui, |ui| {
-            for (i, desc) in matches.iter().enumerate() {
+            for (i, item) in matches.iter().enumerate() {
                 let highlighted = i == state.highlight;
                 let entry = ui
                     .selectable_label(
                         highlighted,
-                        format!("{} — {}", desc.label, desc.category.label()),
+                        texgraph_core::text::printable(&format!(
+                            "{} — {}",
+                            item.label, item.category
+                        )),
                     )
-                    .on_hover_text(desc.doc);
+                    .on_hover_text(texgraph_core::text::printable(&item.doc));
                 if highlighted && (down > 0 || up > 0) {
                     entry.scroll_to_me(None);
                 }
                 if entry.clicked() {
-                    chosen = Some(desc.id);
+                    chosen = Some(item.id);
                 }
             }
         });

@@ -1,7 +1,8 @@
-//! The library panel: graph files that can be added as subgraph nodes. It lists the graphs
-//! in the project folder (the shown graph's folder) and its `library/` folder, and in the
-//! user's library (`$XDG_CONFIG_HOME/texgraph/library`). The folders are looked at again
-//! every few seconds, so a graph saved meanwhile shows up.
+//! The library panel: graphs that can be added as subgraph nodes. It lists the built-in
+//! library (by category), then the graph files in the project folder (the shown graph's
+//! folder) and its `library/` folder, and in the user's library
+//! (`$XDG_DATA_HOME/texgraph/library`, `~/.local/share/texgraph/library` by default). The
+//! folders are looked at again every few seconds, so a graph saved meanwhile shows up.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -65,7 +66,7 @@ pub struct Library {
 
 /// The user's library folder.
 pub fn user_folder() -> Option<PathBuf> {
-    crate::settings::config_dir().map(|c| c.join("library"))
+    crate::settings::xdg_folder("XDG_DATA_HOME", ".local/share").map(|d| d.join("library"))
 }
 
 /// The graph files of `project` (the shown graph's folder, `this` excluded) and its
@@ -130,6 +131,9 @@ impl Library {
             .id_salt("library_panel")
             .default_open(true)
             .show(ui, |ui| {
+                if let Some(file) = built_in(ui) {
+                    chosen = Some(file);
+                }
                 if self.entries.is_empty() {
                     let where_ = user.map_or_else(String::new, |u| format!(" or {}", u.display()));
                     ui.weak(format!(
@@ -162,6 +166,46 @@ impl Library {
             });
         chosen
     }
+}
+
+/// The built-in library, one collapsed group per category; the `library:NAME` of the
+/// graph whose "+" is clicked. Rows drag onto the canvas like the files'.
+fn built_in(ui: &mut Ui) -> Option<String> {
+    static ENTRIES: std::sync::OnceLock<Vec<texgraph_core::catalog::LibraryEntry>> =
+        std::sync::OnceLock::new();
+    let entries = ENTRIES.get_or_init(texgraph_core::catalog::library_entries);
+    let mut chosen = None;
+    let mut start = 0;
+    while start < entries.len() {
+        let category = &entries[start].category;
+        let end = entries[start..]
+            .iter()
+            .position(|e| &e.category != category)
+            .map_or(entries.len(), |n| start + n);
+        egui::CollapsingHeader::new(format!("{category} ({})", end - start))
+            .id_salt(("library_category", category))
+            .show(ui, |ui| {
+                for entry in &entries[start..end] {
+                    ui.horizontal(|ui| {
+                        if ui
+                            .button("+")
+                            .on_hover_text("add this graph as a node")
+                            .clicked()
+                        {
+                            chosen = Some(entry.file.clone());
+                        }
+                        let id = egui::Id::new(("library_entry", &entry.file));
+                        ui.dnd_drag_source(id, DraggedGraph(entry.file.clone()), |ui| {
+                            ui.label(texgraph_core::text::printable(&entry.label))
+                        })
+                        .response
+                        .on_hover_text(texgraph_core::text::printable(&entry.doc));
+                    });
+                }
+            });
+        start = end;
+    }
+    chosen
 }
 
 #[cfg(test)]

@@ -515,7 +515,7 @@ fn a_subgraph_opens_on_a_trail_back_to_its_graph_with_every_unsaved_edit_kept() 
     assert!(h.state().modified);
 
     // Open `fine`'s file from its menu: no question, the slab parked above it.
-    let title = on_canvas(&h, "fine: marble veins (graph)");
+    let title = on_canvas(&h, "fine: Marble veins (graph)");
     click_at(&mut h, title.center(), PointerButton::Secondary);
     h.get_by_label("Open graph file").click();
     h.run_steps(3);

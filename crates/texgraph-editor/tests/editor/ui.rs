@@ -976,6 +976,45 @@ fn the_palette_finds_nodes_by_the_words_substance_and_material_maker_users_type(
     assert_eq!(ids("scale")[0], "transform");
 }
 
+#[test]
+fn the_palette_finds_every_name_of_the_alias_table_and_the_library() {
+    use texgraph_core::search_words::{OTHER_TOOLS, SEARCH_WORDS};
+    use texgraph_editor::panels::canvas::palette_items;
+    let ids = |filter: &str| {
+        palette_items(filter)
+            .iter()
+            .map(|item| item.id)
+            .collect::<Vec<_>>()
+    };
+    for (substance, maker, id) in OTHER_TOOLS {
+        for name in [substance, maker] {
+            if !name.is_empty() {
+                assert!(
+                    ids(name).contains(id),
+                    "“{name}” finds {id}: {:?}",
+                    ids(name)
+                );
+            }
+        }
+    }
+    for (word, found) in SEARCH_WORDS {
+        let listed = ids(word);
+        for id in *found {
+            assert!(listed.contains(id), "“{word}” finds {id}: {listed:?}");
+        }
+    }
+    // What Substance users type first finds the library's graphs.
+    assert_eq!(ids("grunge")[0], "library:grunge_concrete");
+    assert_eq!(ids("hexagon")[0], "library:hexagon_tiles");
+    assert_eq!(ids("Tile Sampler")[0], "tile_sampler");
+    assert_eq!(ids("edge wear")[0], "library:mask_edge_wear");
+    let library = palette_items("")
+        .iter()
+        .filter(|i| i.node.is_none())
+        .count();
+    assert!(library >= 40 && palette_items("").len() >= 150);
+}
+
 /// Clicks the text field showing `old`, replaces its text with `new` and presses Enter.
 fn retype(h: &mut Harness<'_, EditorApp>, old: &str, new: &str) {
     h.get_by(|n| n.role() == Role::TextInput && n.value().as_deref() == Some(old))

@@ -126,6 +126,8 @@ fn feeding(graph: &Graph, node: &str) -> Graph {
             .cloned()
             .collect(),
         comments: Vec::new(),
+        doc: String::new(),
+        category: String::new(),
         format: graph.format.clone(),
         version: graph.version,
         name: graph.name.clone(),

@@ -11,8 +11,8 @@
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, PortType, SEED,
-    Unconnected, choice, float,
+    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, SEED, Unconnected,
+    choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{Binary, Op, Operand, Unary};
@@ -55,7 +55,8 @@ const fn pattern(name: &'static str, doc: &'static str) -> InputPort {
     InputPort {
         name,
         ty: PortType::Scalar,
-        unconnected: Unconnected::Reads(OpenValue::WHITE),
+        // Only read when `pattern` is input: a built-in shape leaves them open.
+        unconnected: Unconnected::NodeDecides,
         doc,
     }
 }
@@ -84,19 +85,19 @@ pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
     inputs: &[
         pattern(
             "pattern_1",
-            "Drawn by the instances when `pattern` is input (its unit square over the instance's box).",
+            "Drawn by the instances when `pattern` is input (its unit square over the instance's box); unconnected means a white square.",
         ),
         pattern(
             "pattern_2",
-            "The second pattern input, with pattern_inputs 2 or more.",
+            "The second pattern input, with pattern_inputs 2 or more; unconnected means a white square.",
         ),
         pattern(
             "pattern_3",
-            "The third pattern input, with pattern_inputs 3 or more.",
+            "The third pattern input, with pattern_inputs 3 or more; unconnected means a white square.",
         ),
         pattern(
             "pattern_4",
-            "The fourth pattern input, with pattern_inputs 4.",
+            "The fourth pattern input, with pattern_inputs 4; unconnected means a white square.",
         ),
         map(
             "scale_map",
@@ -714,10 +715,10 @@ fn draw(
         let mut drawn = c(0.0);
         for k in 0..grid.inputs {
             let port = ["pattern_1", "pattern_2", "pattern_3", "pattern_4"][k];
-            let value = ctx
-                .input_at(port, inside)?
-                .expect("an open pattern reads its default");
-            let value = ctx.scalar(value)?;
+            let value = match ctx.input_at(port, inside)? {
+                Some(value) => ctx.scalar(value)?,
+                None => c(1.0),
+            };
             if grid.inputs == 1 {
                 return Ok(value);
             }

@@ -645,7 +645,24 @@ impl Op {
     /// Replaces every operand the operation reads by `f` of it (the same operands, in the
     /// same order, as [`Op::operands`]).
     pub fn map_operands(&mut self, mut f: impl FnMut(Operand) -> Operand) {
-        let each: Vec<&mut Operand> = match self {
+        for operand in self.operand_slots() {
+            *operand = f(*operand);
+        }
+    }
+
+    /// Every operand the operation reads.
+    pub fn operands(&self) -> Vec<Operand> {
+        // Operations are small plain data: a copy lends its operands to the one list.
+        self.clone()
+            .operand_slots()
+            .into_iter()
+            .map(|o| *o)
+            .collect()
+    }
+
+    /// Every operand the operation reads, in place.
+    fn operand_slots(&mut self) -> Vec<&mut Operand> {
+        match self {
             Op::Perlin { x, y, z, freq, .. } => vec![x, y, z, freq],
             Op::Value { x, y, freq, .. } => vec![x, y, freq],
             Op::Simplex { x, y, z, freq, .. } => vec![x, y, z, freq],
@@ -721,88 +738,6 @@ impl Op {
                 .chain(detail.iter_mut())
                 .chain([strength])
                 .collect(),
-        };
-        for operand in each {
-            *operand = f(*operand);
-        }
-    }
-
-    /// Every operand the operation reads.
-    pub fn operands(&self) -> Vec<Operand> {
-        match *self {
-            Op::Perlin { x, y, z, freq, .. } => vec![x, y, z, freq],
-            Op::Value { x, y, freq, .. } => vec![x, y, freq],
-            Op::Simplex { x, y, z, freq, .. } => vec![x, y, z, freq],
-            Op::Shape {
-                x,
-                y,
-                size,
-                inner,
-                smoothness,
-                rotate,
-                ..
-            } => vec![x, y, size, inner, smoothness, rotate],
-            Op::Bricks { x, y, settings, .. } => [x, y].into_iter().chain(settings).collect(),
-            Op::CellHash { x, y, .. } => vec![x, y],
-            Op::Cellular {
-                x,
-                y,
-                z,
-                freq,
-                jitter,
-                ..
-            } => vec![x, y, z, freq, jitter],
-            Op::Unary(_, a) | Op::Ramp { a, .. } | Op::Curve { a, .. } => vec![a],
-            Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
-            Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],
-            Op::Hsl {
-                rgb: [r, g, b],
-                hue,
-                saturation,
-                lightness,
-            } => vec![r, g, b, hue, saturation, lightness],
-            Op::Ridge { n, offset, weight } => vec![n, offset, weight],
-            Op::PerlinTable { x, y, add, .. } => vec![x, y, add],
-            Op::RingDistance {
-                x,
-                y,
-                center_x,
-                center_y,
-                ..
-            } => vec![x, y, center_x, center_y],
-            Op::Levels {
-                a,
-                in_low,
-                in_high,
-                gamma,
-                out_low,
-                out_high,
-            } => {
-                vec![a, in_low, in_high, gamma, out_low, out_high]
-            }
-            Op::Sample { x, y, .. } => vec![x, y],
-            Op::Fetch { .. } => Vec::new(),
-            Op::Normal { x, y, strength, .. } | Op::Emboss { x, y, strength, .. } => {
-                vec![x, y, strength]
-            }
-            Op::Edges {
-                x,
-                y,
-                width,
-                threshold,
-                ..
-            } => vec![x, y, width, threshold],
-            Op::SlopeBlur { x, y, distance, .. } => vec![x, y, distance],
-            Op::Occlusion { x, y, strength, .. } | Op::Curvature { x, y, strength, .. } => {
-                vec![x, y, strength]
-            }
-            Op::Fill { x, y, .. } => vec![x, y],
-            Op::NormalBlend {
-                base,
-                detail,
-                strength,
-                ..
-            } => base.into_iter().chain(detail).chain([strength]).collect(),
         }
     }
 }

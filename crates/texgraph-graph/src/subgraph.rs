@@ -35,6 +35,8 @@ pub const MAX_INLINED_NODES: usize = 100_000;
 pub struct Interface {
     /// The file's display name (its `name`, else its file stem).
     pub name: String,
+    /// What it makes (its `doc`; empty when it says nothing).
+    pub doc: String,
     /// Its input ports: the `graph_input` nodes, in file order.
     pub inputs: Vec<InputPort>,
     /// Its output ports: the names of its `output` nodes, in file order.
@@ -455,6 +457,7 @@ impl Included {
         });
         let interface = Interface {
             name,
+            doc: graph.doc.clone(),
             inputs,
             outputs: outputs.iter().map(|(n, _)| n.clone()).collect(),
             params: expanded.params.clone(),

@@ -225,3 +225,31 @@ pub fn same_bits(a: &Image, b: &Image) -> bool {
             .zip(&b.data)
             .all(|(x, y)| x.to_bits() == y.to_bits())
 }
+
+/// (largest jump between neighbouring interior columns, jump from the last column to the
+/// first), and the same for rows.
+pub fn seams(image: &Image) -> [(f32, f32); 2] {
+    let (w, h, c) = (image.width, image.height, image.channels);
+    let px = |x: u32, y: u32, ch: usize| at(image, x % w, y % h, ch);
+    let mut cols = (0.0f32, 0.0f32);
+    let mut rows = (0.0f32, 0.0f32);
+    for y in 0..h {
+        for x in 0..w {
+            for ch in 0..c {
+                let dx = (px(x + 1, y, ch) - px(x, y, ch)).abs();
+                let dy = (px(x, y + 1, ch) - px(x, y, ch)).abs();
+                if x + 1 < w {
+                    cols.0 = cols.0.max(dx)
+                } else {
+                    cols.1 = cols.1.max(dx)
+                }
+                if y + 1 < h {
+                    rows.0 = rows.0.max(dy)
+                } else {
+                    rows.1 = rows.1.max(dy)
+                }
+            }
+        }
+    }
+    [cols, rows]
+}

@@ -5,7 +5,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use texgraph_core::{Graph, Image, RenderOptions, output_names};
+use texgraph_core::{Graph, RenderOptions, output_names};
 
 pub const GOLDEN_SIZE: u32 = 256;
 /// Largest difference from a golden image: loose enough for kernels that round
@@ -40,38 +40,10 @@ fn examples_match_golden_images() {
     );
 }
 
-/// (largest jump between neighbouring interior columns, jump from the last column to the
-/// first), and the same for rows.
-fn seams(image: &Image) -> [(f32, f32); 2] {
-    let (w, h, c) = (image.width, image.height, image.channels);
-    let px = |x: u32, y: u32, ch: usize| common::at(image, x % w, y % h, ch);
-    let mut cols = (0.0f32, 0.0f32);
-    let mut rows = (0.0f32, 0.0f32);
-    for y in 0..h {
-        for x in 0..w {
-            for ch in 0..c {
-                let dx = (px(x + 1, y, ch) - px(x, y, ch)).abs();
-                let dy = (px(x, y + 1, ch) - px(x, y, ch)).abs();
-                if x + 1 < w {
-                    cols.0 = cols.0.max(dx)
-                } else {
-                    cols.1 = cols.1.max(dx)
-                }
-                if y + 1 < h {
-                    rows.0 = rows.0.max(dy)
-                } else {
-                    rows.1 = rows.1.max(dy)
-                }
-            }
-        }
-    }
-    [cols, rows]
-}
-
 fn assert_tiles(name: &str, graph: &Graph) {
     for output in output_names(graph) {
         let image = common::render_graph(graph, Some(&output), 256, RenderOptions::default());
-        for (axis, (interior, wrap)) in ["columns", "rows"].iter().zip(seams(&image)) {
+        for (axis, (interior, wrap)) in ["columns", "rows"].iter().zip(common::seams(&image)) {
             assert!(
                 wrap <= interior,
                 "{name}/{output}: seam between last and first {axis} is {wrap}, interior jumps reach only {interior}"
@@ -132,7 +104,7 @@ fn seam_check_catches_a_seam() {
     let mut graph = common::graph(EVERYTHING_TILEABLE);
     graph.settings.tileable = false;
     let image = common::render_graph(&graph, None, 256, RenderOptions::default());
-    let [(interior, wrap), _] = seams(&image);
+    let [(interior, wrap), _] = common::seams(&image);
     assert!(
         wrap > interior,
         "without tiling the edges should not match ({wrap} vs {interior})"

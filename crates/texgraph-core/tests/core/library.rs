@@ -4,36 +4,9 @@
 //! tile size; used as a node it renders like the file.
 
 use crate::common::{graph, render_graph, same_bits};
-use texgraph_core::{Graph, Image, RenderOptions, library};
+use texgraph_core::{Graph, RenderOptions, library};
 
 const SIZE: u32 = 128;
-
-/// (largest jump between neighbouring interior samples, largest across the wrap), across
-/// then down, over every channel.
-fn seams(image: &Image) -> [(f32, f32); 2] {
-    let (w, h, c) = (image.width as usize, image.height as usize, image.channels);
-    let px = |x: usize, y: usize, ch: usize| image.data[((y % h) * w + x % w) * c + ch];
-    let (mut across, mut down) = ((0.0f32, 0.0f32), (0.0f32, 0.0f32));
-    for y in 0..h {
-        for x in 0..w {
-            for ch in 0..c {
-                let dx = (px(x + 1, y, ch) - px(x, y, ch)).abs();
-                let dy = (px(x, y + 1, ch) - px(x, y, ch)).abs();
-                if x + 1 < w {
-                    across.0 = across.0.max(dx)
-                } else {
-                    across.1 = across.1.max(dx)
-                }
-                if y + 1 < h {
-                    down.0 = down.0.max(dy)
-                } else {
-                    down.1 = down.1.max(dy)
-                }
-            }
-        }
-    }
-    [across, down]
-}
 
 #[test]
 fn the_library_is_what_graphs_library_holds() {
@@ -86,7 +59,9 @@ fn every_library_graph_renders_tiles_and_gives_the_same_bits_everywhere() {
             if k == 0 && hi - lo <= 0.05 {
                 problems.push(format!("{name}.{output} is nearly flat: {lo} … {hi}"));
             }
-            for (axis, (inside, wrap)) in ["across", "down"].iter().zip(seams(&image)) {
+            for (axis, (inside, wrap)) in
+                ["across", "down"].iter().zip(crate::common::seams(&image))
+            {
                 if wrap > inside {
                     problems.push(format!(
                         "{name}.{output}: seam {axis} {wrap}, interior jumps reach only {inside}"

@@ -143,10 +143,12 @@ impl EditorApp {
     }
 
     /// Moves each node just added that, drawn, covers another to the nearest spot clear of
-    /// them (it was placed by an estimate of its size). Not an edit of its own: the move
-    /// belongs to the step that added the node, which undo takes away whole.
+    /// them (it was placed by an estimate of its size). It is looked at for a few frames
+    /// after it is first drawn too: a node can grow once its thumbnail or its ports arrive.
+    /// Not an edit of its own: the move belongs to the step that added the node, which
+    /// undo takes away whole.
     pub(super) fn settle_created(&mut self) {
-        /// Frames to wait for a node to be drawn (one off screen never is).
+        /// Frames to watch a node (one off screen is never drawn).
         const MOST_FRAMES: u8 = 8;
         if self.canvas.settle.is_empty() {
             return;
@@ -175,6 +177,9 @@ impl EditorApp {
             // Where no clear spot was in view (zoomed in on a crowded part), the view
             // follows the node: what was just made is never out of sight.
             self.reveal(Rect::from_min_size(spot, size));
+            if frames < MOST_FRAMES {
+                self.canvas.settle.push((id, frames + 1));
+            }
         }
         if moved {
             crate::document::sync_snarl(&mut self.canvas.snarl, &self.graph);

@@ -93,12 +93,13 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                     Some(interface) => {
                         let name = texgraph_core::text::printable(&interface.name);
                         ui.heading(format!("{id}: {name} (graph)"));
-                        ui.label(
-                            egui::RichText::new(
-                                "A graph file used as a node: its exposed params, inputs and outputs.",
-                            )
-                            .small(),
-                        );
+                        let doc = if interface.doc.is_empty() {
+                            "A graph file used as a node: its exposed params, inputs and outputs."
+                                .to_owned()
+                        } else {
+                            texgraph_core::text::printable(&interface.doc).into_owned()
+                        };
+                        ui.label(egui::RichText::new(doc).small());
                     }
                     None => {
                         ui.heading(format!("{id} (graph)"));

@@ -142,19 +142,10 @@ impl Library {
                 }
                 for entry in &self.entries {
                     ui.horizontal(|ui| {
-                        if ui
-                            .button("+")
-                            .on_hover_text("add this graph as a node")
-                            .clicked()
-                        {
+                        let hover = "drag onto the canvas to add this graph as a node";
+                        if graph_row(ui, &entry.file, &entry.file, hover) {
                             chosen = Some(entry.file.clone());
                         }
-                        let id = egui::Id::new(("library_entry", &entry.file));
-                        ui.dnd_drag_source(id, DraggedGraph(entry.file.clone()), |ui| {
-                            ui.label(texgraph_core::text::printable(&entry.file))
-                        })
-                        .response
-                        .on_hover_text("drag onto the canvas to add this graph as a node");
                         let interface = entry.interface_text();
                         if interface.is_empty() {
                             ui.weak(entry.place);
@@ -166,6 +157,22 @@ impl Library {
             });
         chosen
     }
+}
+
+/// A row offering graph `file`, shown as `label`: its "+" button (whether it was clicked)
+/// and its name, which drags onto the canvas; `hover` is the name's tooltip.
+fn graph_row(ui: &mut Ui, file: &str, label: &str, hover: &str) -> bool {
+    let added = ui
+        .button("+")
+        .on_hover_text("add this graph as a node")
+        .clicked();
+    let id = egui::Id::new(("library_entry", file));
+    ui.dnd_drag_source(id, DraggedGraph(file.to_owned()), |ui| {
+        ui.label(texgraph_core::text::printable(label))
+    })
+    .response
+    .on_hover_text(texgraph_core::text::printable(hover));
+    added
 }
 
 /// The built-in library, one collapsed group per category; the `library:NAME` of the
@@ -187,19 +194,9 @@ fn built_in(ui: &mut Ui) -> Option<String> {
             .show(ui, |ui| {
                 for entry in &entries[start..end] {
                     ui.horizontal(|ui| {
-                        if ui
-                            .button("+")
-                            .on_hover_text("add this graph as a node")
-                            .clicked()
-                        {
+                        if graph_row(ui, &entry.file, &entry.label, &entry.doc) {
                             chosen = Some(entry.file.clone());
                         }
-                        let id = egui::Id::new(("library_entry", &entry.file));
-                        ui.dnd_drag_source(id, DraggedGraph(entry.file.clone()), |ui| {
-                            ui.label(texgraph_core::text::printable(&entry.label))
-                        })
-                        .response
-                        .on_hover_text(texgraph_core::text::printable(&entry.doc));
                     });
                 }
             });

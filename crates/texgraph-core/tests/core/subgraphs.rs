@@ -442,3 +442,49 @@ fn seed_offsets_move_node_and_subgraph_seeds() {
         "the seeds changed the slab"
     );
 }
+
+#[test]
+fn an_exposed_range_narrows_the_slider_and_is_checked() {
+    let dir = scratch("ranges");
+    let inner = |min: &str, max: &str| {
+        format!(
+            r#"{{ "format": "texgraph", "version": 5, "doc": "Noise.", "category": "Generator", "nodes": [
+               {{ "id": "n", "type": "perlin", "params": {{ "frequency": 4 }} }},
+               {{ "id": "out", "type": "output", "inputs": {{ "color": "n" }} }} ],
+               "exposed": [ {{ "name": "scale", "target": "n.frequency", "min": {min}, "max": {max} }} ] }}"#
+        )
+    };
+    let outer = |scale: f64| {
+        graph(&format!(
+            r#"{{ "format": "texgraph", "version": 5, "nodes": [
+               {{ "id": "g", "type": "graph", "params": {{ "file": "{}", "scale": {scale} }} }},
+               {{ "id": "out", "type": "output", "inputs": {{ "color": "g" }} }} ] }}"#,
+            dir.join("inner.json").display()
+        ))
+    };
+    std::fs::write(dir.join("inner.json"), inner("1", "16")).unwrap();
+    let face = texgraph_core::subgraph::interface(&dir.join("inner.json")).unwrap();
+    assert_eq!(face.doc, "Noise.");
+    match face.params[0].kind {
+        texgraph_core::registry::ParamKind::Float { min, max, .. } => {
+            assert_eq!((min, max), (1.0, 16.0))
+        }
+        ref other => panic!("{other:?}"),
+    }
+    assert!(compile(&outer(8.0), None).is_ok());
+    let err = compile(&outer(20.0), None).unwrap_err().to_string();
+    assert!(err.contains("'g'") && err.contains("scale"), "{err}");
+    // A range outside the target's, or one leaving out the file's own value, is refused.
+    for (min, max, says) in [
+        ("-5", "16", "outside the target's range"),
+        ("5", "16", "the file's value 4"),
+    ] {
+        std::fs::write(dir.join("inner.json"), inner(min, max)).unwrap();
+        let err = compile(&outer(8.0), None).unwrap_err().to_string();
+        assert!(err.contains(says) && err.contains("exposed[0]"), "{err}");
+    }
+    // Saved with a range, a graph is version 5.
+    let mut g = Graph::from_json(&inner("1", "16")).unwrap();
+    g.version = 5;
+    assert!(g.to_json().contains("\"version\": 5"));
+}

@@ -273,7 +273,14 @@ pub fn interface(path: &Path) -> Result<Interface, String> {
 /// what it must, and nothing when the file is broken (inlining reports that).
 pub(crate) fn file_params(path: &Path) -> Vec<String> {
     fn walk(path: &Path, depth: usize) -> Vec<String> {
-        let Ok((graph, _)) = read_included(path) else {
+        // Unresolved: resolving a graph's paths asks for its subgraphs' file params, which
+        // would come back here without end through a file including itself.
+        let graph = match crate::library::lookup(&path.to_string_lossy()) {
+            Some(Ok(text)) => Graph::from_json(text),
+            Some(Err(_)) => return Vec::new(),
+            None => Graph::load(path),
+        };
+        let Ok(graph) = graph else {
             return Vec::new();
         };
         let folder = crate::graph::folder_of(path);

@@ -374,10 +374,10 @@ fn graph_files_are_written_with_the_lowest_version_that_holds_them() {
         .params
         .insert("usage".into(), ParamValue::Text("normal".into()));
     assert!(material.to_json().contains("\"version\": 4"));
-    let future = r#"{ "format": "texgraph", "version": 5, "nodes": [] }"#;
+    let future = r#"{ "format": "texgraph", "version": 6, "nodes": [] }"#;
     let message = Graph::from_json(future).unwrap_err().to_string();
     assert!(
-        message.contains("unsupported version 5; this build reads versions 1 to 4"),
+        message.contains("unsupported version 6; this build reads versions 1 to 5"),
         "{message}"
     );
 }
@@ -423,12 +423,13 @@ fn seed_offsets_move_node_and_subgraph_seeds() {
     assert_eq!(seed(&moved, "fine"), 24.0);
     assert_eq!(seed(&moved, "broad"), 10.0);
     assert!(!moved.node("veins").unwrap().params.contains_key("seed"));
-    // Offsets wrap within the range, and 0 changes nothing.
+    // Offsets wrap within the range (the library file gives its seed 0 to 1000), and 0
+    // changes nothing.
     let mut wrapped = moved.clone();
     texgraph_core::variation::offset_seeds(&mut wrapped, u32::MAX);
     assert_eq!(
         seed(&wrapped, "fine"),
-        24.0 + f64::from(u32::MAX) - 2_147_483_648.0 * 2.0
+        (24 + i64::from(u32::MAX)).rem_euclid(1001) as f64
     );
     let mut same = base.clone();
     texgraph_core::variation::offset_seeds(&mut same, 0);

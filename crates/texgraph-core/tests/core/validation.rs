@@ -229,10 +229,10 @@ fn outputs_missing_or_named_twice() {
 #[test]
 fn header_problems() {
     assert_problem(
-        r##"{ "format": "texgraph", "version": 5, "nodes": [] }"##,
+        r##"{ "format": "texgraph", "version": 6, "nodes": [] }"##,
         None,
         Some("version"),
-        "unsupported version 5",
+        "unsupported version 6",
     );
     assert_problem(
         r##"{ "format": "substance", "version": 1, "nodes": [] }"##,

@@ -109,6 +109,25 @@ pub static BLUR: NodeDescriptor = NodeDescriptor {
     },
 };
 
+/// `f(x, blur of x)` on each color channel of a value and its blur (alpha kept).
+fn with_blur(
+    ctx: &mut NodeCtx<'_, '_>,
+    sharp: Val,
+    soft: Val,
+    f: impl Fn(&mut NodeCtx<'_, '_>, Operand, Operand) -> Result<Operand, GraphError>,
+) -> Result<Val, GraphError> {
+    Ok(match (sharp, soft) {
+        (Val::Scalar(x), Val::Scalar(b)) => Val::Scalar(f(ctx, x, b)?),
+        (Val::Color(x), Val::Color(b)) => Val::Color([
+            f(ctx, x[0], b[0])?,
+            f(ctx, x[1], b[1])?,
+            f(ctx, x[2], b[2])?,
+            x[3],
+        ]),
+        _ => unreachable!("a plane and its blur have the same channels"),
+    })
+}
+
 /// `highpass`: the detail above a blur.
 pub static HIGHPASS: NodeDescriptor = NodeDescriptor {
     id: "highpass",
@@ -145,16 +164,7 @@ pub static HIGHPASS: NodeDescriptor = NodeDescriptor {
             let centred = ctx.emit(Op::Binary(Binary::Add, d, Operand::Const(0.5)))?;
             ctx.emit(Op::Unary(Unary::Clamp01, centred))
         };
-        Ok(vec![match (sharp, soft) {
-            (Val::Scalar(x), Val::Scalar(b)) => Val::Scalar(detail(ctx, x, b)?),
-            (Val::Color(x), Val::Color(b)) => Val::Color([
-                detail(ctx, x[0], b[0])?,
-                detail(ctx, x[1], b[1])?,
-                detail(ctx, x[2], b[2])?,
-                x[3],
-            ]),
-            _ => unreachable!("a plane and its blur have the same channels"),
-        }])
+        Ok(vec![with_blur(ctx, sharp, soft, detail)?])
     },
 };
 
@@ -204,16 +214,7 @@ pub static SHARPEN: NodeDescriptor = NodeDescriptor {
                 sharpened,
             ))
         };
-        Ok(vec![match (sharp, soft) {
-            (Val::Scalar(x), Val::Scalar(b)) => Val::Scalar(detail(ctx, x, b)?),
-            (Val::Color(x), Val::Color(b)) => Val::Color([
-                detail(ctx, x[0], b[0])?,
-                detail(ctx, x[1], b[1])?,
-                detail(ctx, x[2], b[2])?,
-                x[3],
-            ]),
-            _ => unreachable!("a plane and its blur have the same channels"),
-        }])
+        Ok(vec![with_blur(ctx, sharp, soft, detail)?])
     },
 };
 

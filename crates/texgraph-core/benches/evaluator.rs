@@ -1,13 +1,15 @@
 //! Evaluator benchmarks: each noise kernel at low and high frequency, the fractals at 6
 //! octaves, every example graph, the same fBm computed by noise-rs and fastnoise-lite,
-//! the raster stages (blur at several radii, the normal pass) and ambient occlusion over
-//! the height it reads at 2048², ending with a table of texgraph against the baselines.
+//! the raster stages (blur at several radii, the normal pass), ambient occlusion over
+//! the height it reads and the tile sampler at 2048², ending with a table of texgraph
+//! against the baselines.
 //! Single thread throughout, except the DDS export (BC7 with mips of a 2048² map) and
 //! the material ball's frames, which use rayon's pool as the export and the editor's 3D
 //! view do.
 //!
 //! `cargo bench -p texgraph-core` (add `-- fbm` to run only the baseline comparison,
-//! `-- dds` only the DDS export, `-- ball` only the material ball).
+//! `-- dds` only the DDS export, `-- ball` only the material ball, `-- tile_sampler` only
+//! the tile sampler).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -325,6 +327,47 @@ fn library_2048(c: &mut Criterion) {
     group.finish();
 }
 
+/// (benchmark id, what it is, tile sampler params and inputs) of the tile sampler rows.
+const TILE_SAMPLERS: &[(&str, &str, &str)] = &[
+    (
+        "discs_16",
+        "16x16 discs",
+        r#""params": { "x_amount": 16, "y_amount": 16, "pattern": "disc" }"#,
+    ),
+    (
+        "discs_256",
+        "256x256 discs",
+        r#""params": { "x_amount": 256, "y_amount": 256, "pattern": "disc" }"#,
+    ),
+    (
+        "maps_16",
+        "16x16 bevelled squares, scale and rotation maps (Perlin)",
+        r#""params": { "x_amount": 16, "y_amount": 16, "pattern": "brick", "position_random": 0.3 },
+           "inputs": { "scale_map": "s", "rotation_map": "r" }"#,
+    ),
+];
+
+/// The tile sampler at 2048², one thread: 16×16 and 256×256 instances, and instances
+/// sized and turned by Perlin maps read at their centres.
+fn tile_sampler_2048(c: &mut Criterion) {
+    const BIG: u32 = 2048;
+    let mut group = c.benchmark_group("tile_sampler2048");
+    group.throughput(Throughput::Elements(u64::from(BIG * BIG)));
+    for (name, _, settings) in TILE_SAMPLERS {
+        let json = format!(
+            r#"{{ "format": "texgraph", "version": 5, "settings": {{ "tileable": true }}, "nodes": [
+              {{ "id": "s", "type": "perlin", "params": {{ "frequency": 4 }} }},
+              {{ "id": "r", "type": "perlin", "params": {{ "frequency": 3, "seed": 7 }} }},
+              {{ "id": "n", "type": "tile_sampler", {settings} }},
+              {{ "id": "out", "type": "output", "inputs": {{ "color": "n" }} }} ] }}"#
+        );
+        let program =
+            compile(&Graph::from_json(&json).expect("valid graph"), None).expect("compiles");
+        group.bench_function(*name, |b| b.iter(|| render_once(&program, BIG)));
+    }
+    group.finish();
+}
+
 fn graphs_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../graphs")
 }
@@ -588,6 +631,14 @@ fn print_summary(dir: &Path) {
             }
         }
     }
+    if per_sample("tile_sampler2048/discs_16", 2048).is_some() {
+        println!("\ntile_sampler at 2048x2048, ns per pixel:");
+        for (name, what, _) in TILE_SAMPLERS {
+            if let Some(ns) = per_sample(&format!("tile_sampler2048/{name}"), 2048) {
+                println!("{what:<58} {ns:>8.2}");
+            }
+        }
+    }
     let raster = |id: &str| per_sample(&format!("raster/{id}"), RASTER_SIDE);
     if raster("blur_sigma1").is_some() {
         println!("\nraster stages at {RASTER_SIDE}x{RASTER_SIDE}, ns per texel:");
@@ -647,6 +698,7 @@ fn main() {
     fbm_baselines(&mut c);
     fbm_2048(&mut c);
     library_2048(&mut c);
+    tile_sampler_2048(&mut c);
     raster(&mut c);
     occlusion_2048(&mut c);
     examples(&mut c);

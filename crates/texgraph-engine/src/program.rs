@@ -14,6 +14,7 @@ use texgraph_kernels::gradient::Ramp;
 use texgraph_kernels::noise::{CornerTable, Permutation};
 pub use texgraph_kernels::normals::NormalBlendMode;
 pub use texgraph_kernels::scalar::{Binary, BlendMode, Unary};
+pub use texgraph_kernels::shapes::InstanceShape;
 use texgraph_kernels::shapes::ShapeKind;
 
 /// Index of a tile buffer. Slots 0 and 1 hold the pixel's u and v.
@@ -455,6 +456,88 @@ pub enum Op {
         /// What is read.
         read: FillRead,
     },
+    /// Texel (x, y) of a plane by its whole-number column and row (wrapped in a plane
+    /// that wraps, else clamped to the edge), every channel: one slot each.
+    Texel {
+        /// The plane read.
+        plane: PlaneId,
+        /// Its channels.
+        channels: u32,
+        /// Column.
+        x: Operand,
+        /// Row.
+        y: Operand,
+    },
+    /// A tile sampler's instances of a built-in shape at (x, y), from its instance plane
+    /// (see [`instance`]): writes eight slots, the instances combined, then of the instance
+    /// on top its random value, index, u, v, red, green and blue.
+    Instances {
+        /// The instance plane: one texel per instance, [`instance::CHANNELS`] each.
+        plane: PlaneId,
+        /// Sample x.
+        x: Operand,
+        /// Sample y.
+        y: Operand,
+        /// Where instances sit and how they are drawn.
+        grid: InstanceGrid,
+    },
+}
+
+/// The channels of a tile sampler's instance plane: one texel per instance, its grid's
+/// columns across and rows down, computed once per render whatever its size.
+pub mod instance {
+    /// Its centre across, in cells (the grid's own cell's copy).
+    pub const CENTRE_X: usize = 0;
+    /// Its centre down, in cells.
+    pub const CENTRE_Y: usize = 1;
+    /// The four entries (row by row) of the matrix taking a sample's offset from the
+    /// centre, in cells, to the instance's own square: u = m00·dx + (m01·dy + ½).
+    pub const MATRIX: usize = 2;
+    /// What its shape is multiplied by: brightness, 0 when left out or of no size.
+    pub const WEIGHT: usize = 6;
+    /// Its random value in [0, 1).
+    pub const RANDOM: usize = 7;
+    /// Its color, red, green, blue.
+    pub const COLOR: usize = 8;
+    /// Which pattern input it draws, 0 to 1.
+    pub const PICK: usize = 11;
+    /// Half the width and height of its bounding box, in cells.
+    pub const EXTENT: usize = 12;
+    /// Channels per instance.
+    pub const CHANNELS: usize = 14;
+}
+
+/// How [`Op::Instances`] finds the instances that may cover a sample and combines them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InstanceGrid {
+    /// Instances across.
+    pub columns: u32,
+    /// Instances down.
+    pub rows: u32,
+    /// Cells a sample looks at on each side of its own, across and down: instances of
+    /// cells farther away are not drawn there.
+    pub reach: [u32; 2],
+    /// Shift of every other line of cells, in cells (f32 bits).
+    pub offset: u32,
+    /// Every other column is shifted down, instead of every other row across.
+    pub offset_columns: bool,
+    /// Instances wrap around the edges; otherwise only the grid's own are drawn.
+    pub tileable: bool,
+    /// What each draws.
+    pub shape: InstanceShape,
+    /// How overlaps combine.
+    pub blend: InstanceBlend,
+}
+
+/// How a tile sampler's overlapping instances combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InstanceBlend {
+    /// The largest value.
+    Max,
+    /// The sum.
+    Add,
+    /// The instance drawn last (highest index) that is not black there.
+    Painter,
 }
 
 /// What a flood-fill companion reads of the shape under a sample: each is 0 on the
@@ -503,14 +586,19 @@ pub enum BoxMeasure {
     Area,
 }
 
+/// The most slots one operation writes (a texel of an instance plane).
+pub const MAX_ARITY: u32 = 16;
+
 impl Op {
-    /// How many consecutive slots the operation writes.
+    /// How many consecutive slots the operation writes (at most [`MAX_ARITY`]).
     pub fn arity(&self) -> u32 {
         match *self {
             Op::Ramp { .. } => 4,
             Op::Normal { .. } | Op::Hsl { .. } | Op::NormalBlend { .. } => 3,
             Op::Bricks { .. } | Op::CellHash { .. } => 4,
-            Op::Sample { channels, .. }
+            Op::Instances { .. } => 8,
+            Op::Texel { channels, .. }
+            | Op::Sample { channels, .. }
             | Op::Fetch { channels, .. }
             | Op::SlopeBlur { channels, .. } => channels,
             _ => 1,
@@ -527,7 +615,9 @@ impl Op {
             | Op::Edges { plane, .. }
             | Op::Occlusion { plane, .. }
             | Op::Curvature { plane, .. }
-            | Op::Fill { plane, .. } => vec![plane],
+            | Op::Fill { plane, .. }
+            | Op::Texel { plane, .. }
+            | Op::Instances { plane, .. } => vec![plane],
             Op::SlopeBlur { input, slope, .. } => vec![input, slope],
             _ => Vec::new(),
         }
@@ -638,6 +728,9 @@ impl Op {
                 _ => 6.0,
             },
             Op::NormalBlend { .. } => 40.0,
+            Op::Texel { channels, .. } => 2.0 + channels as f32,
+            // A handful of instances drawn per sample, most found by their bounding box.
+            Op::Instances { .. } => 60.0,
             _ => 1.0,
         }
     }
@@ -727,7 +820,9 @@ impl Op {
             Op::Occlusion { x, y, strength, .. } | Op::Curvature { x, y, strength, .. } => {
                 vec![x, y, strength]
             }
-            Op::Fill { x, y, .. } => vec![x, y],
+            Op::Fill { x, y, .. } | Op::Texel { x, y, .. } | Op::Instances { x, y, .. } => {
+                vec![x, y]
+            }
             Op::NormalBlend {
                 base,
                 detail,
@@ -844,7 +939,8 @@ impl PlaneSize {
 pub struct PlaneInfo {
     /// The node whose value it holds.
     pub node: String,
-    /// 1 (scalar) or 4 (RGBA).
+    /// 1 (scalar), 4 (RGBA), or a stage's own record (a flood fill's, an instance
+    /// plane's).
     pub channels: u32,
     /// Its size.
     pub size: PlaneSize,

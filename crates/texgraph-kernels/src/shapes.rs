@@ -232,3 +232,59 @@ pub fn bricks(u: f32, v: f32, b: Bricks) -> [f32; 4] {
     };
     [mask, hash01(column, row, b.seed), fx, fy]
 }
+
+/// The built-in shapes a tile sampler's instances draw over their own square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InstanceShape {
+    /// The whole square.
+    Square,
+    /// The inscribed disc.
+    Disc,
+    /// 1 − r² (r = 1 on the inscribed circle).
+    Paraboloid,
+    /// A smoothstep of 1 − r.
+    Bell,
+    /// e^(−4r²) inside the disc.
+    Gaussian,
+    /// 1 − the larger of |x| and |y| (x, y from −1 to 1 across the square).
+    Pyramid,
+    /// 1 − r.
+    Cone,
+    /// √(1 − r²).
+    Hemisphere,
+    /// A square with a bevel a quarter of its half-width wide.
+    Brick,
+    /// (1 − r)³.
+    Thorn,
+    /// u: 0 on the left edge, 1 on the right.
+    Gradation,
+}
+
+impl InstanceShape {
+    /// The shape at (u, v) in the instance's square (0 → 1 across and down it); the
+    /// caller keeps (u, v) inside it.
+    #[inline(always)]
+    pub fn at(self, u: f32, v: f32) -> f32 {
+        let (x, y) = (2.0 * u - 1.0, 2.0 * v - 1.0);
+        let r2 = y * y + x * x;
+        let radial = || (1.0 - r2.max(0.0).sqrt()).clamp(0.0, 1.0);
+        let chebyshev = || 1.0 - x.abs().max(y.abs());
+        let disc = if 1.0 >= r2 { 1.0 } else { 0.0 };
+        match self {
+            InstanceShape::Square => 1.0,
+            InstanceShape::Gradation => u,
+            InstanceShape::Disc => disc,
+            InstanceShape::Paraboloid => (1.0 - r2).clamp(0.0, 1.0),
+            InstanceShape::Hemisphere => (1.0 - r2).clamp(0.0, 1.0).sqrt(),
+            InstanceShape::Cone => radial(),
+            InstanceShape::Bell => smoothstep(radial()),
+            // e^(−4) = 0.0183 at the disc's edge.
+            InstanceShape::Gaussian => {
+                crate::scalar::saturate(crate::fastmath::pow(0.018_315_64, r2)) * disc
+            }
+            InstanceShape::Thorn => crate::scalar::saturate(crate::fastmath::pow(radial(), 3.0)),
+            InstanceShape::Pyramid => chebyshev(),
+            InstanceShape::Brick => (chebyshev() * 4.0).clamp(0.0, 1.0),
+        }
+    }
+}

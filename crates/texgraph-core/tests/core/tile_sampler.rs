@@ -426,3 +426,61 @@ fn a_pixels_cost_does_not_grow_with_the_instance_count() {
     };
     assert_eq!(ops(16), ops(256));
 }
+
+/// A built-in square and an unconnected pattern input (a white square) draw the same
+/// instances by two routes: the shape's instances found a block of samples at a time by
+/// their bounding boxes, the input's compiled cell by cell around each sample. With the
+/// sampler's coordinates scattered by a strong warp, blocks span many cells and samples
+/// are taken one by one.
+#[test]
+fn a_built_in_shape_and_a_pattern_input_place_the_same_instances() {
+    let render = |pattern: &str, blend: &str, warped: bool, output: &str| {
+        let (source, port) = if warped {
+            ("w", String::new())
+        } else {
+            ("t", format!(".{output}"))
+        };
+        let json = format!(
+            r#"{{ "format": "texgraph", "version": 5, "settings": {{ "tileable": true }}, "nodes": [
+              {{ "id": "s", "type": "perlin", "params": {{ "frequency": 3 }} }},
+              {{ "id": "r", "type": "perlin", "params": {{ "frequency": 2, "seed": 4 }} }},
+              {{ "id": "t", "type": "tile_sampler", "params": {{
+                  "x_amount": 7, "y_amount": 5, "pattern": "{pattern}", "scale": 1.4,
+                  "position_random": 0.9, "offset": 0.5, "rotation_random": 0.3,
+                  "luminance_random": 0.5, "mask_random": 0.1, "blend": "{blend}" }},
+                "inputs": {{ "scale_map": "s", "rotation_map": "r" }} }},
+              {{ "id": "n", "type": "value", "params": {{ "frequency": 64 }} }},
+              {{ "id": "w", "type": "warp", "params": {{ "strength": 3 }}, "inputs": {{ "source": "t.{output}", "dx": "n" }} }},
+              {{ "id": "out", "type": "output", "inputs": {{ "color": "{source}{port}" }} }} ] }}"#
+        );
+        render_graph(&graph(&json), None, 96, RenderOptions::default())
+    };
+    for warped in [false, true] {
+        for blend in ["max", "add", "painter"] {
+            for output in [
+                "out",
+                "instance_random",
+                "instance_index",
+                "instance_uv",
+                "color",
+            ] {
+                let shape = render("square", blend, warped, output);
+                let input = render("input", blend, warped, output);
+                let differ = shape
+                    .data
+                    .iter()
+                    .zip(&input.data)
+                    .filter(|(a, b)| (*a - *b).abs() > 1e-5)
+                    .count();
+                assert_eq!(
+                    differ, 0,
+                    "{output} ({blend}, warped: {warped}): {differ} samples differ"
+                );
+                if output == "out" {
+                    let drawn = shape.data.iter().filter(|&&v| v > 0.0).count();
+                    assert!(drawn > shape.data.len() / 4, "{drawn} samples drawn");
+                }
+            }
+        }
+    }
+}

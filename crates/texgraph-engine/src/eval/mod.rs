@@ -16,6 +16,7 @@ pub mod blur;
 pub mod distance;
 pub mod flood;
 mod grid;
+mod instances;
 mod interleave;
 mod lanes;
 mod material;

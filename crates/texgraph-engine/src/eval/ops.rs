@@ -8,9 +8,10 @@ use texgraph_kernels::dispatch::{Level, level, multiversion};
 
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
+use super::instances;
 use crate::program::{
-    Binary, BlendMode, Instr, Interpolation, NormalBlendMode, Op, Operand, Program, SlopeMode,
-    U_SLOT, Unary, V_SLOT,
+    Binary, BlendMode, Instr, Interpolation, MAX_ARITY, NormalBlendMode, Op, Operand, Program,
+    SlopeMode, U_SLOT, Unary, V_SLOT,
 };
 use texgraph_kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Samples, Search};
 use texgraph_kernels::curve::Curve;
@@ -143,7 +144,7 @@ pub(super) fn step(
     let arity = instr.op.arity() as usize;
     // Destinations are moved out so that sources can be borrowed beside them; an
     // operation never reads its own destination. Empty vectors do not allocate.
-    let mut outs: [Vec<f32>; 4] = Default::default();
+    let mut outs: [Vec<f32>; MAX_ARITY as usize] = Default::default();
     for (k, out) in outs.iter_mut().enumerate().take(arity) {
         *out = std::mem::take(&mut slots[first + k]);
     }
@@ -153,8 +154,7 @@ pub(super) fn step(
             Operand::Const(c) => Arg::C(c),
             Operand::Slot(s) => Arg::S(&slots[s as usize][..n]),
         };
-        let [a, b, c, d] = &mut outs;
-        let mut dst = [a, b, c, d].map(|v| {
+        let mut dst = outs.each_mut().map(|v| {
             let len = n.min(v.len());
             &mut v[..len]
         });
@@ -583,6 +583,22 @@ fn apply<'s>(
                 *o = flood::read_at(view, read, x.at(i), y.at(i));
             }
         }
+        Op::Texel { plane, x, y, .. } => {
+            let view = tables.plane(plane);
+            let (x, y) = (arg(x), arg(y));
+            for i in 0..n {
+                let texel = view.texel(x.at(i), y.at(i));
+                for (d, &value) in dst.iter_mut().zip(texel) {
+                    d[i] = value;
+                }
+            }
+        }
+        Op::Instances {
+            plane,
+            x,
+            y,
+            ref grid,
+        } => instances::instances_k(dst, tables.plane(plane), grid, [arg(x), arg(y)], cols),
         Op::RingDistance {
             x,
             y,

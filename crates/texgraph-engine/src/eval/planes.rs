@@ -18,7 +18,7 @@ pub struct PlaneView<'a> {
     pub width: usize,
     /// Height in texels of the whole plane.
     pub height: usize,
-    /// 1 or 4.
+    /// 1, 4, or a whole-plane stage's own record (a flood fill's, an instance plane's).
     pub channels: usize,
     /// Reads outside wrap around instead of clamping.
     pub wrap: bool,
@@ -106,6 +106,16 @@ impl<'a> PlaneView<'a> {
         } else {
             i.clamp(0, len as i64 - 1) as usize
         }
+    }
+
+    /// Every channel of texel (x, y), by whole-number column and row (wrapped, or
+    /// clamped to the edge; NaN reads the first).
+    #[inline(always)]
+    pub fn texel(&self, x: f32, y: f32) -> &[f32] {
+        let col = self.index(x.floor() as i64, self.width);
+        let row = self.row(self.index(y.floor() as i64, self.height));
+        let at = (row * self.width + col) * self.channels;
+        &self.data[at..at + self.channels]
     }
 
     /// The texel under (u, v).

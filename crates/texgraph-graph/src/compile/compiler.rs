@@ -22,6 +22,9 @@ use texgraph_kernels::noise::{CornerTable, Permutation};
 pub(super) struct StageBuilder {
     /// 2^shift: how much smaller than the render the stage's grid is.
     pub(super) shift: u32,
+    /// The grid is a fixed number of texels, not the render's (see
+    /// [`NodeCtx::fixed_plane`]).
+    pub(super) fixed: bool,
     pub(super) instrs: Vec<Instr>,
     pub(super) slot_count: u32,
     pub(super) shared: HashMap<Op, Slot>,
@@ -34,6 +37,7 @@ impl StageBuilder {
     pub(super) fn new(shift: u32) -> Self {
         Self {
             shift,
+            fixed: false,
             instrs: Vec::new(),
             slot_count: 2,
             shared: HashMap::new(),
@@ -61,6 +65,8 @@ pub(super) struct Compiler<'g> {
     pub(super) node_compiles: u32,
     /// Planes of loaded images, by node.
     pub(super) image_planes: HashMap<usize, u32>,
+    /// Fixed-size planes nodes computed: (node, pass, local) → plane.
+    pub(super) fixed_planes: HashMap<(usize, u8, bool), u32>,
     pub(super) perms: Vec<Arc<Permutation>>,
     pub(super) perm_index: HashMap<u32, u32>,
     pub(super) ramps: Vec<Arc<Ramp>>,
@@ -108,6 +114,7 @@ impl<'g> Compiler<'g> {
             outer_cost: 0.0,
             node_compiles: 0,
             image_planes: HashMap::new(),
+            fixed_planes: HashMap::new(),
             perms: Vec::new(),
             perm_index: HashMap::new(),
             ramps: Vec::new(),

@@ -288,6 +288,62 @@ impl NodeCtx<'_, '_> {
         Ok(plane)
     }
 
+    /// A plane of `width` × `height` texels, whatever the render's size, whose texel
+    /// channels `texel` computes: compiled as a stage of its own, once per node, where the
+    /// image frame's coordinates are the texel's centre ((column + ½) / width across). For
+    /// data a node keeps per element of its own (a tile sampler's instances), read with
+    /// [`Op::Texel`].
+    pub fn fixed_plane(
+        &mut self,
+        width: u32,
+        height: u32,
+        texel: impl FnOnce(&mut NodeCtx<'_, '_>) -> Result<Vec<Operand>, GraphError>,
+    ) -> Result<u32, GraphError> {
+        let c = &mut *self.compiler;
+        let index = c.index[self.node.id.as_str()];
+        let key = (index, c.pass_of(index), self.frame.local);
+        if let Some(&plane) = c.fixed_planes.get(&key) {
+            return Ok(plane);
+        }
+        let mut builder = StageBuilder::new(0);
+        builder.fixed = true;
+        let outer = std::mem::replace(&mut c.stage, builder);
+        let outer_share = outer.cost.total * area(outer.shift);
+        c.outer_cost += outer_share;
+        let mut ctx = NodeCtx {
+            desc: self.desc,
+            node: self.node,
+            compiler: &mut *c,
+            frame: Frame {
+                local: self.frame.local,
+                ..Frame::IMAGE
+            },
+        };
+        let compiled = texel(&mut ctx);
+        let c = &mut *self.compiler;
+        let channels = match compiled {
+            Ok(channels) => channels,
+            Err(e) => {
+                c.stage = outer;
+                c.outer_cost -= outer_share;
+                return Err(e);
+            }
+        };
+        let plane = c.planes.len() as u32;
+        c.planes.push(PlaneInfo {
+            node: self.node.id.clone(),
+            channels: channels.len() as u32,
+            size: PlaneSize::Fixed { width, height },
+            wrap: c.graph.settings.tileable,
+            image: None,
+        });
+        c.finish_stage(&self.node.id, Some(plane), channels);
+        c.stage = outer;
+        c.outer_cost -= outer_share;
+        c.fixed_planes.insert(key, plane);
+        Ok(plane)
+    }
+
     /// Channels of `plane` (1 or 4).
     pub fn plane_channels(&self, plane: u32) -> u32 {
         self.compiler.planes[plane as usize].channels
@@ -297,6 +353,7 @@ impl NodeCtx<'_, '_> {
     /// own grid: then neighbours are whole texels away and reads can be exact.
     pub fn on_grid(&self, plane: u32) -> bool {
         self.frame == Frame::IMAGE
+            && !self.compiler.stage.fixed
             && self.compiler.planes[plane as usize].size
                 == (PlaneSize::Render {
                     shift: self.compiler.stage.shift,

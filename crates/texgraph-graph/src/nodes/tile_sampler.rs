@@ -2,12 +2,16 @@
 //! by random numbers per instance and by maps read at each instance's centre (Substance's
 //! Tile Sampler, Material Maker's Tiler).
 //!
-//! As in `scatter`, a sample can only be covered by the instances of the cells within a
-//! fixed reach of its own, so the instance is compiled once per cell of that neighbourhood:
-//! the cost of a pixel depends on how far instances reach, never on how many there are.
-//! Maps are compiled at the instance's centre (exactly, whatever the render's size, so a
-//! thumbnail and an export place the same instances), and pattern inputs at the
-//! instance's own coordinates, where nothing tiles.
+//! What an instance is (centre, size and turn as one matrix, weight, random value, color,
+//! pattern pick, bounding box) is computed once per instance, into a plane of one texel
+//! per instance (`fixed_plane`), whatever the render's size: maps are compiled there at
+//! the instance's centre, so a thumbnail and an export place the same instances. A
+//! sample can only be covered by the instances of the cells within a fixed reach of its
+//! own: built-in shapes are drawn by `Op::Instances`, which finds them a block of samples
+//! at a time and skips those whose bounding box misses the block; pattern inputs, which
+//! are compiled at each instance's own coordinates, are compiled once per cell of that
+//! neighbourhood. Either way a pixel's cost depends on how far instances reach, never on
+//! how many there are.
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
@@ -15,7 +19,9 @@ use crate::descriptor::{
     choice, float,
 };
 use texgraph_base::error::GraphError;
-use texgraph_engine::program::{Binary, Op, Operand, Unary};
+use texgraph_engine::program::{
+    Binary, InstanceBlend, InstanceGrid, InstanceShape, Op, Operand, Unary,
+};
 
 /// The most cells a sample looks at along each side of its own (7 × 7 cells at most).
 const MAX_REACH: f32 = 3.0;
@@ -81,7 +87,8 @@ pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
           drawn row by row). The instance outputs give, per pixel, values of the instance on \
           top (the one that shows; 0 where none). In tileable graphs instances cross the \
           edges and wrap; otherwise only the grid's own instances are drawn. Instances reach \
-          at most 3 cells from their own; beyond that they are cut.",
+          at most 3 cells from their own; beyond that they are cut. A float param with \
+          something connected is read once per instance, at its cell's centre.",
     inputs: &[
         pattern(
             "pattern_1",
@@ -308,32 +315,16 @@ struct Grid {
     columns: f32,
     rows: f32,
     scale: [f32; 2],
-    interstice: [Operand; 2],
-    scale_random: Operand,
     position_random: f32,
     offset: f32,
     offset_columns: bool,
-    rotation: Operand,
-    rotation_random: Operand,
-    rotation_map_amount: Operand,
-    luminance: Operand,
-    luminance_random: Operand,
-    mask_random: Operand,
-    mask_threshold: Operand,
     displacement: f32,
     displacement_angle: f32,
     shape: &'static str,
     inputs: usize,
-    blend: Blend,
+    blend: InstanceBlend,
     seed: u32,
     tileable: bool,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Blend {
-    Max,
-    Add,
-    Painter,
 }
 
 impl Grid {
@@ -351,18 +342,9 @@ impl Grid {
                 scale * ctx.uniform("size_x")?.clamp(0.0, 4.0),
                 scale * ctx.uniform("size_y")?.clamp(0.0, 4.0),
             ],
-            interstice: [ctx.float("interstice_x")?, ctx.float("interstice_y")?],
-            scale_random: ctx.float("scale_random")?,
             position_random: ctx.uniform("position_random")?.clamp(0.0, 2.0),
             offset: ctx.uniform("offset")?.clamp(0.0, 1.0),
             offset_columns: ctx.text("offset_direction") == "columns",
-            rotation: ctx.float("rotation")?,
-            rotation_random: ctx.float("rotation_random")?,
-            rotation_map_amount: ctx.float("rotation_map_amount")?,
-            luminance: ctx.float("luminance")?,
-            luminance_random: ctx.float("luminance_random")?,
-            mask_random: ctx.float("mask_random")?,
-            mask_threshold: ctx.float("mask_map_threshold")?,
             displacement: if ctx.is_connected("displacement_map") {
                 ctx.uniform("displacement_intensity")?.clamp(0.0, 2.0)
             } else {
@@ -372,9 +354,9 @@ impl Grid {
             shape,
             inputs: ctx.uniform("pattern_inputs")?.round().clamp(1.0, 4.0) as usize,
             blend: match ctx.text("blend") {
-                "add" => Blend::Add,
-                "painter" => Blend::Painter,
-                _ => Blend::Max,
+                "add" => InstanceBlend::Add,
+                "painter" => InstanceBlend::Painter,
+                _ => InstanceBlend::Max,
             },
             seed: ctx.int("seed") as u32,
             tileable: ctx.tileable(),
@@ -384,78 +366,136 @@ impl Grid {
     /// Cells a sample looks at each way, across and down: an instance reaches half its
     /// box's diagonal from its centre (whatever its turn), which is at most
     /// position_random/2 + displacement_intensity from its cell's centre.
-    fn reach(&self) -> [i32; 2] {
+    fn reach(&self) -> [u32; 2] {
         let half_diagonal = 0.5 * (self.scale[0].powi(2) + self.scale[1].powi(2)).sqrt();
         // The diagonal in cells of each axis (cells need not be square).
         let texture = half_diagonal * (1.0 / self.columns).max(1.0 / self.rows);
         let moved = 0.5 * self.position_random + self.displacement;
         [self.columns, self.rows]
-            .map(|count| (texture * count + moved + 0.5).floor().min(MAX_REACH) as i32)
+            .map(|count| (texture * count + moved + 0.5).floor().min(MAX_REACH) as u32)
     }
-}
 
-/// One instance, as seen from the sample.
-struct Instance {
-    /// The sample in the instance's own square (0 → 1 across and down it).
-    local: [Operand; 2],
-    /// What it draws there, 0 outside it, and 0 when it is left out.
-    value: Operand,
-    /// Its random value for `instance_random`, its index over the count, its color.
-    random: Operand,
-    index: Operand,
-    color: [Operand; 3],
+    /// The shifted axis (which moves every other line of cells) and the other, as axes
+    /// (0 across, 1 down).
+    fn axes(&self) -> (usize, usize) {
+        if self.offset_columns { (0, 1) } else { (1, 0) }
+    }
 }
 
 fn tile_sampler(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     let grid = Grid::read(ctx)?;
+    let plane = ctx.fixed_plane(grid.columns as u32, grid.rows as u32, |ctx| {
+        attributes(ctx, &grid)
+    })?;
+    let frame = ctx.frame();
+    let one = c(1.0);
+    if grid.shape == "input" {
+        return drawn_inputs(ctx, &grid, plane);
+    }
+    let shape = match grid.shape {
+        "disc" => InstanceShape::Disc,
+        "paraboloid" => InstanceShape::Paraboloid,
+        "bell" => InstanceShape::Bell,
+        "gaussian" => InstanceShape::Gaussian,
+        "pyramid" => InstanceShape::Pyramid,
+        "cone" => InstanceShape::Cone,
+        "hemisphere" => InstanceShape::Hemisphere,
+        "brick" => InstanceShape::Brick,
+        "thorn" => InstanceShape::Thorn,
+        "gradation" => InstanceShape::Gradation,
+        _ => InstanceShape::Square,
+    };
+    let drawn = ctx.emit_many(Op::Instances {
+        plane,
+        x: frame.x,
+        y: frame.y,
+        grid: InstanceGrid {
+            columns: grid.columns as u32,
+            rows: grid.rows as u32,
+            reach: grid.reach(),
+            offset: grid.offset.to_bits(),
+            offset_columns: grid.offset_columns,
+            tileable: grid.tileable,
+            shape,
+            blend: grid.blend,
+        },
+    })?;
+    let [out, random, index, u, v, r, g, b] = drawn[..] else {
+        unreachable!("instances write eight slots")
+    };
+    Ok(vec![
+        Val::Scalar(out),
+        Val::Color([r, g, b, one]),
+        Val::Scalar(random),
+        Val::Scalar(index),
+        Val::Color([u, v, c(0.0), one]),
+    ])
+}
+
+/// The pattern inputs drawn by the instances within reach of the sample: each instance
+/// compiled once per cell of that neighbourhood, its pattern at its own coordinates.
+fn drawn_inputs(
+    ctx: &mut NodeCtx<'_, '_>,
+    grid: &Grid,
+    plane: u32,
+) -> Result<Vec<Val>, GraphError> {
     let frame = ctx.frame();
     let px = ctx.emit(Op::Binary(Binary::Multiply, frame.x, c(grid.columns)))?;
     let py = ctx.emit(Op::Binary(Binary::Multiply, frame.y, c(grid.rows)))?;
-    let [reach_x, reach_y] = grid.reach();
+    let [reach_x, reach_y] = grid.reach().map(|r| r as i32);
+    let (line_axis, _) = grid.axes();
+    let (line_reach, along_reach) = if line_axis == 0 {
+        (reach_x, reach_y)
+    } else {
+        (reach_y, reach_x)
+    };
     let mut out = c(0.0);
     let mut best = c(0.0);
     // The drawing order of the instance on top (painter), −1 before any.
     let mut order = c(-1.0);
     // Of the instance on top: value, random, index, u, v, red, green, blue.
     let mut top = [c(0.0); 8];
-    for dy in -reach_y..=reach_y {
-        for dx in -reach_x..=reach_x {
-            let instance = instance(ctx, &grid, frame, [px, py], [dx, dy])?;
+    // Line by line, then along each: the order `Op::Instances` meets them in.
+    for line in -line_reach..=line_reach {
+        for along in -along_reach..=along_reach {
+            let instance = instance(ctx, grid, plane, [px, py], [line, along])?;
             let value = instance.value;
             let visible = ctx.emit(Op::Binary(Binary::Step, value, c(VISIBLE)))?;
             let wins = match grid.blend {
                 // The largest contribution so far (ties to the later).
-                Blend::Max | Blend::Add => {
+                InstanceBlend::Max | InstanceBlend::Add => {
                     let above = ctx.emit(Op::Binary(Binary::Step, value, best))?;
                     ctx.emit(Op::Binary(Binary::Multiply, above, visible))?
                 }
                 // The one drawn last: the highest index of the instances that show.
-                Blend::Painter => {
+                InstanceBlend::Painter => {
                     let later = ctx.emit(Op::Binary(Binary::Step, instance.index, order))?;
                     ctx.emit(Op::Binary(Binary::Multiply, later, visible))?
                 }
             };
-            let [u, v] = instance.local;
-            let [r, g, b] = instance.color;
-            let index = ctx.emit(Op::Binary(
-                Binary::Multiply,
+            let mine = [
+                value,
+                instance.random,
                 instance.index,
-                c(1.0 / (grid.columns * grid.rows)),
-            ))?;
-            let mine = [value, instance.random, index, u, v, r, g, b];
+                instance.local[0],
+                instance.local[1],
+                instance.color[0],
+                instance.color[1],
+                instance.color[2],
+            ];
             for (kept, new) in top.iter_mut().zip(mine) {
                 *kept = ctx.emit(Op::Lerp(*kept, new, wins))?;
             }
             match grid.blend {
-                Blend::Max => {
+                InstanceBlend::Max => {
                     best = ctx.emit(Op::Binary(Binary::Max, best, value))?;
                     out = best;
                 }
-                Blend::Add => {
+                InstanceBlend::Add => {
                     best = ctx.emit(Op::Binary(Binary::Max, best, value))?;
                     out = ctx.emit(Op::Binary(Binary::Add, out, value))?;
                 }
-                Blend::Painter => {
+                InstanceBlend::Painter => {
                     order = ctx.emit(Op::Lerp(order, instance.index, wins))?;
                     out = top[0];
                 }
@@ -473,46 +513,118 @@ fn tile_sampler(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     ])
 }
 
-/// The instance of the cell `offset` cells from the sample's (`at`, in cells), as seen
-/// from the sample.
+/// One instance, as seen from the sample.
+struct Instance {
+    /// The sample in the instance's own square (0 → 1 across and down it).
+    local: [Operand; 2],
+    /// What it draws there, 0 outside it, and 0 when it is left out.
+    value: Operand,
+    /// Its random value for `instance_random`, its index over the count, its color.
+    random: Operand,
+    index: Operand,
+    color: [Operand; 3],
+}
+
+/// The instance `steps` (lines, then cells along the line) from the sample's cell (`at`,
+/// in cells), as seen from the sample, read from the instance `plane`.
 fn instance(
     ctx: &mut NodeCtx<'_, '_>,
     grid: &Grid,
-    frame: Frame,
+    plane: u32,
     at: [Operand; 2],
-    offset: [i32; 2],
+    steps: [i32; 2],
 ) -> Result<Instance, GraphError> {
+    use texgraph_engine::program::instance as channel;
     // The shifted axis moves every other line of cells: find the line first, then the
     // cell along it from the sample moved back by the line's shift.
-    let (line_axis, along_axis) = if grid.offset_columns { (0, 1) } else { (1, 0) };
+    let (line_axis, along_axis) = grid.axes();
     let counts = [grid.columns, grid.rows];
-    let line = cell(ctx, at[line_axis], offset[line_axis])?;
-    let line_wrapped = wrapped(ctx, line, counts[line_axis], grid.tileable)?;
-    let shift = if grid.offset == 0.0 {
-        c(0.0)
-    } else {
-        // (line mod 2)·offset.
-        let half = ctx.emit(Op::Binary(Binary::Multiply, line_wrapped, c(0.5)))?;
-        let odd = ctx.emit(Op::Unary(Unary::Fract, half))?;
-        ctx.emit(Op::Binary(Binary::Multiply, odd, c(2.0 * grid.offset)))?
-    };
+    let line = cell(ctx, at[line_axis], steps[0])?;
+    let line_own = wrapped(ctx, line, counts[line_axis], grid.tileable)?;
+    let shift = line_shift(ctx, grid, line_own)?;
     let moved_back = ctx.emit(Op::Binary(Binary::Subtract, at[along_axis], shift))?;
-    let along = cell(ctx, moved_back, offset[along_axis])?;
-    let along_wrapped = wrapped(ctx, along, counts[along_axis], grid.tileable)?;
+    let along = cell(ctx, moved_back, steps[1])?;
+    let along_own = wrapped(ctx, along, counts[along_axis], grid.tileable)?;
     let mut cells = [c(0.0); 2];
-    let mut index_of = [c(0.0); 2];
-    cells[line_axis] = line;
-    cells[along_axis] = along;
-    index_of[line_axis] = line_wrapped;
-    index_of[along_axis] = along_wrapped;
-    let mut shifts = [c(0.0); 2];
-    shifts[along_axis] = shift;
+    let mut own = [c(0.0); 2];
+    (cells[line_axis], cells[along_axis]) = (line, along);
+    (own[line_axis], own[along_axis]) = (line_own, along_own);
+    let texel = ctx.emit_many(Op::Texel {
+        plane,
+        channels: channel::CHANNELS as u32,
+        x: own[0],
+        y: own[1],
+    })?;
 
-    // Random numbers of the instance: its wrapped cell's, wherever it is seen from.
+    // The centre of this copy (whole periods from the grid's own), and the sample in the
+    // instance's square.
+    let mut d = [c(0.0); 2];
+    for axis in 0..2 {
+        let periods = ctx.emit(Op::Binary(Binary::Subtract, cells[axis], own[axis]))?;
+        let centre = ctx.emit(Op::Binary(
+            Binary::Add,
+            texel[channel::CENTRE_X + axis],
+            periods,
+        ))?;
+        d[axis] = ctx.emit(Op::Binary(Binary::Subtract, at[axis], centre))?;
+    }
+    let m = &texel[channel::MATRIX..channel::MATRIX + 4];
+    let mut local = [c(0.0); 2];
+    let mut weight = texel[channel::WEIGHT];
+    for axis in 0..2 {
+        let second = ctx.emit(Op::MulAdd(m[2 * axis + 1], d[1], c(0.5)))?;
+        local[axis] = ctx.emit(Op::MulAdd(m[2 * axis], d[0], second))?;
+        for (a, b) in [(local[axis], c(0.0)), (c(1.0), local[axis])] {
+            let inside = ctx.emit(Op::Binary(Binary::Step, a, b))?;
+            weight = ctx.emit(Op::Binary(Binary::Multiply, weight, inside))?;
+        }
+    }
+    // Untiled, only the grid's own cells.
+    if !grid.tileable {
+        for axis in 0..2 {
+            for (a, b) in [(cells[axis], c(0.0)), (c(counts[axis] - 1.0), cells[axis])] {
+                let inside = ctx.emit(Op::Binary(Binary::Step, a, b))?;
+                weight = ctx.emit(Op::Binary(Binary::Multiply, weight, inside))?;
+            }
+        }
+    }
+    let drawn = pattern_input(ctx, grid, local, texel[channel::PICK])?;
+    let value = ctx.emit(Op::Binary(Binary::Multiply, drawn, weight))?;
+    let index = ctx.emit(Op::MulAdd(own[1], c(grid.columns), own[0]))?;
+    let index = ctx.emit(Op::Binary(
+        Binary::Multiply,
+        index,
+        c(1.0 / (grid.columns * grid.rows)),
+    ))?;
+    let color = channel::COLOR;
+    Ok(Instance {
+        local,
+        value,
+        random: texel[channel::RANDOM],
+        index,
+        color: [texel[color], texel[color + 1], texel[color + 2]],
+    })
+}
+
+/// What one instance is, whatever sample sees it: the channels of its texel of the
+/// instance plane (see [`texgraph_engine::program::instance`]). The stage's image frame
+/// is the centre of the instance's own cell.
+fn attributes(ctx: &mut NodeCtx<'_, '_>, grid: &Grid) -> Result<Vec<Operand>, GraphError> {
+    let frame = ctx.frame();
+    let counts = [grid.columns, grid.rows];
+    let mut own = [c(0.0); 2];
+    for (axis, coord) in [frame.x, frame.y].into_iter().enumerate() {
+        let at = ctx.emit(Op::Binary(Binary::Multiply, coord, c(counts[axis])))?;
+        own[axis] = cell(ctx, at, 0)?;
+    }
+    let (line_axis, along_axis) = grid.axes();
+    let mut shifts = [c(0.0); 2];
+    shifts[along_axis] = line_shift(ctx, grid, own[line_axis])?;
+
+    // Random numbers of the instance, from its cell.
     let hash = |ctx: &mut NodeCtx<'_, '_>, seed| {
-        let [x, y] = index_of.map(|i| i);
-        let x = ctx.emit(Op::Binary(Binary::Add, x, c(0.5)))?;
-        let y = ctx.emit(Op::Binary(Binary::Add, y, c(0.5)))?;
+        let x = ctx.emit(Op::Binary(Binary::Add, own[0], c(0.5)))?;
+        let y = ctx.emit(Op::Binary(Binary::Add, own[1], c(0.5)))?;
         ctx.emit4(Op::CellHash {
             x,
             y,
@@ -527,7 +639,7 @@ fn instance(
     // The centre, in cells.
     let mut centre = [c(0.0); 2];
     for (axis, jitter) in [move_x, move_y].into_iter().enumerate() {
-        let base = ctx.emit(Op::Binary(Binary::Add, cells[axis], c(0.5)))?;
+        let base = ctx.emit(Op::Binary(Binary::Add, own[axis], c(0.5)))?;
         let base = ctx.emit(Op::Binary(Binary::Add, base, shifts[axis]))?;
         let centred = ctx.emit(Op::Binary(Binary::Subtract, jitter, c(0.5)))?;
         centre[axis] = ctx.emit(Op::MulAdd(centred, c(grid.position_random), base))?;
@@ -535,12 +647,8 @@ fn instance(
     let at_centre =
         |ctx: &mut NodeCtx<'_, '_>, centre: [Operand; 2]| -> Result<Frame, GraphError> {
             Ok(Frame {
-                x: ctx.emit(Op::Binary(
-                    Binary::Multiply,
-                    centre[0],
-                    c(1.0 / grid.columns),
-                ))?,
-                y: ctx.emit(Op::Binary(Binary::Multiply, centre[1], c(1.0 / grid.rows)))?,
+                x: ctx.emit(Op::Binary(Binary::Multiply, centre[0], c(1.0 / counts[0])))?,
+                y: ctx.emit(Op::Binary(Binary::Multiply, centre[1], c(1.0 / counts[1])))?,
                 ..frame
             })
         };
@@ -556,84 +664,85 @@ fn instance(
     let here = at_centre(ctx, centre)?;
 
     // Size (texture units) and turn (degrees).
-    let shrink = ctx.emit(Op::Binary(Binary::Multiply, shrink, grid.scale_random))?;
+    let scale_random = ctx.float("scale_random")?;
+    let shrink = ctx.emit(Op::Binary(Binary::Multiply, shrink, scale_random))?;
     let mut factor = ctx.emit(Op::Unary(Unary::Invert, shrink))?;
     if let Some(scale) = read_map(ctx, "scale_map", here)? {
         let scale = ctx.emit(Op::Unary(Unary::Clamp01, scale))?;
         factor = ctx.emit(Op::Binary(Binary::Multiply, factor, scale))?;
     }
     let mut size = [c(0.0); 2];
-    for axis in 0..2 {
+    let mut weight = c(1.0);
+    for (axis, gap) in ["interstice_x", "interstice_y"].into_iter().enumerate() {
+        let gap = ctx.float(gap)?;
         let cells = ctx.emit(Op::Binary(Binary::Multiply, factor, c(grid.scale[axis])))?;
-        let cells = ctx.emit(Op::Binary(Binary::Subtract, cells, grid.interstice[axis]))?;
+        let cells = ctx.emit(Op::Binary(Binary::Subtract, cells, gap))?;
         let cells = ctx.emit(Op::Binary(Binary::Max, cells, c(0.0)))?;
         size[axis] = ctx.emit(Op::Binary(Binary::Multiply, cells, c(1.0 / counts[axis])))?;
+        // Of some size.
+        let some = ctx.emit(Op::Binary(Binary::Step, size[axis], c(1e-9)))?;
+        weight = ctx.emit(Op::Binary(Binary::Multiply, weight, some))?;
     }
+    let rotation = ctx.float("rotation")?;
+    let rotation_random = ctx.float("rotation_random")?;
     let centred_turn = ctx.emit(Op::Binary(Binary::Subtract, turn, c(0.5)))?;
-    let spin = ctx.emit(Op::Binary(Binary::Multiply, grid.rotation_random, c(360.0)))?;
-    let mut angle = ctx.emit(Op::MulAdd(centred_turn, spin, grid.rotation))?;
+    let spin = ctx.emit(Op::Binary(Binary::Multiply, rotation_random, c(360.0)))?;
+    let mut angle = ctx.emit(Op::MulAdd(centred_turn, spin, rotation))?;
     if let Some(turns) = read_map(ctx, "rotation_map", here)? {
-        let per = ctx.emit(Op::Binary(
-            Binary::Multiply,
-            grid.rotation_map_amount,
-            c(360.0),
-        ))?;
+        let amount = ctx.float("rotation_map_amount")?;
+        let per = ctx.emit(Op::Binary(Binary::Multiply, amount, c(360.0)))?;
         angle = ctx.emit(Op::MulAdd(turns, per, angle))?;
     }
 
-    // The sample in the instance's square: its offset from the centre in texture units,
-    // turned back (counterclockwise on screen, where v points down), over the size.
-    let mut d = [c(0.0); 2];
-    for axis in 0..2 {
-        let cells = ctx.emit(Op::Binary(Binary::Subtract, at[axis], centre[axis]))?;
-        d[axis] = ctx.emit(Op::Binary(Binary::Multiply, cells, c(1.0 / counts[axis])))?;
-    }
+    // The sample's offset from the centre in cells, to texture units, turned back
+    // (counterclockwise on screen, where v points down), over the size: one matrix.
     let cos = ctx.emit(Op::Unary(Unary::CosDeg, angle))?;
     let sin = ctx.emit(Op::Unary(Unary::SinDeg, angle))?;
-    let sin_y = ctx.emit(Op::Binary(Binary::Multiply, sin, d[1]))?;
-    let across = ctx.emit(Op::Binary(Binary::Multiply, cos, d[0]))?;
-    let across = ctx.emit(Op::Binary(Binary::Subtract, across, sin_y))?;
-    let sin_x = ctx.emit(Op::Binary(Binary::Multiply, sin, d[0]))?;
-    let down = ctx.emit(Op::MulAdd(cos, d[1], sin_x))?;
-    let mut local = [c(0.0); 2];
-    let mut weight = c(1.0);
-    for (axis, offset) in [across, down].into_iter().enumerate() {
-        let inverse = ctx.emit(Op::Binary(Binary::Divide, c(1.0), size[axis]))?;
-        local[axis] = ctx.emit(Op::MulAdd(offset, inverse, c(0.5)))?;
-        // Inside the square, and of some size.
-        for (a, b) in [
-            (local[axis], c(0.0)),
-            (c(1.0), local[axis]),
-            (size[axis], c(1e-9)),
-        ] {
-            let inside = ctx.emit(Op::Binary(Binary::Step, a, b))?;
-            weight = ctx.emit(Op::Binary(Binary::Multiply, weight, inside))?;
+    let minus_sin = ctx.emit(Op::Binary(Binary::Multiply, sin, c(-1.0)))?;
+    let mut matrix = [c(0.0); 4];
+    for (axis, [across, down]) in [[cos, minus_sin], [sin, cos]].into_iter().enumerate() {
+        let kept = ctx.emit(Op::Binary(Binary::Max, size[axis], c(1e-9)))?;
+        let inverse = ctx.emit(Op::Binary(Binary::Divide, c(1.0), kept))?;
+        for (k, (term, count)) in [(across, counts[0]), (down, counts[1])]
+            .into_iter()
+            .enumerate()
+        {
+            let per_cell = ctx.emit(Op::Binary(Binary::Multiply, term, c(1.0 / count)))?;
+            matrix[2 * axis + k] = ctx.emit(Op::Binary(Binary::Multiply, per_cell, inverse))?;
         }
     }
+    // Half the turned box's width and height, in cells.
+    let (abs_cos, abs_sin) = (
+        ctx.emit(Op::Unary(Unary::Abs, cos))?,
+        ctx.emit(Op::Unary(Unary::Abs, sin))?,
+    );
+    let mut extent = [c(0.0); 2];
+    for (axis, (first, second)) in [(abs_cos, abs_sin), (abs_sin, abs_cos)]
+        .into_iter()
+        .enumerate()
+    {
+        let a = ctx.emit(Op::Binary(Binary::Multiply, first, size[0]))?;
+        let both = ctx.emit(Op::MulAdd(second, size[1], a))?;
+        extent[axis] = ctx.emit(Op::Binary(Binary::Multiply, both, c(0.5 * counts[axis])))?;
+    }
 
-    // Kept: by chance, by the mask map, and (untiled) only the grid's own cells.
-    let kept = ctx.emit(Op::Binary(Binary::Step, drop, grid.mask_random))?;
+    // Kept: by chance and by the mask map; darkened.
+    let mask_random = ctx.float("mask_random")?;
+    let kept = ctx.emit(Op::Binary(Binary::Step, drop, mask_random))?;
     weight = ctx.emit(Op::Binary(Binary::Multiply, weight, kept))?;
     if let Some(mask) = read_map(ctx, "mask_map", here)? {
-        let kept = ctx.emit(Op::Binary(Binary::Step, mask, grid.mask_threshold))?;
+        let threshold = ctx.float("mask_map_threshold")?;
+        let kept = ctx.emit(Op::Binary(Binary::Step, mask, threshold))?;
         weight = ctx.emit(Op::Binary(Binary::Multiply, weight, kept))?;
     }
-    if !grid.tileable {
-        for axis in 0..2 {
-            for (a, b) in [(cells[axis], c(0.0)), (c(counts[axis] - 1.0), cells[axis])] {
-                let inside = ctx.emit(Op::Binary(Binary::Step, a, b))?;
-                weight = ctx.emit(Op::Binary(Binary::Multiply, weight, inside))?;
-            }
-        }
-    }
-    let darken = ctx.emit(Op::Binary(Binary::Multiply, shade, grid.luminance_random))?;
+    let luminance_random = ctx.float("luminance_random")?;
+    let darken = ctx.emit(Op::Binary(Binary::Multiply, shade, luminance_random))?;
     let brightness = ctx.emit(Op::Unary(Unary::Invert, darken))?;
-    let brightness = ctx.emit(Op::Binary(Binary::Multiply, brightness, grid.luminance))?;
+    let luminance = ctx.float("luminance")?;
+    let brightness = ctx.emit(Op::Binary(Binary::Multiply, brightness, luminance))?;
     weight = ctx.emit(Op::Binary(Binary::Multiply, weight, brightness))?;
 
-    let drawn = draw(ctx, grid, local, here, pick)?;
-    let value = ctx.emit(Op::Binary(Binary::Multiply, drawn, weight))?;
-    let color = match ctx.input_at("color_map", here)? {
+    let [r, g, b] = match ctx.input_at("color_map", here)? {
         Some(color) => {
             let [r, g, b, _] = ctx.rgba(color);
             [r, g, b]
@@ -643,14 +752,36 @@ fn instance(
             [r, g, b]
         }
     };
-    let index = ctx.emit(Op::MulAdd(index_of[1], c(grid.columns), index_of[0]))?;
-    Ok(Instance {
-        local,
-        value,
-        random,
-        index,
-        color,
-    })
+    let distribution = if grid.shape == "input" {
+        read_map(ctx, "pattern_distribution_map", here)?
+    } else {
+        None
+    };
+    let chooser = match distribution {
+        Some(map) => ctx.emit(Op::Unary(Unary::Clamp01, map))?,
+        None => pick,
+    };
+    let [m00, m01, m10, m11] = matrix;
+    Ok(vec![
+        centre[0], centre[1], m00, m01, m10, m11, weight, random, r, g, b, chooser, extent[0],
+        extent[1],
+    ])
+}
+
+/// The shift of line `line` (a whole number in the grid) along it: `offset` on odd
+/// lines.
+fn line_shift(
+    ctx: &mut NodeCtx<'_, '_>,
+    grid: &Grid,
+    line: Operand,
+) -> Result<Operand, GraphError> {
+    if grid.offset == 0.0 {
+        return Ok(c(0.0));
+    }
+    // (line mod 2)·offset.
+    let half = ctx.emit(Op::Binary(Binary::Multiply, line, c(0.5)))?;
+    let odd = ctx.emit(Op::Unary(Unary::Fract, half))?;
+    ctx.emit(Op::Binary(Binary::Multiply, odd, c(2.0 * grid.offset)))
 }
 
 /// The whole number of the cell holding `coord` (in cells), moved by `offset`.
@@ -691,109 +822,40 @@ fn read_map(
     }
 }
 
-/// What the instance draws at `local` (its own square's coordinates): a built-in shape,
-/// or the pattern input its distribution picks.
-fn draw(
+/// The pattern input an instance draws at `local` (its own square's coordinates): the
+/// one `chooser` (0 to 1) picks.
+fn pattern_input(
     ctx: &mut NodeCtx<'_, '_>,
     grid: &Grid,
     local: [Operand; 2],
-    here: Frame,
-    pick: Operand,
+    chooser: Operand,
 ) -> Result<Operand, GraphError> {
-    if grid.shape == "input" {
-        let inside = Frame {
-            x: local[0],
-            y: local[1],
-            local: true,
-        };
-        let chooser = match read_map(ctx, "pattern_distribution_map", here)? {
-            Some(map) => ctx.emit(Op::Unary(Unary::Clamp01, map))?,
-            None => pick,
-        };
-        // Input k + 1 where k ≤ chooser·n < k + 1 (the last also takes chooser = 1).
-        let slot = ctx.emit(Op::Binary(Binary::Multiply, chooser, c(grid.inputs as f32)))?;
-        let mut drawn = c(0.0);
-        for k in 0..grid.inputs {
-            let port = ["pattern_1", "pattern_2", "pattern_3", "pattern_4"][k];
-            let value = match ctx.input_at(port, inside)? {
-                Some(value) => ctx.scalar(value)?,
-                None => c(1.0),
-            };
-            if grid.inputs == 1 {
-                return Ok(value);
-            }
-            let from = ctx.emit(Op::Binary(Binary::Step, slot, c(k as f32)))?;
-            let below = if k + 1 == grid.inputs {
-                c(1.0)
-            } else {
-                let at_next = ctx.emit(Op::Binary(Binary::Step, slot, c((k + 1) as f32)))?;
-                ctx.emit(Op::Unary(Unary::Invert, at_next))?
-            };
-            let chosen = ctx.emit(Op::Binary(Binary::Multiply, from, below))?;
-            drawn = ctx.emit(Op::MulAdd(value, chosen, drawn))?;
-        }
-        return Ok(drawn);
-    }
-    shape(ctx, grid.shape, local)
-}
-
-/// Built-in shape `name` at `local`, from d = 2·local − 1 (−1 → 1 across the square).
-fn shape(
-    ctx: &mut NodeCtx<'_, '_>,
-    name: &str,
-    local: [Operand; 2],
-) -> Result<Operand, GraphError> {
-    if name == "square" {
-        return Ok(c(1.0));
-    }
-    if name == "gradation" {
-        return Ok(local[0]);
-    }
-    let d = [
-        ctx.emit(Op::Unary(Unary::ToSigned, local[0]))?,
-        ctx.emit(Op::Unary(Unary::ToSigned, local[1]))?,
-    ];
-    let xx = ctx.emit(Op::Binary(Binary::Multiply, d[0], d[0]))?;
-    let r2 = ctx.emit(Op::MulAdd(d[1], d[1], xx))?;
-    let disc = ctx.emit(Op::Binary(Binary::Step, c(1.0), r2))?;
-    let rest2 = ctx.emit(Op::Unary(Unary::Invert, r2))?;
-    let rest2 = ctx.emit(Op::Unary(Unary::Clamp01, rest2))?;
-    let radial = |ctx: &mut NodeCtx<'_, '_>| -> Result<Operand, GraphError> {
-        let r = ctx.emit(Op::Unary(Unary::Sqrt, r2))?;
-        let rest = ctx.emit(Op::Unary(Unary::Invert, r))?;
-        ctx.emit(Op::Unary(Unary::Clamp01, rest))
+    let inside = Frame {
+        x: local[0],
+        y: local[1],
+        local: true,
     };
-    let chebyshev = |ctx: &mut NodeCtx<'_, '_>| -> Result<Operand, GraphError> {
-        let ax = ctx.emit(Op::Unary(Unary::Abs, d[0]))?;
-        let ay = ctx.emit(Op::Unary(Unary::Abs, d[1]))?;
-        let m = ctx.emit(Op::Binary(Binary::Max, ax, ay))?;
-        ctx.emit(Op::Unary(Unary::Invert, m))
-    };
-    match name {
-        "disc" => Ok(disc),
-        "paraboloid" => Ok(rest2),
-        "hemisphere" => ctx.emit(Op::Unary(Unary::Sqrt, rest2)),
-        "cone" => radial(ctx),
-        "bell" => {
-            let r = radial(ctx)?;
-            ctx.emit(Op::Unary(Unary::Smoothstep, r))
+    // Input k + 1 where k ≤ chooser·n < k + 1 (the last also takes chooser = 1).
+    let slot = ctx.emit(Op::Binary(Binary::Multiply, chooser, c(grid.inputs as f32)))?;
+    let mut drawn = c(0.0);
+    for k in 0..grid.inputs {
+        let port = ["pattern_1", "pattern_2", "pattern_3", "pattern_4"][k];
+        let value = match ctx.input_at(port, inside)? {
+            Some(value) => ctx.scalar(value)?,
+            None => c(1.0),
+        };
+        if grid.inputs == 1 {
+            return Ok(value);
         }
-        "gaussian" => {
-            // e^(−4r²) inside the disc: e^(−4) = 0.0183 at its edge.
-            let falloff = ctx.emit(Op::Binary(Binary::Power, c((-4.0f32).exp()), r2))?;
-            ctx.emit(Op::Binary(Binary::Multiply, falloff, disc))
-        }
-        "thorn" => {
-            let r = radial(ctx)?;
-            ctx.emit(Op::Binary(Binary::Power, r, c(3.0)))
-        }
-        "pyramid" => chebyshev(ctx),
-        // A square with a bevel a quarter of its half-width wide.
-        "brick" => {
-            let rest = chebyshev(ctx)?;
-            let ramp = ctx.emit(Op::Binary(Binary::Multiply, rest, c(4.0)))?;
-            ctx.emit(Op::Unary(Unary::Clamp01, ramp))
-        }
-        _ => Ok(c(1.0)),
+        let from = ctx.emit(Op::Binary(Binary::Step, slot, c(k as f32)))?;
+        let below = if k + 1 == grid.inputs {
+            c(1.0)
+        } else {
+            let at_next = ctx.emit(Op::Binary(Binary::Step, slot, c((k + 1) as f32)))?;
+            ctx.emit(Op::Unary(Unary::Invert, at_next))?
+        };
+        let chosen = ctx.emit(Op::Binary(Binary::Multiply, from, below))?;
+        drawn = ctx.emit(Op::MulAdd(value, chosen, drawn))?;
     }
+    Ok(drawn)
 }

@@ -65,37 +65,16 @@ impl NodeCtx<'_, '_> {
         if let Some(&plane) = c.plane_memo.get(&key) {
             return Ok(Some(plane));
         }
-        let outer = std::mem::replace(&mut c.stage, StageBuilder::new(shape.shift));
-        let outer_share = outer.cost.total * area(outer.shift);
-        c.outer_cost += outer_share;
-        let compiled = match c.node(index, Frame::IMAGE) {
-            Ok(values) => match values[slot] {
-                Val::Color(rgba) if !shape.scalar => Ok(rgba.to_vec()),
-                val => self.scalar(val).map(|s| vec![s]),
-            },
-            Err(e) => Err(e),
-        };
-        let c = &mut *self.compiler;
-        let channels = match compiled {
-            Ok(channels) => channels,
-            Err(e) => {
-                c.stage = outer;
-                c.outer_cost -= outer_share;
-                return Err(e);
-            }
-        };
-        let plane = c.planes.len() as u32;
         let source = c.graph.nodes[index].id.clone();
-        c.planes.push(PlaneInfo {
-            node: source.clone(),
-            channels: channels.len() as u32,
-            size: PlaneSize::Render { shift: shape.shift },
-            wrap: c.graph.settings.tileable,
-            image: None,
-        });
-        c.finish_stage(&source, Some(plane), channels);
-        c.stage = outer;
-        c.outer_cost -= outer_share;
+        let size = PlaneSize::Render { shift: shape.shift };
+        let plane = self.stage_of_its_own(StageBuilder::new(shape.shift), source, size, |ctx| {
+            let values = ctx.compiler.node(index, Frame::IMAGE)?;
+            match values[slot] {
+                Val::Color(rgba) if !shape.scalar => Ok(rgba.to_vec()),
+                val => ctx.scalar(val).map(|s| vec![s]),
+            }
+        })?;
+        let c = &mut *self.compiler;
         c.plane_memo.insert(key, plane);
         Ok(Some(plane))
     }
@@ -307,41 +286,54 @@ impl NodeCtx<'_, '_> {
         }
         let mut builder = StageBuilder::new(0);
         builder.fixed = true;
+        let owner = self.node.id.clone();
+        let size = PlaneSize::Fixed { width, height };
+        let plane = self.stage_of_its_own(builder, owner, size, |ctx| {
+            let outer = ctx.frame;
+            ctx.frame = Frame {
+                local: outer.local,
+                ..Frame::IMAGE
+            };
+            let channels = texel(ctx);
+            ctx.frame = outer;
+            channels
+        })?;
+        let c = &mut *self.compiler;
+        c.fixed_planes.insert(key, plane);
+        Ok(plane)
+    }
+
+    /// Runs `body` as a stage of its own, on `builder`'s grid, writing a new plane of
+    /// `size` for node `owner`: the stage being built waits meanwhile (its cost set
+    /// aside) and resumes whether `body` succeeds or not.
+    fn stage_of_its_own(
+        &mut self,
+        builder: StageBuilder,
+        owner: String,
+        size: PlaneSize,
+        body: impl FnOnce(&mut NodeCtx<'_, '_>) -> Result<Vec<Operand>, GraphError>,
+    ) -> Result<u32, GraphError> {
+        let c = &mut *self.compiler;
         let outer = std::mem::replace(&mut c.stage, builder);
         let outer_share = outer.cost.total * area(outer.shift);
         c.outer_cost += outer_share;
-        let mut ctx = NodeCtx {
-            desc: self.desc,
-            node: self.node,
-            compiler: &mut *c,
-            frame: Frame {
-                local: self.frame.local,
-                ..Frame::IMAGE
-            },
-        };
-        let compiled = texel(&mut ctx);
+        let compiled = body(self);
         let c = &mut *self.compiler;
-        let channels = match compiled {
-            Ok(channels) => channels,
-            Err(e) => {
-                c.stage = outer;
-                c.outer_cost -= outer_share;
-                return Err(e);
-            }
-        };
-        let plane = c.planes.len() as u32;
-        c.planes.push(PlaneInfo {
-            node: self.node.id.clone(),
-            channels: channels.len() as u32,
-            size: PlaneSize::Fixed { width, height },
-            wrap: c.graph.settings.tileable,
-            image: None,
+        let plane = compiled.map(|channels| {
+            let plane = c.planes.len() as u32;
+            c.planes.push(PlaneInfo {
+                node: owner.clone(),
+                channels: channels.len() as u32,
+                size,
+                wrap: c.graph.settings.tileable,
+                image: None,
+            });
+            c.finish_stage(&owner, Some(plane), channels);
+            plane
         });
-        c.finish_stage(&self.node.id, Some(plane), channels);
         c.stage = outer;
         c.outer_cost -= outer_share;
-        c.fixed_planes.insert(key, plane);
-        Ok(plane)
+        plane
     }
 
     /// Channels of `plane` (1 or 4).

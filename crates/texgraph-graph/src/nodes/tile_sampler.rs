@@ -388,7 +388,6 @@ fn tile_sampler(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
         attributes(ctx, &grid)
     })?;
     let frame = ctx.frame();
-    let one = c(1.0);
     if grid.shape == "input" {
         return drawn_inputs(ctx, &grid, plane);
     }
@@ -423,13 +422,21 @@ fn tile_sampler(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     let [out, random, index, u, v, r, g, b] = drawn[..] else {
         unreachable!("instances write eight slots")
     };
-    Ok(vec![
+    Ok(outputs(out, [random, index, u, v, r, g, b]))
+}
+
+/// The node's outputs from the combined value and, of the instance on top, its random
+/// value, index, u, v, red, green and blue.
+fn outputs(out: Operand, top: [Operand; 7]) -> Vec<Val> {
+    let [random, index, u, v, r, g, b] = top;
+    let one = c(1.0);
+    vec![
         Val::Scalar(out),
         Val::Color([r, g, b, one]),
         Val::Scalar(random),
         Val::Scalar(index),
         Val::Color([u, v, c(0.0), one]),
-    ])
+    ]
 }
 
 /// The pattern inputs drawn by the instances within reach of the sample: each instance
@@ -503,14 +510,7 @@ fn drawn_inputs(
         }
     }
     let [_, random, index, u, v, r, g, b] = top;
-    let one = c(1.0);
-    Ok(vec![
-        Val::Scalar(out),
-        Val::Color([r, g, b, one]),
-        Val::Scalar(random),
-        Val::Scalar(index),
-        Val::Color([u, v, c(0.0), one]),
-    ])
+    Ok(outputs(out, [random, index, u, v, r, g, b]))
 }
 
 /// One instance, as seen from the sample.

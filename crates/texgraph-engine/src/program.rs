@@ -468,6 +468,15 @@ pub enum Op {
         /// Row.
         y: Operand,
     },
+    /// A built-in instance shape at (u, v) of the instance's own square, 0 outside it.
+    InstanceShape {
+        /// The shape.
+        shape: InstanceShape,
+        /// Across the square, 0 to 1.
+        u: Operand,
+        /// Down the square, 0 to 1.
+        v: Operand,
+    },
     /// A tile sampler's instances of a built-in shape at (x, y), from its instance plane
     /// (see [`instance`]): writes eight slots, the instances combined, then of the instance
     /// on top its random value, index, u, v, red, green and blue.
@@ -486,12 +495,14 @@ pub enum Op {
 /// The channels of a tile sampler's instance plane: one texel per instance, its grid's
 /// columns across and rows down, computed once per render whatever its size.
 pub mod instance {
-    /// Its centre across, in cells (the grid's own cell's copy).
+    /// Its centre across, in cells (the grid's own cell's copy; texture units when
+    /// instances are placed anywhere).
     pub const CENTRE_X: usize = 0;
     /// Its centre down, in cells.
     pub const CENTRE_Y: usize = 1;
     /// The four entries (row by row) of the matrix taking a sample's offset from the
-    /// centre, in cells, to the instance's own square: u = m00·dx + (m01·dy + ½).
+    /// centre, in cells (or texture units), to the instance's own square:
+    /// u = m00·dx + (m01·dy + ½).
     pub const MATRIX: usize = 2;
     /// What its shape is multiplied by: brightness, 0 when left out or of no size.
     pub const WEIGHT: usize = 6;
@@ -501,7 +512,7 @@ pub mod instance {
     pub const COLOR: usize = 8;
     /// Which pattern input it draws, 0 to 1.
     pub const PICK: usize = 11;
-    /// Half the width and height of its bounding box, in cells.
+    /// Half the width and height of its bounding box, in cells (or texture units).
     pub const EXTENT: usize = 12;
     /// Channels per instance.
     pub const CHANNELS: usize = 14;
@@ -523,6 +534,12 @@ pub struct InstanceGrid {
     pub offset_columns: bool,
     /// Instances wrap around the edges; otherwise only the grid's own are drawn.
     pub tileable: bool,
+    /// Instances are not tied to cells (a circular splatter): the plane's columns and
+    /// rows only number them, centres and extents are in texture units, every instance
+    /// is tested against every block of samples, no reach applies, and in a tileable
+    /// graph a sample sees each instance's nearest copy (instances are smaller than half
+    /// the texture).
+    pub anywhere: bool,
     /// What each draws.
     pub shape: InstanceShape,
     /// How overlaps combine.
@@ -729,6 +746,7 @@ impl Op {
             },
             Op::NormalBlend { .. } => 40.0,
             Op::Texel { channels, .. } => 2.0 + channels as f32,
+            Op::InstanceShape { .. } => 8.0,
             // A handful of instances drawn per sample, most found by their bounding box.
             Op::Instances { .. } => 60.0,
             _ => 1.0,
@@ -823,6 +841,7 @@ impl Op {
             Op::Fill { x, y, .. } | Op::Texel { x, y, .. } | Op::Instances { x, y, .. } => {
                 vec![x, y]
             }
+            Op::InstanceShape { u, v, .. } => vec![u, v],
             Op::NormalBlend {
                 base,
                 detail,

@@ -80,8 +80,11 @@ fn example_files_load_and_save_without_comments() {
         let mut expected = vec!["format", "nodes", "settings", "version"];
         if graph.name.is_some() {
             expected.push("name");
-            expected.sort();
         }
+        if !graph.doc.is_empty() {
+            expected.push("doc");
+        }
+        expected.sort();
         assert_eq!(keys, expected, "{stem}");
         assert_eq!(Graph::from_json(&saved).unwrap().to_json(), saved, "{stem}");
     }

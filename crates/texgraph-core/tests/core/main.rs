@@ -36,6 +36,7 @@ mod request;
 mod scatter;
 mod simplex;
 mod smears;
+mod splatters;
 mod streaming;
 mod subgraphs;
 mod tile_sampler;

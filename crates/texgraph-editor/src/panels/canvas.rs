@@ -14,6 +14,7 @@ use texgraph_core::{Graph, ParamValue, check_connection};
 use crate::command::{Command, DroppedWire};
 use crate::document::{DrawnSizes, THUMBNAIL, input_name, node_rect, reference};
 use crate::panels::comments;
+use crate::panels::library_thumbnails;
 use crate::shown::decimal;
 use crate::subgraphs::ports;
 
@@ -728,6 +729,9 @@ pub struct PaletteState {
     highlighted_for: String,
 }
 
+/// Side of a library graph's thumbnail in the palette, in points.
+const PALETTE_THUMBNAIL: f32 = 28.0;
+
 /// An entry of the palette: a node type, or a built-in library graph (added as a `graph`
 /// node running `library:NAME`).
 #[derive(Clone)]
@@ -875,15 +879,20 @@ pub fn palette(
         .show(ui, |ui| {
             for (i, item) in matches.iter().enumerate() {
                 let highlighted = i == state.highlight;
-                let entry = ui
-                    .selectable_label(
-                        highlighted,
-                        texgraph_core::text::printable(&format!(
-                            "{} — {}",
-                            item.label, item.category
-                        )),
-                    )
-                    .on_hover_text(texgraph_core::text::printable(&item.doc));
+                let text = format!("{} — {}", item.label, item.category);
+                let label = texgraph_core::text::printable(&text).into_owned();
+                let entry = if item.node.is_none() {
+                    // A library graph shows what it makes.
+                    let thumbnail = library_thumbnails::thumbnail(ui.ctx(), item.id);
+                    ui.horizontal(|ui| {
+                        library_thumbnails::show(ui, thumbnail, PALETTE_THUMBNAIL);
+                        ui.selectable_label(highlighted, label)
+                    })
+                    .inner
+                } else {
+                    ui.selectable_label(highlighted, label)
+                }
+                .on_hover_text(texgraph_core::text::printable(&item.doc));
                 if highlighted && (down > 0 || up > 0) {
                     entry.scroll_to_me(None);
                 }

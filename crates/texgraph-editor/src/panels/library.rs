@@ -9,10 +9,14 @@ use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Ui};
 
+use super::library_thumbnails;
+
 /// How often the folders are listed again.
 const RESCAN: Duration = Duration::from_secs(3);
 /// Most files listed per folder.
 const MOST: usize = 200;
+/// Side of a built-in graph's thumbnail, in points.
+const THUMBNAIL: f32 = 32.0;
 
 /// One graph file offered.
 #[derive(Debug, Clone, PartialEq)]
@@ -194,6 +198,8 @@ fn built_in(ui: &mut Ui) -> Option<String> {
             .show(ui, |ui| {
                 for entry in &entries[start..end] {
                     ui.horizontal(|ui| {
+                        let thumbnail = library_thumbnails::thumbnail(ui.ctx(), &entry.file);
+                        library_thumbnails::show(ui, thumbnail, THUMBNAIL);
                         if graph_row(ui, &entry.file, &entry.label, &entry.doc) {
                             chosen = Some(entry.file.clone());
                         }

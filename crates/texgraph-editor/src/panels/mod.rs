@@ -9,4 +9,5 @@ pub mod export_choices;
 pub mod export_dialog;
 pub mod inspector;
 pub mod library;
+pub mod library_thumbnails;
 pub mod preview;

@@ -21,8 +21,8 @@ const VISIBLE: f32 = 1e-6;
 /// Columns and rows of samples examined together.
 const BLOCK: [usize; 2] = [16, 8];
 const BLOCK_LEN: usize = BLOCK[0] * BLOCK[1];
-/// Lines (or cells along a line) a block may span before its samples are taken one by
-/// one: warped coordinates can scatter a block over the whole grid.
+/// Lines (or cells along a line) a block of a grid's samples may span before they are
+/// taken one by one: warped coordinates can scatter a block over the whole grid.
 const MAX_SPAN: i64 = 8;
 /// Distance in cells from the origin beyond which nothing is drawn: f32 no longer tells
 /// cells apart there.
@@ -72,7 +72,12 @@ multiversion! {
             order: [0.0; BLOCK_LEN],
             top: [[0.0; BLOCK_LEN]; TOP],
         };
-        let counts = [grid.columns as f32, grid.rows as f32];
+        // Samples in cells, or in texture units when instances are not tied to cells.
+        let counts = if grid.anywhere {
+            [1.0, 1.0]
+        } else {
+            [grid.columns as f32, grid.rows as f32]
+        };
         for r0 in (0..rows).step_by(BLOCK[1]) {
             for c0 in (0..cols).step_by(BLOCK[0]) {
                 let (w, h) = (BLOCK[0].min(cols - c0), BLOCK[1].min(rows - r0));
@@ -114,8 +119,9 @@ fn draw_block(b: &mut Block, len: usize, plane: &PlaneView<'_>, grid: &InstanceG
     for top in &mut b.top {
         top[..len].fill(0.0);
     }
+    let visit = if grid.anywhere { visit_all } else { visit };
     if let Some(bounds) = Bounds::of(&b.px[..len], &b.py[..len])
-        && bounds.span() <= MAX_SPAN
+        && bounds.fits(grid)
     {
         visit(b, 0..len, bounds, plane, grid);
         return;
@@ -153,13 +159,70 @@ impl Bounds {
         near.then_some(Bounds { low, high })
     }
 
-    /// The most whole cells the samples span along either axis.
+    /// Whether the samples lie close enough together to be taken as one block: within
+    /// [`MAX_SPAN`] cells, or a sixteenth of the texture for instances placed anywhere.
     #[inline(always)]
-    fn span(&self) -> i64 {
-        (0..2)
-            .map(|a| floor(self.high[a]) as i64 - floor(self.low[a]) as i64)
-            .max()
-            .unwrap_or(0)
+    fn fits(&self, grid: &InstanceGrid) -> bool {
+        (0..2).all(|a| {
+            if grid.anywhere {
+                self.high[a] - self.low[a] <= 1.0 / 16.0
+            } else {
+                floor(self.high[a]) as i64 - floor(self.low[a]) as i64 <= MAX_SPAN
+            }
+        })
+    }
+}
+
+/// [`visit`] for instances placed anywhere: every instance in turn, row by row of the
+/// plane, skipped when its box (its nearest copy's, when tileable) misses the samples.
+#[inline(always)]
+fn visit_all(
+    b: &mut Block,
+    range: Range<usize>,
+    bounds: Bounds,
+    plane: &PlaneView<'_>,
+    grid: &InstanceGrid,
+) {
+    let count = grid.columns as f32 * grid.rows as f32;
+    for row in 0..grid.rows {
+        for column in 0..grid.columns {
+            let texel = plane.texel(column as f32, row as f32);
+            let weight = texel[instance::WEIGHT];
+            if weight == 0.0 {
+                continue;
+            }
+            let centre = [texel[instance::CENTRE_X], texel[instance::CENTRE_Y]];
+            let meets = (0..2).all(|a| {
+                let half = 0.5 * (bounds.high[a] - bounds.low[a]);
+                let mut apart = 0.5 * (bounds.high[a] + bounds.low[a]) - centre[a];
+                if grid.tileable {
+                    apart -= apart.round();
+                }
+                let margin = 1e-3;
+                apart.abs() <= half + texel[instance::EXTENT + a] + margin
+            });
+            if !meets {
+                continue;
+            }
+            let (m, c) = (instance::MATRIX, instance::COLOR);
+            let index = (row as f32 * grid.columns as f32 + column as f32) * (1.0 / count);
+            let seen = Seen {
+                centre,
+                matrix: [texel[m], texel[m + 1], texel[m + 2], texel[m + 3]],
+                weight,
+                data: [
+                    texel[instance::RANDOM],
+                    index,
+                    texel[c],
+                    texel[c + 1],
+                    texel[c + 2],
+                ],
+                line: 0.0,
+                along: 0.0,
+                shift: 0.0,
+            };
+            draw_shape(b, range.clone(), &seen, grid);
+        }
     }
 }
 
@@ -291,9 +354,15 @@ fn splat<const BLEND: u8>(
             (py, px)
         };
         // Only the cells within reach of the sample's own draw there.
-        let near = (seen.line - floor(line)).abs() <= line_reach
-            && (seen.along - floor(along - seen.shift)).abs() <= along_reach;
-        let (dx, dy) = (px - seen.centre[0], py - seen.centre[1]);
+        let near = grid.anywhere
+            || ((seen.line - floor(line)).abs() <= line_reach
+                && (seen.along - floor(along - seen.shift)).abs() <= along_reach);
+        let (mut dx, mut dy) = (px - seen.centre[0], py - seen.centre[1]);
+        if grid.anywhere && grid.tileable {
+            // The nearest copy.
+            dx -= dx.round();
+            dy -= dy.round();
+        }
         let u = m00 * dx + (m01 * dy + 0.5);
         let v = m10 * dx + (m11 * dy + 0.5);
         let inside = near && (0.0..=1.0).contains(&u) && (0.0..=1.0).contains(&v);

@@ -10,8 +10,8 @@ use texgraph_kernels::dispatch::{Level, level, multiversion};
 use super::avx512;
 use super::instances;
 use crate::program::{
-    Binary, BlendMode, Instr, Interpolation, MAX_ARITY, NormalBlendMode, Op, Operand, Program,
-    SlopeMode, U_SLOT, Unary, V_SLOT,
+    Binary, BlendMode, InstanceShape, Instr, Interpolation, MAX_ARITY, NormalBlendMode, Op,
+    Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
 };
 use texgraph_kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Samples, Search};
 use texgraph_kernels::curve::Curve;
@@ -593,6 +593,7 @@ fn apply<'s>(
                 }
             }
         }
+        Op::InstanceShape { shape, u, v } => instance_shape_k(dst[0], shape, [arg(u), arg(v)]),
         Op::Instances {
             plane,
             x,
@@ -1229,6 +1230,17 @@ multiversion! {
             let n = out.len();
             lanes!(map2(out, #[inline(always)] |x, y| shapes::cell_random(x, y, offset, seed, period, k)); n; x, y);
         }
+    }
+}
+
+multiversion! {
+    /// A built-in instance shape, 0 outside its square.
+    fn instance_shape_k(out: &mut [f32], shape: InstanceShape, at: [Arg<'_>; 2]) {
+        let n = out.len();
+        let [u, v] = at;
+        lanes!(map2(out, #[inline(always)] |u: f32, v: f32| {
+            if (0.0..=1.0).contains(&u) && (0.0..=1.0).contains(&v) { shape.at(u, v) } else { 0.0 }
+        }); n; u, v);
     }
 }
 

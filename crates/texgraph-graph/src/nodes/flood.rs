@@ -1,6 +1,6 @@
 //! The flood-fill family: `flood_fill` labels the shapes of a mask (a whole-plane stage),
 //! and its companions turn each shape into a value of its own: a random gray or color, a
-//! gradient, its size, position or number. A companion reads the shape under its sample
+//! gradient, its size, position or number, or an instance drawn on it (`shape_splatter`). A companion reads the shape under its sample
 //! from the flood fill's plane; connected to anything else, it flood-fills that as a mask.
 
 use crate::compile::node_ctx::{NodeCtx, Val};
@@ -286,4 +286,180 @@ fn fill(ctx: &mut NodeCtx<'_, '_>, plane: u32, read: FillRead) -> Result<Operand
         y: frame.y,
         read,
     })
+}
+
+/// `shape_splatter`: one instance on each shape of a flood fill.
+pub static SHAPE_SPLATTER: NodeDescriptor = NodeDescriptor {
+    id: "shape_splatter",
+    label: "Shape Splatter",
+    category: Category::Mask,
+    doc: "One instance on each shape of a flood fill (a stone, a tile, a plank), centred on the \
+          shape's bounding box and sized by it: a built-in shape or the pattern input over \
+          the instance's own square, `scale` times the box (`fit` box: the box's width and \
+          height; larger side or smaller side: a square), shrunk, turned and darkened at \
+          random per shape (from `seed`). Each instance is drawn within its own shape only, \
+          so instances never spill onto their neighbours; 0 on the background. In tileable \
+          graphs a shape cut by the border is one shape, and so is its instance.",
+    inputs: &[
+        SHAPES,
+        crate::nodes::tile_sampler::pattern(
+            "pattern_1",
+            "Drawn by each instance when `pattern` is input (its unit square over the instance's box); unconnected means a white square.",
+        ),
+    ],
+    outputs: &[
+        OutputPort {
+            name: "out",
+            ty: OutputType::Scalar,
+            doc: "The instances.",
+        },
+        OutputPort {
+            name: "instance_uv",
+            ty: OutputType::Color,
+            doc: "The sample in its instance's own square: red 0 to 1 across it, green 0 to 1 down it (turned with it), black on the background.",
+        },
+        OutputPort {
+            name: "instance_random",
+            ty: OutputType::Scalar,
+            doc: "A random value in [0, 1) per shape, 0 on the background.",
+        },
+    ],
+    params: &[
+        choice(
+            "pattern",
+            "disc",
+            crate::nodes::tile_sampler::SHAPES,
+            "What each instance draws: a built-in shape, or `input` for the pattern input.",
+        ),
+        choice(
+            "fit",
+            "box",
+            &["box", "larger side", "smaller side"],
+            "The instance's size before `scale`: the shape's bounding box, or a square of its larger or smaller side.",
+        ),
+        float("scale", 0.8, 0.0, 2.0, "Instance size, times the fit."),
+        float(
+            "scale_random",
+            0.0,
+            0.0,
+            1.0,
+            "Shrinks each instance by up to this fraction.",
+        ),
+        angle("Turn of every instance, degrees counterclockwise."),
+        float(
+            "rotation_random",
+            0.0,
+            0.0,
+            1.0,
+            "Random turn of each instance: 1 is any angle.",
+        ),
+        float(
+            "luminance_random",
+            0.0,
+            0.0,
+            1.0,
+            "Darkens each instance by up to this fraction.",
+        ),
+        SHAPE_SEED,
+    ],
+    compile: shape_splatter,
+};
+
+fn shape_splatter(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
+    use texgraph_engine::program::{Binary as B, Unary};
+    let c = Operand::Const;
+    let shapes = shapes_input(ctx, "flood_fill")?;
+    let seed = ctx.int("seed") as u32;
+    let frame = ctx.frame();
+    let tileable = ctx.tileable();
+    let random = |ctx: &mut NodeCtx<'_, '_>, salt: u32| {
+        fill(ctx, shapes, FillRead::Random { seed: seed ^ salt })
+    };
+    let inside = fill(ctx, shapes, FillRead::Inside)?;
+    let own = random(ctx, 0)?;
+    let (shrink, turn, shade) = (
+        random(ctx, 0x5EED_0001)?,
+        random(ctx, 0x5EED_0002)?,
+        random(ctx, 0x5EED_0003)?,
+    );
+    // The box and the instance's size in texture units.
+    let width = fill(ctx, shapes, FillRead::Size(BoxMeasure::Width))?;
+    let height = fill(ctx, shapes, FillRead::Size(BoxMeasure::Height))?;
+    let [mut across, mut down] = match ctx.text("fit") {
+        "larger side" => [ctx.emit(Op::Binary(B::Max, width, height))?; 2],
+        "smaller side" => [ctx.emit(Op::Binary(B::Min, width, height))?; 2],
+        _ => [width, height],
+    };
+    let scale = ctx.float("scale")?;
+    let scale_random = ctx.float("scale_random")?;
+    let shrunk = ctx.emit(Op::Binary(B::Multiply, shrink, scale_random))?;
+    let factor = ctx.emit(Op::Unary(Unary::Invert, shrunk))?;
+    let factor = ctx.emit(Op::Binary(B::Multiply, factor, scale))?;
+    for side in [&mut across, &mut down] {
+        let sized = ctx.emit(Op::Binary(B::Multiply, *side, factor))?;
+        // Never 0: a shape of no size draws nothing (its sample falls outside).
+        *side = ctx.emit(Op::Binary(B::Max, sized, c(1e-9)))?;
+    }
+    // The sample from the box's centre (its nearest copy when tileable), turned back.
+    let mut d = [c(0.0); 2];
+    for (axis, (coord, down_axis)) in [(frame.x, false), (frame.y, true)].into_iter().enumerate() {
+        let centre = fill(ctx, shapes, FillRead::Centre { down: down_axis })?;
+        d[axis] = ctx.emit(Op::Binary(B::Subtract, coord, centre))?;
+        if tileable {
+            let whole = ctx.emit(Op::Unary(Unary::Round, d[axis]))?;
+            d[axis] = ctx.emit(Op::Binary(B::Subtract, d[axis], whole))?;
+        }
+    }
+    let rotation = ctx.float("angle")?;
+    let rotation_random = ctx.float("rotation_random")?;
+    let centred = ctx.emit(Op::Binary(B::Subtract, turn, c(0.5)))?;
+    let spin = ctx.emit(Op::Binary(B::Multiply, rotation_random, c(360.0)))?;
+    let angle = ctx.emit(Op::MulAdd(centred, spin, rotation))?;
+    let cos = ctx.emit(Op::Unary(Unary::CosDeg, angle))?;
+    let sin = ctx.emit(Op::Unary(Unary::SinDeg, angle))?;
+    let sin_y = ctx.emit(Op::Binary(B::Multiply, sin, d[1]))?;
+    let turned_x = ctx.emit(Op::Binary(B::Multiply, cos, d[0]))?;
+    let turned_x = ctx.emit(Op::Binary(B::Subtract, turned_x, sin_y))?;
+    let sin_x = ctx.emit(Op::Binary(B::Multiply, sin, d[0]))?;
+    let turned_y = ctx.emit(Op::MulAdd(cos, d[1], sin_x))?;
+    let mut local = [c(0.0); 2];
+    for (axis, (turned, side)) in [(turned_x, across), (turned_y, down)]
+        .into_iter()
+        .enumerate()
+    {
+        let over = ctx.emit(Op::Binary(B::Divide, turned, side))?;
+        local[axis] = ctx.emit(Op::Binary(B::Add, over, c(0.5)))?;
+    }
+    let drawn = match crate::nodes::tile_sampler::built_in(ctx.text("pattern")) {
+        Some(shape) => ctx.emit(Op::InstanceShape {
+            shape,
+            u: local[0],
+            v: local[1],
+        })?,
+        None => {
+            let drawn = crate::nodes::tile_sampler::pattern_input(ctx, 1, local, c(0.0))?;
+            let mut kept = drawn;
+            for (a, b) in [
+                (local[0], c(0.0)),
+                (c(1.0), local[0]),
+                (local[1], c(0.0)),
+                (c(1.0), local[1]),
+            ] {
+                let within = ctx.emit(Op::Binary(B::Step, a, b))?;
+                kept = ctx.emit(Op::Binary(B::Multiply, kept, within))?;
+            }
+            kept
+        }
+    };
+    let luminance_random = ctx.float("luminance_random")?;
+    let darken = ctx.emit(Op::Binary(B::Multiply, shade, luminance_random))?;
+    let brightness = ctx.emit(Op::Unary(Unary::Invert, darken))?;
+    let weight = ctx.emit(Op::Binary(B::Multiply, inside, brightness))?;
+    let out = ctx.emit(Op::Binary(B::Multiply, drawn, weight))?;
+    let [u, v] = local.map(|l| ctx.emit(Op::Binary(B::Multiply, l, inside)));
+    Ok(vec![
+        Val::Scalar(out),
+        Val::Color([u?, v?, c(0.0), c(1.0)]),
+        Val::Scalar(own),
+    ])
 }

@@ -20,6 +20,7 @@ pub mod pattern;
 pub mod scatter;
 pub mod select;
 pub mod smear;
+pub mod splatter_circular;
 pub mod symmetry;
 pub mod tile_sampler;
 pub mod tiling;

@@ -30,7 +30,7 @@ pub const SECOND_DRAW: u32 = 0x5EED_0002;
 /// See [`SECOND_DRAW`].
 pub const THIRD_DRAW: u32 = 0x5EED_0003;
 /// Values at or below this are "not drawn" (for the instance on top).
-const VISIBLE: f32 = 1e-6;
+pub(crate) const VISIBLE: f32 = 1e-6;
 
 /// The built-in shapes, as `pattern` names them; `input` draws the pattern inputs.
 pub const SHAPES: &[&str] = &[
@@ -57,7 +57,7 @@ const fn map(name: &'static str, doc: &'static str) -> InputPort {
     }
 }
 
-const fn pattern(name: &'static str, doc: &'static str) -> InputPort {
+pub(crate) const fn pattern(name: &'static str, doc: &'static str) -> InputPort {
     InputPort {
         name,
         ty: PortType::Scalar,
@@ -66,6 +66,35 @@ const fn pattern(name: &'static str, doc: &'static str) -> InputPort {
         doc,
     }
 }
+
+/// The outputs of the nodes that draw instances.
+pub(crate) const INSTANCE_OUTPUTS: &[OutputPort] = &[
+    OutputPort {
+        name: "out",
+        ty: OutputType::Scalar,
+        doc: "The instances, combined.",
+    },
+    OutputPort {
+        name: "color",
+        ty: OutputType::Color,
+        doc: "The color of the instance on top (its color map value, or a random color), black where none.",
+    },
+    OutputPort {
+        name: "instance_random",
+        ty: OutputType::Scalar,
+        doc: "A random value in [0, 1) of the instance on top, 0 where none.",
+    },
+    OutputPort {
+        name: "instance_index",
+        ty: OutputType::Scalar,
+        doc: "The index of the instance on top, row by row, divided by x_amount × y_amount (0 where none).",
+    },
+    OutputPort {
+        name: "instance_uv",
+        ty: OutputType::Color,
+        doc: "The instance on top's own coordinates: red 0 to 1 across it, green 0 to 1 down it (turned with it), black where none.",
+    },
+];
 
 /// `tile_sampler`: instances on a grid, driven by maps.
 pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
@@ -133,33 +162,7 @@ pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
             "Which pattern input each instance draws: value v picks input floor(v × pattern_inputs) + 1; unconnected means at random.",
         ),
     ],
-    outputs: &[
-        OutputPort {
-            name: "out",
-            ty: OutputType::Scalar,
-            doc: "The instances, combined.",
-        },
-        OutputPort {
-            name: "color",
-            ty: OutputType::Color,
-            doc: "The color of the instance on top (its color map value, or a random color), black where none.",
-        },
-        OutputPort {
-            name: "instance_random",
-            ty: OutputType::Scalar,
-            doc: "A random value in [0, 1) of the instance on top, 0 where none.",
-        },
-        OutputPort {
-            name: "instance_index",
-            ty: OutputType::Scalar,
-            doc: "The index of the instance on top, row by row, divided by x_amount × y_amount (0 where none).",
-        },
-        OutputPort {
-            name: "instance_uv",
-            ty: OutputType::Color,
-            doc: "The instance on top's own coordinates: red 0 to 1 across it, green 0 to 1 down it (turned with it), black where none.",
-        },
-    ],
+    outputs: INSTANCE_OUTPUTS,
     params: &[
         float("x_amount", 8.0, 1.0, 256.0, "Instances across (rounded)."),
         float("y_amount", 8.0, 1.0, 256.0, "Instances down (rounded)."),
@@ -391,19 +394,7 @@ fn tile_sampler(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     if grid.shape == "input" {
         return drawn_inputs(ctx, &grid, plane);
     }
-    let shape = match grid.shape {
-        "disc" => InstanceShape::Disc,
-        "paraboloid" => InstanceShape::Paraboloid,
-        "bell" => InstanceShape::Bell,
-        "gaussian" => InstanceShape::Gaussian,
-        "pyramid" => InstanceShape::Pyramid,
-        "cone" => InstanceShape::Cone,
-        "hemisphere" => InstanceShape::Hemisphere,
-        "brick" => InstanceShape::Brick,
-        "thorn" => InstanceShape::Thorn,
-        "gradation" => InstanceShape::Gradation,
-        _ => InstanceShape::Square,
-    };
+    let shape = built_in(grid.shape).expect("not input");
     let drawn = ctx.emit_many(Op::Instances {
         plane,
         x: frame.x,
@@ -415,6 +406,7 @@ fn tile_sampler(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
             offset: grid.offset.to_bits(),
             offset_columns: grid.offset_columns,
             tileable: grid.tileable,
+            anywhere: false,
             shape,
             blend: grid.blend,
         },
@@ -425,9 +417,27 @@ fn tile_sampler(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
     Ok(outputs(out, [random, index, u, v, r, g, b]))
 }
 
+/// The built-in shape `name` names (of [`SHAPES`]); `None` for `input`.
+pub(crate) fn built_in(name: &str) -> Option<InstanceShape> {
+    Some(match name {
+        "input" => return None,
+        "disc" => InstanceShape::Disc,
+        "paraboloid" => InstanceShape::Paraboloid,
+        "bell" => InstanceShape::Bell,
+        "gaussian" => InstanceShape::Gaussian,
+        "pyramid" => InstanceShape::Pyramid,
+        "cone" => InstanceShape::Cone,
+        "hemisphere" => InstanceShape::Hemisphere,
+        "brick" => InstanceShape::Brick,
+        "thorn" => InstanceShape::Thorn,
+        "gradation" => InstanceShape::Gradation,
+        _ => InstanceShape::Square,
+    })
+}
+
 /// The node's outputs from the combined value and, of the instance on top, its random
 /// value, index, u, v, red, green and blue.
-fn outputs(out: Operand, top: [Operand; 7]) -> Vec<Val> {
+pub(crate) fn outputs(out: Operand, top: [Operand; 7]) -> Vec<Val> {
     let [random, index, u, v, r, g, b] = top;
     let one = c(1.0);
     vec![
@@ -456,73 +466,109 @@ fn drawn_inputs(
     } else {
         (reach_y, reach_x)
     };
-    let mut out = c(0.0);
-    let mut best = c(0.0);
-    // The drawing order of the instance on top (painter), −1 before any.
-    let mut order = c(-1.0);
-    // Of the instance on top: value, random, index, u, v, red, green, blue.
-    let mut top = [c(0.0); 8];
+    let mut stack = Stack::new(grid.blend);
     // Line by line, then along each: the order `Op::Instances` meets them in.
     for line in -line_reach..=line_reach {
         for along in -along_reach..=along_reach {
             let instance = instance(ctx, grid, plane, [px, py], [line, along])?;
-            let value = instance.value;
-            let visible = ctx.emit(Op::Binary(Binary::Step, value, c(VISIBLE)))?;
-            let wins = match grid.blend {
-                // The largest contribution so far (ties to the later).
-                InstanceBlend::Max | InstanceBlend::Add => {
-                    let above = ctx.emit(Op::Binary(Binary::Step, value, best))?;
-                    ctx.emit(Op::Binary(Binary::Multiply, above, visible))?
-                }
-                // The one drawn last: the highest index of the instances that show.
-                InstanceBlend::Painter => {
-                    let later = ctx.emit(Op::Binary(Binary::Step, instance.index, order))?;
-                    ctx.emit(Op::Binary(Binary::Multiply, later, visible))?
-                }
-            };
-            let mine = [
-                value,
-                instance.random,
-                instance.index,
-                instance.local[0],
-                instance.local[1],
-                instance.color[0],
-                instance.color[1],
-                instance.color[2],
-            ];
-            for (kept, new) in top.iter_mut().zip(mine) {
-                *kept = ctx.emit(Op::Lerp(*kept, new, wins))?;
-            }
-            match grid.blend {
-                InstanceBlend::Max => {
-                    best = ctx.emit(Op::Binary(Binary::Max, best, value))?;
-                    out = best;
-                }
-                InstanceBlend::Add => {
-                    best = ctx.emit(Op::Binary(Binary::Max, best, value))?;
-                    out = ctx.emit(Op::Binary(Binary::Add, out, value))?;
-                }
-                InstanceBlend::Painter => {
-                    order = ctx.emit(Op::Lerp(order, instance.index, wins))?;
-                    out = top[0];
-                }
-            }
+            stack.add(ctx, &instance)?;
         }
     }
-    let [_, random, index, u, v, r, g, b] = top;
-    Ok(outputs(out, [random, index, u, v, r, g, b]))
+    Ok(stack.outputs())
+}
+
+/// Instances combined one after another as a sample meets them: what `Op::Instances`
+/// does for built-in shapes, in operations, for instances compiled one by one.
+pub(crate) struct Stack {
+    blend: InstanceBlend,
+    out: Operand,
+    /// The largest value so far (max and add).
+    best: Operand,
+    /// The drawing order of the instance on top (painter), −1 before any.
+    order: Operand,
+    /// Of the instance on top: value, random, index, u, v, red, green, blue.
+    top: [Operand; 8],
+}
+
+impl Stack {
+    /// Nothing drawn yet.
+    pub(crate) fn new(blend: InstanceBlend) -> Self {
+        Self {
+            blend,
+            out: c(0.0),
+            best: c(0.0),
+            order: c(-1.0),
+            top: [c(0.0); 8],
+        }
+    }
+
+    /// Draws `instance` over what is there.
+    pub(crate) fn add(
+        &mut self,
+        ctx: &mut NodeCtx<'_, '_>,
+        instance: &Instance,
+    ) -> Result<(), GraphError> {
+        let value = instance.value;
+        let visible = ctx.emit(Op::Binary(Binary::Step, value, c(VISIBLE)))?;
+        let wins = match self.blend {
+            // The largest contribution so far (ties to the later).
+            InstanceBlend::Max | InstanceBlend::Add => {
+                let above = ctx.emit(Op::Binary(Binary::Step, value, self.best))?;
+                ctx.emit(Op::Binary(Binary::Multiply, above, visible))?
+            }
+            // The one drawn last: the highest index of the instances that show.
+            InstanceBlend::Painter => {
+                let later = ctx.emit(Op::Binary(Binary::Step, instance.index, self.order))?;
+                ctx.emit(Op::Binary(Binary::Multiply, later, visible))?
+            }
+        };
+        let mine = [
+            value,
+            instance.random,
+            instance.index,
+            instance.local[0],
+            instance.local[1],
+            instance.color[0],
+            instance.color[1],
+            instance.color[2],
+        ];
+        for (kept, new) in self.top.iter_mut().zip(mine) {
+            *kept = ctx.emit(Op::Lerp(*kept, new, wins))?;
+        }
+        match self.blend {
+            InstanceBlend::Max => {
+                self.best = ctx.emit(Op::Binary(Binary::Max, self.best, value))?;
+                self.out = self.best;
+            }
+            InstanceBlend::Add => {
+                self.best = ctx.emit(Op::Binary(Binary::Max, self.best, value))?;
+                self.out = ctx.emit(Op::Binary(Binary::Add, self.out, value))?;
+            }
+            InstanceBlend::Painter => {
+                self.order = ctx.emit(Op::Lerp(self.order, instance.index, wins))?;
+                self.out = self.top[0];
+            }
+        }
+        Ok(())
+    }
+
+    /// The node's outputs.
+    pub(crate) fn outputs(self) -> Vec<Val> {
+        let [_, random, index, u, v, r, g, b] = self.top;
+        outputs(self.out, [random, index, u, v, r, g, b])
+    }
 }
 
 /// One instance, as seen from the sample.
-struct Instance {
+pub(crate) struct Instance {
     /// The sample in the instance's own square (0 → 1 across and down it).
-    local: [Operand; 2],
+    pub(crate) local: [Operand; 2],
     /// What it draws there, 0 outside it, and 0 when it is left out.
-    value: Operand,
+    pub(crate) value: Operand,
     /// Its random value for `instance_random`, its index over the count, its color.
-    random: Operand,
-    index: Operand,
-    color: [Operand; 3],
+    pub(crate) random: Operand,
+    pub(crate) index: Operand,
+    pub(crate) color: [Operand; 3],
 }
 
 /// The instance `steps` (lines, then cells along the line) from the sample's cell (`at`,
@@ -588,7 +634,7 @@ fn instance(
             }
         }
     }
-    let drawn = pattern_input(ctx, grid, local, texel[channel::PICK])?;
+    let drawn = pattern_input(ctx, grid.inputs, local, texel[channel::PICK])?;
     let value = ctx.emit(Op::Binary(Binary::Multiply, drawn, weight))?;
     let index = ctx.emit(Op::MulAdd(own[1], c(grid.columns), own[0]))?;
     let index = ctx.emit(Op::Binary(
@@ -824,9 +870,9 @@ fn read_map(
 
 /// The pattern input an instance draws at `local` (its own square's coordinates): the
 /// one `chooser` (0 to 1) picks.
-fn pattern_input(
+pub(crate) fn pattern_input(
     ctx: &mut NodeCtx<'_, '_>,
-    grid: &Grid,
+    inputs: usize,
     local: [Operand; 2],
     chooser: Operand,
 ) -> Result<Operand, GraphError> {
@@ -836,19 +882,19 @@ fn pattern_input(
         local: true,
     };
     // Input k + 1 where k ≤ chooser·n < k + 1 (the last also takes chooser = 1).
-    let slot = ctx.emit(Op::Binary(Binary::Multiply, chooser, c(grid.inputs as f32)))?;
+    let slot = ctx.emit(Op::Binary(Binary::Multiply, chooser, c(inputs as f32)))?;
     let mut drawn = c(0.0);
-    for k in 0..grid.inputs {
+    for k in 0..inputs {
         let port = ["pattern_1", "pattern_2", "pattern_3", "pattern_4"][k];
         let value = match ctx.input_at(port, inside)? {
             Some(value) => ctx.scalar(value)?,
             None => c(1.0),
         };
-        if grid.inputs == 1 {
+        if inputs == 1 {
             return Ok(value);
         }
         let from = ctx.emit(Op::Binary(Binary::Step, slot, c(k as f32)))?;
-        let below = if k + 1 == grid.inputs {
+        let below = if k + 1 == inputs {
             c(1.0)
         } else {
             let at_next = ctx.emit(Op::Binary(Binary::Step, slot, c((k + 1) as f32)))?;

@@ -253,3 +253,13 @@ pub fn seams(image: &Image) -> [(f32, f32); 2] {
     }
     [cols, rows]
 }
+
+/// How many samples of `a` and `b` (the same size) differ by more than `tolerance`.
+pub fn samples_apart(a: &Image, b: &Image, tolerance: f32) -> usize {
+    assert_eq!(a.data.len(), b.data.len(), "images of one size");
+    a.data
+        .iter()
+        .zip(&b.data)
+        .filter(|(x, y)| (*x - *y).abs() > tolerance)
+        .count()
+}

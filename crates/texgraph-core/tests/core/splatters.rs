@@ -108,12 +108,7 @@ fn a_built_in_shape_and_a_pattern_input_draw_the_same_instances() {
             ] {
                 let shape = render(&params, false, output, tileable);
                 let input = render(&params, true, output, tileable);
-                let differ = shape
-                    .data
-                    .iter()
-                    .zip(&input.data)
-                    .filter(|(a, b)| (*a - *b).abs() > 1e-5)
-                    .count();
+                let differ = crate::common::samples_apart(&shape, &input, 1e-5);
                 assert_eq!(
                     differ, 0,
                     "{output} ({blend}, tileable: {tileable}): {differ} samples differ"

@@ -466,12 +466,7 @@ fn a_built_in_shape_and_a_pattern_input_place_the_same_instances() {
             ] {
                 let shape = render("square", blend, warped, output);
                 let input = render("input", blend, warped, output);
-                let differ = shape
-                    .data
-                    .iter()
-                    .zip(&input.data)
-                    .filter(|(a, b)| (*a - *b).abs() > 1e-5)
-                    .count();
+                let differ = crate::common::samples_apart(&shape, &input, 1e-5);
                 assert_eq!(
                     differ, 0,
                     "{output} ({blend}, warped: {warped}): {differ} samples differ"

@@ -56,6 +56,31 @@ struct Seen {
     shift: f32,
 }
 
+impl Seen {
+    /// The instance of `texel` (its plane's channels) centred at `centre` (the copy
+    /// seen), numbered `index`, its cell's line, place along the line and the line's
+    /// shift in `cell` (unused for instances placed anywhere).
+    #[inline(always)]
+    fn of(texel: &[f32], centre: [f32; 2], index: f32, cell: [f32; 3]) -> Seen {
+        let (m, c) = (instance::MATRIX, instance::COLOR);
+        Seen {
+            centre,
+            matrix: [texel[m], texel[m + 1], texel[m + 2], texel[m + 3]],
+            weight: texel[instance::WEIGHT],
+            data: [
+                texel[instance::RANDOM],
+                index,
+                texel[c],
+                texel[c + 1],
+                texel[c + 2],
+            ],
+            line: cell[0],
+            along: cell[1],
+            shift: cell[2],
+        }
+    }
+}
+
 multiversion! {
     /// The instances of `grid` at each sample of `at` (texture units), from the instance
     /// `plane`, into eight slots (see [`Op::Instances`](crate::program::Op::Instances));
@@ -204,23 +229,8 @@ fn visit_all(
             if !meets {
                 continue;
             }
-            let (m, c) = (instance::MATRIX, instance::COLOR);
             let index = (row as f32 * grid.columns as f32 + column as f32) * (1.0 / count);
-            let seen = Seen {
-                centre,
-                matrix: [texel[m], texel[m + 1], texel[m + 2], texel[m + 3]],
-                weight,
-                data: [
-                    texel[instance::RANDOM],
-                    index,
-                    texel[c],
-                    texel[c + 1],
-                    texel[c + 2],
-                ],
-                line: 0.0,
-                along: 0.0,
-                shift: 0.0,
-            };
+            let seen = Seen::of(texel, centre, index, [0.0; 3]);
             draw_shape(b, range.clone(), &seen, grid);
         }
     }
@@ -278,25 +288,9 @@ fn visit(
             if !meets {
                 continue;
             }
-            let m = instance::MATRIX;
-            let c = instance::COLOR;
             let index = (own[1] as f32 * grid.columns as f32 + own[0] as f32)
                 * (1.0 / (grid.columns as f32 * grid.rows as f32));
-            let seen = Seen {
-                centre,
-                matrix: [texel[m], texel[m + 1], texel[m + 2], texel[m + 3]],
-                weight,
-                data: [
-                    texel[instance::RANDOM],
-                    index,
-                    texel[c],
-                    texel[c + 1],
-                    texel[c + 2],
-                ],
-                line: line as f32,
-                along: along as f32,
-                shift,
-            };
+            let seen = Seen::of(texel, centre, index, [line as f32, along as f32, shift]);
             draw_shape(b, range.clone(), &seen, grid);
         }
     }

@@ -338,28 +338,10 @@ pub static SHAPE_SPLATTER: NodeDescriptor = NodeDescriptor {
             "The instance's size before `scale`: the shape's bounding box, or a square of its larger or smaller side.",
         ),
         float("scale", 0.8, 0.0, 2.0, "Instance size, times the fit."),
-        float(
-            "scale_random",
-            0.0,
-            0.0,
-            1.0,
-            "Shrinks each instance by up to this fraction.",
-        ),
-        angle("Turn of every instance, degrees counterclockwise."),
-        float(
-            "rotation_random",
-            0.0,
-            0.0,
-            1.0,
-            "Random turn of each instance: 1 is any angle.",
-        ),
-        float(
-            "luminance_random",
-            0.0,
-            0.0,
-            1.0,
-            "Darkens each instance by up to this fraction.",
-        ),
+        crate::nodes::tile_sampler::SCALE_RANDOM,
+        crate::nodes::tile_sampler::ROTATION,
+        crate::nodes::tile_sampler::ROTATION_RANDOM,
+        crate::nodes::tile_sampler::LUMINANCE_RANDOM,
         SHAPE_SEED,
     ],
     compile: shape_splatter,
@@ -410,7 +392,7 @@ fn shape_splatter(ctx: &mut NodeCtx<'_, '_>) -> Result<Vec<Val>, GraphError> {
             d[axis] = ctx.emit(Op::Binary(B::Subtract, d[axis], whole))?;
         }
     }
-    let rotation = ctx.float("angle")?;
+    let rotation = ctx.float("rotation")?;
     let rotation_random = ctx.float("rotation_random")?;
     let centred = ctx.emit(Op::Binary(B::Subtract, turn, c(0.5)))?;
     let spin = ctx.emit(Op::Binary(B::Multiply, rotation_random, c(360.0)))?;

@@ -90,13 +90,7 @@ pub static SCATTER: NodeDescriptor = NodeDescriptor {
             360.0,
             "Turn of every instance, degrees.",
         ),
-        float(
-            "rotation_random",
-            0.0,
-            0.0,
-            1.0,
-            "Random turn of each instance: 1 is any angle.",
-        ),
+        crate::nodes::tile_sampler::ROTATION_RANDOM,
         float(
             "value_random",
             0.0,

@@ -10,7 +10,8 @@
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::descriptor::{Category, NodeDescriptor, Param, ParamKind, SEED, choice, float};
 use crate::nodes::tile_sampler::{
-    INSTANCE_OUTPUTS, Instance, SECOND_DRAW, SHAPES, Stack, THIRD_DRAW, built_in, pattern,
+    BLEND, INSTANCE_OUTPUTS, Instance, LUMINANCE, LUMINANCE_RANDOM, MASK_RANDOM, ROTATION,
+    ROTATION_RANDOM, SCALE_RANDOM, SECOND_DRAW, SHAPES, Stack, THIRD_DRAW, built_in, pattern,
     pattern_input,
 };
 use texgraph_base::error::GraphError;
@@ -109,13 +110,7 @@ pub static SPLATTER_CIRCULAR: NodeDescriptor = NodeDescriptor {
         ),
         float("size_x", 1.0, 0.0, 4.0, "Width, times `scale`."),
         float("size_y", 1.0, 0.0, 4.0, "Height, times `scale`."),
-        float(
-            "scale_random",
-            0.0,
-            0.0,
-            1.0,
-            "Shrinks each instance by up to this fraction.",
-        ),
+        SCALE_RANDOM,
         float(
             "position_random",
             0.0,
@@ -123,41 +118,12 @@ pub static SPLATTER_CIRCULAR: NodeDescriptor = NodeDescriptor {
             0.25,
             "Moves each instance by up to half this many texture units each way.",
         ),
-        float(
-            "rotation",
-            0.0,
-            -360.0,
-            360.0,
-            "Turn of every instance, degrees counterclockwise.",
-        ),
-        float(
-            "rotation_random",
-            0.0,
-            0.0,
-            1.0,
-            "Random turn of each instance: 1 is any angle.",
-        ),
-        float("luminance", 1.0, 0.0, 1.0, "Brightness of every instance."),
-        float(
-            "luminance_random",
-            0.0,
-            0.0,
-            1.0,
-            "Darkens each instance by up to this fraction.",
-        ),
-        float(
-            "mask_random",
-            0.0,
-            0.0,
-            1.0,
-            "Chance that an instance is left out.",
-        ),
-        choice(
-            "blend",
-            "max",
-            &["max", "add", "painter"],
-            "How overlapping instances combine.",
-        ),
+        ROTATION,
+        ROTATION_RANDOM,
+        LUMINANCE,
+        LUMINANCE_RANDOM,
+        MASK_RANDOM,
+        BLEND,
         SEED,
     ],
     compile: splatter_circular,

@@ -15,8 +15,8 @@
 
 use crate::compile::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OutputPort, OutputType, PortType, SEED, Unconnected,
-    choice, float,
+    Category, InputPort, NodeDescriptor, OutputPort, OutputType, Param, PortType, SEED,
+    Unconnected, choice, float,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{
@@ -66,6 +66,57 @@ pub(crate) const fn pattern(name: &'static str, doc: &'static str) -> InputPort 
         doc,
     }
 }
+
+/// Params the nodes that draw instances share.
+pub(crate) const SCALE_RANDOM: Param = float(
+    "scale_random",
+    0.0,
+    0.0,
+    1.0,
+    "Shrinks each instance by up to this fraction.",
+);
+/// See [`SCALE_RANDOM`].
+pub(crate) const ROTATION: Param = float(
+    "rotation",
+    0.0,
+    -360.0,
+    360.0,
+    "Turn of every instance, degrees counterclockwise.",
+);
+/// See [`SCALE_RANDOM`].
+pub(crate) const ROTATION_RANDOM: Param = float(
+    "rotation_random",
+    0.0,
+    0.0,
+    1.0,
+    "Random turn of each instance: 1 is any angle.",
+);
+/// See [`SCALE_RANDOM`].
+pub(crate) const LUMINANCE: Param =
+    float("luminance", 1.0, 0.0, 1.0, "Brightness of every instance.");
+/// See [`SCALE_RANDOM`].
+pub(crate) const LUMINANCE_RANDOM: Param = float(
+    "luminance_random",
+    0.0,
+    0.0,
+    1.0,
+    "Darkens each instance by up to this fraction.",
+);
+/// See [`SCALE_RANDOM`].
+pub(crate) const MASK_RANDOM: Param = float(
+    "mask_random",
+    0.0,
+    0.0,
+    1.0,
+    "Chance that an instance is left out.",
+);
+/// See [`SCALE_RANDOM`].
+pub(crate) const BLEND: Param = choice(
+    "blend",
+    "max",
+    &["max", "add", "painter"],
+    "How overlapping instances combine.",
+);
 
 /// The outputs of the nodes that draw instances.
 pub(crate) const INSTANCE_OUTPUTS: &[OutputPort] = &[
@@ -200,13 +251,7 @@ pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
             4.0,
             "Height, times `scale` (the same over the whole image).",
         ),
-        float(
-            "scale_random",
-            0.0,
-            0.0,
-            1.0,
-            "Shrinks each instance by up to this fraction.",
-        ),
+        SCALE_RANDOM,
         float(
             "interstice_x",
             0.0,
@@ -241,20 +286,8 @@ pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
             &["rows", "columns"],
             "Shift every other row across, or every other column down.",
         ),
-        float(
-            "rotation",
-            0.0,
-            -360.0,
-            360.0,
-            "Turn of every instance, degrees counterclockwise.",
-        ),
-        float(
-            "rotation_random",
-            0.0,
-            0.0,
-            1.0,
-            "Random turn of each instance: 1 is any angle.",
-        ),
+        ROTATION,
+        ROTATION_RANDOM,
         float(
             "rotation_map_amount",
             1.0,
@@ -262,21 +295,9 @@ pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
             4.0,
             "Turns per unit of the rotation map.",
         ),
-        float("luminance", 1.0, 0.0, 1.0, "Brightness of every instance."),
-        float(
-            "luminance_random",
-            0.0,
-            0.0,
-            1.0,
-            "Darkens each instance by up to this fraction.",
-        ),
-        float(
-            "mask_random",
-            0.0,
-            0.0,
-            1.0,
-            "Chance that an instance is left out.",
-        ),
+        LUMINANCE,
+        LUMINANCE_RANDOM,
+        MASK_RANDOM,
         float(
             "mask_map_threshold",
             0.5,
@@ -298,12 +319,7 @@ pub static TILE_SAMPLER: NodeDescriptor = NodeDescriptor {
             360.0,
             "Direction the displacement map moves instances, degrees counterclockwise from the right.",
         ),
-        choice(
-            "blend",
-            "max",
-            &["max", "add", "painter"],
-            "How overlapping instances combine.",
-        ),
+        BLEND,
         SEED,
     ],
     compile: tile_sampler,

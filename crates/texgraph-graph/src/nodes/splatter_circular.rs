@@ -11,8 +11,8 @@ use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::descriptor::{Category, NodeDescriptor, Param, ParamKind, SEED, choice, float};
 use crate::nodes::tile_sampler::{
     BLEND, INSTANCE_OUTPUTS, Instance, LUMINANCE, LUMINANCE_RANDOM, MASK_RANDOM, ROTATION,
-    ROTATION_RANDOM, SCALE_RANDOM, SECOND_DRAW, SHAPES, Stack, THIRD_DRAW, built_in, pattern,
-    pattern_input,
+    ROTATION_RANDOM, SCALE_RANDOM, SECOND_DRAW, SHAPES, Stack, THIRD_DRAW, built_in,
+    kept_and_shaded, pattern, pattern_input, placement,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{
@@ -351,40 +351,8 @@ fn attributes(ctx: &mut NodeCtx<'_, '_>, rings: &Rings) -> Result<Vec<Operand>, 
         let with_ring = ctx.emit(Op::Binary(Binary::Subtract, degrees, c(90.0)))?;
         angle = ctx.emit(Op::Binary(Binary::Add, angle, with_ring))?;
     }
-    let cos = ctx.emit(Op::Unary(Unary::CosDeg, angle))?;
-    let sin = ctx.emit(Op::Unary(Unary::SinDeg, angle))?;
-    let minus_sin = ctx.emit(Op::Binary(Binary::Multiply, sin, c(-1.0)))?;
-    let mut matrix = [c(0.0); 4];
-    for (axis, terms) in [[cos, minus_sin], [sin, cos]].into_iter().enumerate() {
-        let kept = ctx.emit(Op::Binary(Binary::Max, size[axis], c(1e-9)))?;
-        let inverse = ctx.emit(Op::Binary(Binary::Divide, c(1.0), kept))?;
-        for (k, term) in terms.into_iter().enumerate() {
-            matrix[2 * axis + k] = ctx.emit(Op::Binary(Binary::Multiply, term, inverse))?;
-        }
-    }
-    let (abs_cos, abs_sin) = (
-        ctx.emit(Op::Unary(Unary::Abs, cos))?,
-        ctx.emit(Op::Unary(Unary::Abs, sin))?,
-    );
-    let mut extent = [c(0.0); 2];
-    for (axis, (first, second)) in [(abs_cos, abs_sin), (abs_sin, abs_cos)]
-        .into_iter()
-        .enumerate()
-    {
-        let a = ctx.emit(Op::Binary(Binary::Multiply, first, size[0]))?;
-        let both = ctx.emit(Op::MulAdd(second, size[1], a))?;
-        extent[axis] = ctx.emit(Op::Binary(Binary::Multiply, both, c(0.5)))?;
-    }
-
-    let mask_random = ctx.float("mask_random")?;
-    let kept = ctx.emit(Op::Binary(Binary::Step, drop, mask_random))?;
-    weight = ctx.emit(Op::Binary(Binary::Multiply, weight, kept))?;
-    let luminance_random = ctx.float("luminance_random")?;
-    let darken = ctx.emit(Op::Binary(Binary::Multiply, shade, luminance_random))?;
-    let brightness = ctx.emit(Op::Unary(Unary::Invert, darken))?;
-    let luminance = ctx.float("luminance")?;
-    let brightness = ctx.emit(Op::Binary(Binary::Multiply, brightness, luminance))?;
-    weight = ctx.emit(Op::Binary(Binary::Multiply, weight, brightness))?;
+    let (matrix, extent) = placement(ctx, angle, size, [1.0, 1.0])?;
+    weight = kept_and_shaded(ctx, weight, drop, shade)?;
     let [m00, m01, m10, m11] = matrix;
     Ok(vec![
         centre[0],

@@ -756,53 +756,13 @@ fn attributes(ctx: &mut NodeCtx<'_, '_>, grid: &Grid) -> Result<Vec<Operand>, Gr
         angle = ctx.emit(Op::MulAdd(turns, per, angle))?;
     }
 
-    // The sample's offset from the centre in cells, to texture units, turned back
-    // (counterclockwise on screen, where v points down), over the size: one matrix.
-    let cos = ctx.emit(Op::Unary(Unary::CosDeg, angle))?;
-    let sin = ctx.emit(Op::Unary(Unary::SinDeg, angle))?;
-    let minus_sin = ctx.emit(Op::Binary(Binary::Multiply, sin, c(-1.0)))?;
-    let mut matrix = [c(0.0); 4];
-    for (axis, [across, down]) in [[cos, minus_sin], [sin, cos]].into_iter().enumerate() {
-        let kept = ctx.emit(Op::Binary(Binary::Max, size[axis], c(1e-9)))?;
-        let inverse = ctx.emit(Op::Binary(Binary::Divide, c(1.0), kept))?;
-        for (k, (term, count)) in [(across, counts[0]), (down, counts[1])]
-            .into_iter()
-            .enumerate()
-        {
-            let per_cell = ctx.emit(Op::Binary(Binary::Multiply, term, c(1.0 / count)))?;
-            matrix[2 * axis + k] = ctx.emit(Op::Binary(Binary::Multiply, per_cell, inverse))?;
-        }
-    }
-    // Half the turned box's width and height, in cells.
-    let (abs_cos, abs_sin) = (
-        ctx.emit(Op::Unary(Unary::Abs, cos))?,
-        ctx.emit(Op::Unary(Unary::Abs, sin))?,
-    );
-    let mut extent = [c(0.0); 2];
-    for (axis, (first, second)) in [(abs_cos, abs_sin), (abs_sin, abs_cos)]
-        .into_iter()
-        .enumerate()
-    {
-        let a = ctx.emit(Op::Binary(Binary::Multiply, first, size[0]))?;
-        let both = ctx.emit(Op::MulAdd(second, size[1], a))?;
-        extent[axis] = ctx.emit(Op::Binary(Binary::Multiply, both, c(0.5 * counts[axis])))?;
-    }
-
-    // Kept: by chance and by the mask map; darkened.
-    let mask_random = ctx.float("mask_random")?;
-    let kept = ctx.emit(Op::Binary(Binary::Step, drop, mask_random))?;
-    weight = ctx.emit(Op::Binary(Binary::Multiply, weight, kept))?;
+    let (matrix, extent) = placement(ctx, angle, size, counts)?;
+    weight = kept_and_shaded(ctx, weight, drop, shade)?;
     if let Some(mask) = read_map(ctx, "mask_map", here)? {
         let threshold = ctx.float("mask_map_threshold")?;
         let kept = ctx.emit(Op::Binary(Binary::Step, mask, threshold))?;
         weight = ctx.emit(Op::Binary(Binary::Multiply, weight, kept))?;
     }
-    let luminance_random = ctx.float("luminance_random")?;
-    let darken = ctx.emit(Op::Binary(Binary::Multiply, shade, luminance_random))?;
-    let brightness = ctx.emit(Op::Unary(Unary::Invert, darken))?;
-    let luminance = ctx.float("luminance")?;
-    let brightness = ctx.emit(Op::Binary(Binary::Multiply, brightness, luminance))?;
-    weight = ctx.emit(Op::Binary(Binary::Multiply, weight, brightness))?;
 
     let [r, g, b] = match ctx.input_at("color_map", here)? {
         Some(color) => {
@@ -828,6 +788,66 @@ fn attributes(ctx: &mut NodeCtx<'_, '_>, grid: &Grid) -> Result<Vec<Operand>, Gr
         centre[0], centre[1], m00, m01, m10, m11, weight, random, r, g, b, chooser, extent[0],
         extent[1],
     ])
+}
+
+/// For an instance `size` texture units across and down, turned `angle` degrees
+/// (counterclockwise on screen, where v points down): the matrix taking a sample's
+/// offset from its centre, in units `counts` to a texture unit (cells; 1 for texture
+/// units), to its own square, and half its turned box's width and height in those units.
+pub(crate) fn placement(
+    ctx: &mut NodeCtx<'_, '_>,
+    angle: Operand,
+    size: [Operand; 2],
+    counts: [f32; 2],
+) -> Result<([Operand; 4], [Operand; 2]), GraphError> {
+    let cos = ctx.emit(Op::Unary(Unary::CosDeg, angle))?;
+    let sin = ctx.emit(Op::Unary(Unary::SinDeg, angle))?;
+    let minus_sin = ctx.emit(Op::Binary(Binary::Multiply, sin, c(-1.0)))?;
+    let mut matrix = [c(0.0); 4];
+    for (axis, [across, down]) in [[cos, minus_sin], [sin, cos]].into_iter().enumerate() {
+        let kept = ctx.emit(Op::Binary(Binary::Max, size[axis], c(1e-9)))?;
+        let inverse = ctx.emit(Op::Binary(Binary::Divide, c(1.0), kept))?;
+        for (k, (term, count)) in [(across, counts[0]), (down, counts[1])]
+            .into_iter()
+            .enumerate()
+        {
+            let per_unit = ctx.emit(Op::Binary(Binary::Multiply, term, c(1.0 / count)))?;
+            matrix[2 * axis + k] = ctx.emit(Op::Binary(Binary::Multiply, per_unit, inverse))?;
+        }
+    }
+    let (abs_cos, abs_sin) = (
+        ctx.emit(Op::Unary(Unary::Abs, cos))?,
+        ctx.emit(Op::Unary(Unary::Abs, sin))?,
+    );
+    let mut extent = [c(0.0); 2];
+    for (axis, (first, second)) in [(abs_cos, abs_sin), (abs_sin, abs_cos)]
+        .into_iter()
+        .enumerate()
+    {
+        let a = ctx.emit(Op::Binary(Binary::Multiply, first, size[0]))?;
+        let both = ctx.emit(Op::MulAdd(second, size[1], a))?;
+        extent[axis] = ctx.emit(Op::Binary(Binary::Multiply, both, c(0.5 * counts[axis])))?;
+    }
+    Ok((matrix, extent))
+}
+
+/// `weight` left out by chance (`drop` below mask_random) and darkened (by `shade`
+/// times luminance_random, times luminance).
+pub(crate) fn kept_and_shaded(
+    ctx: &mut NodeCtx<'_, '_>,
+    weight: Operand,
+    drop: Operand,
+    shade: Operand,
+) -> Result<Operand, GraphError> {
+    let mask_random = ctx.float("mask_random")?;
+    let kept = ctx.emit(Op::Binary(Binary::Step, drop, mask_random))?;
+    let weight = ctx.emit(Op::Binary(Binary::Multiply, weight, kept))?;
+    let luminance_random = ctx.float("luminance_random")?;
+    let darken = ctx.emit(Op::Binary(Binary::Multiply, shade, luminance_random))?;
+    let brightness = ctx.emit(Op::Unary(Unary::Invert, darken))?;
+    let luminance = ctx.float("luminance")?;
+    let brightness = ctx.emit(Op::Binary(Binary::Multiply, brightness, luminance))?;
+    ctx.emit(Op::Binary(Binary::Multiply, weight, brightness))
 }
 
 /// The shift of line `line` (a whole number in the grid) along it: `offset` on odd

@@ -11,7 +11,7 @@ use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::descriptor::{Category, NodeDescriptor, Param, ParamKind, SEED, choice, float};
 use crate::nodes::tile_sampler::{
     BLEND, INSTANCE_OUTPUTS, Instance, LUMINANCE, LUMINANCE_RANDOM, MASK_RANDOM, ROTATION,
-    ROTATION_RANDOM, SCALE_RANDOM, SECOND_DRAW, SHAPES, Stack, THIRD_DRAW, built_in,
+    ROTATION_RANDOM, SCALE_RANDOM, SECOND_DRAW, SHAPES, Stack, THIRD_DRAW, built_in, in_square,
     kept_and_shaded, pattern, pattern_input, placement,
 };
 use texgraph_base::error::GraphError;
@@ -255,17 +255,7 @@ fn instance(
             d[axis] = ctx.emit(Op::Binary(Binary::Subtract, d[axis], whole))?;
         }
     }
-    let m = &texel[channel::MATRIX..channel::MATRIX + 4];
-    let mut local = [c(0.0); 2];
-    let mut weight = texel[channel::WEIGHT];
-    for axis in 0..2 {
-        let second = ctx.emit(Op::MulAdd(m[2 * axis + 1], d[1], c(0.5)))?;
-        local[axis] = ctx.emit(Op::MulAdd(m[2 * axis], d[0], second))?;
-        for (a, b) in [(local[axis], c(0.0)), (c(1.0), local[axis])] {
-            let inside = ctx.emit(Op::Binary(Binary::Step, a, b))?;
-            weight = ctx.emit(Op::Binary(Binary::Multiply, weight, inside))?;
-        }
-    }
+    let (local, weight) = in_square(ctx, &texel, d)?;
     let drawn = pattern_input(ctx, 1, local, c(0.0))?;
     let value = ctx.emit(Op::Binary(Binary::Multiply, drawn, weight))?;
     let index = (at[1] as f32 * counts[0] as f32 + at[0] as f32)

@@ -630,17 +630,7 @@ fn instance(
         ))?;
         d[axis] = ctx.emit(Op::Binary(Binary::Subtract, at[axis], centre))?;
     }
-    let m = &texel[channel::MATRIX..channel::MATRIX + 4];
-    let mut local = [c(0.0); 2];
-    let mut weight = texel[channel::WEIGHT];
-    for axis in 0..2 {
-        let second = ctx.emit(Op::MulAdd(m[2 * axis + 1], d[1], c(0.5)))?;
-        local[axis] = ctx.emit(Op::MulAdd(m[2 * axis], d[0], second))?;
-        for (a, b) in [(local[axis], c(0.0)), (c(1.0), local[axis])] {
-            let inside = ctx.emit(Op::Binary(Binary::Step, a, b))?;
-            weight = ctx.emit(Op::Binary(Binary::Multiply, weight, inside))?;
-        }
-    }
+    let (local, mut weight) = in_square(ctx, &texel, d)?;
     // Untiled, only the grid's own cells.
     if !grid.tileable {
         for axis in 0..2 {
@@ -788,6 +778,29 @@ fn attributes(ctx: &mut NodeCtx<'_, '_>, grid: &Grid) -> Result<Vec<Operand>, Gr
         centre[0], centre[1], m00, m01, m10, m11, weight, random, r, g, b, chooser, extent[0],
         extent[1],
     ])
+}
+
+/// The sample `d` from an instance's centre in its own square (from the instance's
+/// `texel` of the instance plane), and the instance's weight there: 0 outside the
+/// square.
+pub(crate) fn in_square(
+    ctx: &mut NodeCtx<'_, '_>,
+    texel: &[Operand],
+    d: [Operand; 2],
+) -> Result<([Operand; 2], Operand), GraphError> {
+    use texgraph_engine::program::instance as channel;
+    let m = &texel[channel::MATRIX..channel::MATRIX + 4];
+    let mut local = [c(0.0); 2];
+    let mut weight = texel[channel::WEIGHT];
+    for axis in 0..2 {
+        let second = ctx.emit(Op::MulAdd(m[2 * axis + 1], d[1], c(0.5)))?;
+        local[axis] = ctx.emit(Op::MulAdd(m[2 * axis], d[0], second))?;
+        for (a, b) in [(local[axis], c(0.0)), (c(1.0), local[axis])] {
+            let inside = ctx.emit(Op::Binary(Binary::Step, a, b))?;
+            weight = ctx.emit(Op::Binary(Binary::Multiply, weight, inside))?;
+        }
+    }
+    Ok((local, weight))
 }
 
 /// For an instance `size` texture units across and down, turned `angle` degrees

@@ -583,16 +583,7 @@ fn apply<'s>(
                 *o = flood::read_at(view, read, x.at(i), y.at(i));
             }
         }
-        Op::Texel { plane, x, y, .. } => {
-            let view = tables.plane(plane);
-            let (x, y) = (arg(x), arg(y));
-            for i in 0..n {
-                let texel = view.texel(x.at(i), y.at(i));
-                for (d, &value) in dst.iter_mut().zip(texel) {
-                    d[i] = value;
-                }
-            }
-        }
+        Op::Texel { plane, x, y, .. } => texels(dst, tables.plane(plane), arg(x), arg(y)),
         Op::InstanceShape { shape, u, v } => instance_shape_k(dst[0], shape, [arg(u), arg(v)]),
         Op::Instances {
             plane,
@@ -838,6 +829,26 @@ fn smear_step<const WRAP: bool, const C: usize, const M: u8, const WINDOW: bool>
 }
 
 /// Copies the tile's texels of a plane of the grid's own size into one slot per channel.
+/// Every channel of the texels at whole-number columns `x` and rows `y` (see
+/// [`Op::Texel`]): where each sample reads is found once, then each channel is gathered
+/// in a pass of its own.
+fn texels(dst: &mut [&mut [f32]], view: &PlaneView<'_>, x: Arg<'_>, y: Arg<'_>) {
+    const CHUNK: usize = 64;
+    let n = dst[0].len();
+    let mut at = [0usize; CHUNK];
+    for start in (0..n).step_by(CHUNK) {
+        let len = CHUNK.min(n - start);
+        for (i, at) in at[..len].iter_mut().enumerate() {
+            *at = view.texel_at(x.at(start + i), y.at(start + i));
+        }
+        for (k, d) in dst.iter_mut().enumerate() {
+            for (d, &at) in d[start..start + len].iter_mut().zip(&at[..len]) {
+                *d = view.data[at + k];
+            }
+        }
+    }
+}
+
 fn fetch(view: &PlaneView<'_>, dst: &mut [&mut [f32]], cols: usize, at: TileAt) {
     let n = dst[0].len();
     let c = view.channels;

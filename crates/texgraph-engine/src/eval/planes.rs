@@ -112,10 +112,27 @@ impl<'a> PlaneView<'a> {
     /// clamped to the edge; NaN reads the first).
     #[inline(always)]
     pub fn texel(&self, x: f32, y: f32) -> &[f32] {
-        let col = self.index(x.floor() as i64, self.width);
-        let row = self.row(self.index(y.floor() as i64, self.height));
-        let at = (row * self.width + col) * self.channels;
+        let at = self.texel_at(x, y);
         &self.data[at..at + self.channels]
+    }
+
+    /// Where [`PlaneView::texel`] (x, y) starts in `data`.
+    #[inline(always)]
+    pub fn texel_at(&self, x: f32, y: f32) -> usize {
+        // ⌊v⌋ without a call to the library: a conversion, then one step down for
+        // negatives that were not whole (NaN converts to 0).
+        let whole = |v: f32, len: usize| {
+            let t = v as i64;
+            let t = if (t as f32) > v { t - 1 } else { t };
+            // Most reads are already inside: no division for them.
+            if (t as u64) < len as u64 {
+                t as usize
+            } else {
+                self.index(t, len)
+            }
+        };
+        let row = self.row(whole(y, self.height));
+        (row * self.width + whole(x, self.width)) * self.channels
     }
 
     /// The texel under (u, v).

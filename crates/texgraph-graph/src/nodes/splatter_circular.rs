@@ -12,7 +12,7 @@ use crate::descriptor::{Category, NodeDescriptor, Param, ParamKind, SEED, choice
 use crate::nodes::tile_sampler::{
     BLEND, INSTANCE_OUTPUTS, Instance, LUMINANCE, LUMINANCE_RANDOM, MASK_RANDOM, ROTATION,
     ROTATION_RANDOM, SCALE_RANDOM, SECOND_DRAW, SHAPES, Stack, THIRD_DRAW, built_in, in_square,
-    kept_and_shaded, pattern, pattern_input, placement,
+    instance_randoms, kept_and_shaded, pattern, pattern_input, placement,
 };
 use texgraph_base::error::GraphError;
 use texgraph_engine::program::{
@@ -285,17 +285,7 @@ fn attributes(ctx: &mut NodeCtx<'_, '_>, rings: &Rings) -> Result<Vec<Operand>, 
         own[axis] = ctx.emit(Op::Binary(Binary::Subtract, at, within))?;
     }
     let [step, ring] = own;
-    let hash = |ctx: &mut NodeCtx<'_, '_>, seed| {
-        let x = ctx.emit(Op::Binary(Binary::Add, step, c(0.5)))?;
-        let y = ctx.emit(Op::Binary(Binary::Add, ring, c(0.5)))?;
-        ctx.emit4(Op::CellHash {
-            x,
-            y,
-            offset: [0, 0],
-            seed,
-            period: [0, 0],
-        })
-    };
+    let hash = |ctx: &mut NodeCtx<'_, '_>, seed| instance_randoms(ctx, own, seed);
     let [move_x, move_y, shrink, turn] = hash(ctx, rings.seed)?;
     let [drop, shade, random, _] = hash(ctx, rings.seed ^ SECOND_DRAW)?;
     let [r, g, b, _] = hash(ctx, rings.seed ^ THIRD_DRAW)?;

@@ -674,17 +674,7 @@ fn attributes(ctx: &mut NodeCtx<'_, '_>, grid: &Grid) -> Result<Vec<Operand>, Gr
     shifts[along_axis] = line_shift(ctx, grid, own[line_axis])?;
 
     // Random numbers of the instance, from its cell.
-    let hash = |ctx: &mut NodeCtx<'_, '_>, seed| {
-        let x = ctx.emit(Op::Binary(Binary::Add, own[0], c(0.5)))?;
-        let y = ctx.emit(Op::Binary(Binary::Add, own[1], c(0.5)))?;
-        ctx.emit4(Op::CellHash {
-            x,
-            y,
-            offset: [0, 0],
-            seed,
-            period: [0, 0],
-        })
-    };
+    let hash = |ctx: &mut NodeCtx<'_, '_>, seed| instance_randoms(ctx, own, seed);
     let [move_x, move_y, shrink, turn] = hash(ctx, grid.seed)?;
     let [drop, shade, random, pick] = hash(ctx, grid.seed ^ SECOND_DRAW)?;
 
@@ -861,6 +851,24 @@ pub(crate) fn kept_and_shaded(
     let luminance = ctx.float("luminance")?;
     let brightness = ctx.emit(Op::Binary(Binary::Multiply, brightness, luminance))?;
     ctx.emit(Op::Binary(Binary::Multiply, weight, brightness))
+}
+
+/// Four random numbers of the instance of texel `own` (whole column and row) of an
+/// instance plane, for `seed`.
+pub(crate) fn instance_randoms(
+    ctx: &mut NodeCtx<'_, '_>,
+    own: [Operand; 2],
+    seed: u32,
+) -> Result<[Operand; 4], GraphError> {
+    let x = ctx.emit(Op::Binary(Binary::Add, own[0], c(0.5)))?;
+    let y = ctx.emit(Op::Binary(Binary::Add, own[1], c(0.5)))?;
+    ctx.emit4(Op::CellHash {
+        x,
+        y,
+        offset: [0, 0],
+        seed,
+        period: [0, 0],
+    })
 }
 
 /// The shift of line `line` (a whole number in the grid) along it: `offset` on odd

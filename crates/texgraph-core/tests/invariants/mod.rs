@@ -40,7 +40,24 @@ pub fn check_graph_rendering(graph: &Graph) -> Result<usize, String> {
     let accepted = found.errors.is_empty();
     let names = output_names(graph);
     let mut outputs: Vec<Option<&str>> = names.iter().map(|n| Some(n.as_str())).collect();
-    outputs.push(None);
+    // No name means the first output: compiling it must fare exactly as the first name
+    // does, which is rendered below. Only a graph without outputs renders it on its own.
+    match names.first() {
+        Some(first) => {
+            let outcome = |output| {
+                compile(graph, output)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            };
+            let (unnamed, named) = (outcome(None), outcome(Some(first.as_str())));
+            if unnamed != named {
+                return Err(format!(
+                    "compiling the first output by no name gave {unnamed:?}, by name {named:?}"
+                ));
+            }
+        }
+        None => outputs.push(None),
+    }
     for output in outputs {
         let program = match compile(graph, output) {
             Ok(program) => program,

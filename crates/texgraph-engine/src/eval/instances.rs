@@ -144,17 +144,40 @@ fn draw_block(b: &mut Block, len: usize, plane: &PlaneView<'_>, grid: &InstanceG
     for top in &mut b.top {
         top[..len].fill(0.0);
     }
-    let visit = if grid.anywhere { visit_all } else { visit };
-    if let Some(bounds) = Bounds::of(&b.px[..len], &b.py[..len])
-        && bounds.fits(grid)
-    {
-        visit(b, 0..len, bounds, plane, grid);
-        return;
-    }
-    for s in 0..len {
+    draw_part(b, 0..len, plane, grid);
+}
+
+/// Draws samples `range` of `b` together when they lie close enough, else each half on
+/// its own, down to single samples: a block as wide as [`MAX_SPAN`] cells or more (a
+/// grid of as many instances as the render has pixels) is taken a row or half a row at
+/// a time, and a scattered block (warped input) sample by sample. A loop over a stack
+/// rather than recursion, so that it inlines into each instruction set's kernel.
+#[inline(always)]
+fn draw_part(b: &mut Block, range: Range<usize>, plane: &PlaneView<'_>, grid: &InstanceGrid) {
+    // Halving 128 samples down to one leaves at most one pending half per level.
+    let mut pending = [(0, 0); 16];
+    pending[0] = (range.start, range.end);
+    let mut count = 1;
+    while count > 0 {
+        count -= 1;
+        let (start, end) = pending[count];
         // A sample out of reach of every cell keeps nothing.
-        if let Some(bounds) = Bounds::of(&b.px[s..s + 1], &b.py[s..s + 1]) {
-            visit(b, s..s + 1, bounds, plane, grid);
+        let bounds = Bounds::of(&b.px[start..end], &b.py[start..end]);
+        match bounds {
+            Some(bounds) if bounds.fits(grid) => {
+                if grid.anywhere {
+                    visit_all(b, start..end, bounds, plane, grid);
+                } else {
+                    visit(b, start..end, bounds, plane, grid);
+                }
+            }
+            _ if end - start > 1 => {
+                let middle = start + (end - start) / 2;
+                pending[count] = (middle, end);
+                pending[count + 1] = (start, middle);
+                count += 2;
+            }
+            _ => {}
         }
     }
 }
@@ -211,7 +234,7 @@ fn visit_all(
     let count = grid.columns as f32 * grid.rows as f32;
     for row in 0..grid.rows {
         for column in 0..grid.columns {
-            let texel = plane.texel(column as f32, row as f32);
+            let texel = plane.texel_in(column as usize, row as usize);
             let weight = texel[instance::WEIGHT];
             if weight == 0.0 {
                 continue;
@@ -252,6 +275,7 @@ fn visit(
     let reach = grid.reach.map(i64::from);
     let offset = f32::from_bits(grid.offset);
     let cell = |v: f32| floor(v) as i64;
+    let per_instance = 1.0 / (grid.columns as f32 * grid.rows as f32);
     let first_line = cell(bounds.low[line_axis]) - reach[line_axis];
     let last_line = cell(bounds.high[line_axis]) + reach[line_axis];
     for line in first_line..=last_line {
@@ -260,18 +284,25 @@ fn visit(
         }
         let own_line = line.rem_euclid(counts[line_axis]);
         let shift = if own_line & 1 == 1 { offset } else { 0.0 };
-        let first = cell(bounds.low[along_axis] - shift) - reach[along_axis];
-        let last = cell(bounds.high[along_axis] - shift) + reach[along_axis];
+        let mut first = cell(bounds.low[along_axis] - shift) - reach[along_axis];
+        let mut last = cell(bounds.high[along_axis] - shift) + reach[along_axis];
+        if !grid.tileable {
+            first = first.max(0);
+            last = last.min(counts[along_axis] - 1);
+        }
+        // The grid's own cell, stepped along with `along` rather than divided each time.
+        let mut own_along = first.rem_euclid(counts[along_axis]);
         for along in first..=last {
-            if !grid.tileable && !(0..counts[along_axis]).contains(&along) {
-                continue;
-            }
-            let own_along = along.rem_euclid(counts[along_axis]);
             let mut own = [0; 2];
             let mut copy = [0; 2];
             (own[line_axis], own[along_axis]) = (own_line, own_along);
             (copy[line_axis], copy[along_axis]) = (line, along);
-            let texel = plane.texel(own[0] as f32, own[1] as f32);
+            own_along = if own_along + 1 == counts[along_axis] {
+                0
+            } else {
+                own_along + 1
+            };
+            let texel = plane.texel_in(own[0] as usize, own[1] as usize);
             let weight = texel[instance::WEIGHT];
             if weight == 0.0 {
                 continue;
@@ -288,8 +319,7 @@ fn visit(
             if !meets {
                 continue;
             }
-            let index = (own[1] as f32 * grid.columns as f32 + own[0] as f32)
-                * (1.0 / (grid.columns as f32 * grid.rows as f32));
+            let index = (own[1] as f32 * grid.columns as f32 + own[0] as f32) * per_instance;
             let seen = Seen::of(texel, centre, index, [line as f32, along as f32, shift]);
             draw_shape(b, range.clone(), &seen, grid);
         }

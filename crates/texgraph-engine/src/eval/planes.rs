@@ -116,6 +116,15 @@ impl<'a> PlaneView<'a> {
         &self.data[at..at + self.channels]
     }
 
+    /// Every channel of texel (`column`, `row`), both already inside the plane: no
+    /// conversion and no wrap, for callers that walk a plane's texels in order.
+    #[inline(always)]
+    pub fn texel_in(&self, column: usize, row: usize) -> &[f32] {
+        debug_assert!(column < self.width && row < self.height);
+        let at = (self.row(row) * self.width + column) * self.channels;
+        &self.data[at..at + self.channels]
+    }
+
     /// Where [`PlaneView::texel`] (x, y) starts in `data`.
     #[inline(always)]
     pub fn texel_at(&self, x: f32, y: f32) -> usize {

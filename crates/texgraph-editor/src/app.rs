@@ -853,17 +853,20 @@ impl eframe::App for EditorApp {
                 .current_pos(screen)
                 .show(ui.ctx(), |ui| {
                     let wire = self.canvas.palette_wire.clone();
-                    let fits = |d: &_| wire.as_ref().is_none_or(|w| w.fits(d));
-                    let wired = wire.is_some();
-                    if let Some(kind) = canvas::palette(ui, &mut self.canvas.palette, &fits, wired)
-                    {
+                    let fits =
+                        |inputs, outputs| wire.as_ref().is_none_or(|w| w.takes(inputs, outputs));
+                    if let Some(kind) = canvas::palette(ui, &mut self.canvas.palette, &fits) {
+                        let library = kind.starts_with(texgraph_core::library::PREFIX);
                         self.commands.push(match (wire, at) {
-                            _ if kind.starts_with(texgraph_core::library::PREFIX) => {
-                                Command::AddSubgraph {
-                                    file: kind.to_owned(),
-                                    pos: at,
-                                }
-                            }
+                            (Some(wire), Some(pos)) if library => Command::AddWiredSubgraph {
+                                file: kind.to_owned(),
+                                pos,
+                                wire,
+                            },
+                            _ if library => Command::AddSubgraph {
+                                file: kind.to_owned(),
+                                pos: at,
+                            },
                             (Some(wire), Some(pos)) => Command::AddWiredNode { kind, pos, wire },
                             _ => Command::AddNode { kind, pos: at },
                         });

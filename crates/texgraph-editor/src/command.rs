@@ -169,6 +169,16 @@ pub enum Command {
         /// Canvas position (or in the middle of the canvas as shown).
         pos: Option<Pos2>,
     },
+    /// Add a subgraph node using a built-in library graph at `pos` (canvas), connected to
+    /// a dropped wire as [`Command::AddWiredNode`] connects a node.
+    AddWiredSubgraph {
+        /// The file (`library:NAME`).
+        file: String,
+        /// Canvas position.
+        pos: Pos2,
+        /// The wire it takes.
+        wire: DroppedWire,
+    },
     /// Expose `param` of `node` as a param of this graph (for graphs that use it as a
     /// node), or stop exposing it.
     ToggleExposed {
@@ -233,14 +243,15 @@ pub enum DroppedWire {
 }
 
 impl DroppedWire {
-    /// Whether a node of type `desc` can take the wire: it has an input port for a wire
-    /// from an output (params driven by wires are left for the user to pick), an output
-    /// for a wire into an input.
-    pub fn fits(&self, desc: &texgraph_core::registry::NodeDescriptor) -> bool {
+    /// Whether a node with input ports (`inputs`) and outputs (`outputs`) can take the
+    /// wire: a node type or a graph file used as a node. An input port for a wire from an
+    /// output (params driven by wires are left for the user to pick), an output for a
+    /// wire into an input.
+    pub fn takes(&self, inputs: bool, outputs: bool) -> bool {
         match self {
-            DroppedWire::From(_) => !desc.inputs.is_empty(),
-            DroppedWire::Into { .. } => !desc.outputs.is_empty(),
-            DroppedWire::Between { .. } => !desc.inputs.is_empty() && !desc.outputs.is_empty(),
+            DroppedWire::From(_) => inputs,
+            DroppedWire::Into { .. } => outputs,
+            DroppedWire::Between { .. } => inputs && outputs,
         }
     }
 }

@@ -249,6 +249,9 @@ impl EditorApp {
             Command::MakeSubgraph(ids) => self.make_subgraph(&ids),
             Command::ToggleExposed { node, param } => self.toggle_exposed(node, param),
             Command::AddSubgraph { file, pos } => self.add_subgraph(file, pos),
+            Command::AddWiredSubgraph { file, pos, wire } => {
+                self.add_wired_subgraph(file, pos, wire)
+            }
             Command::OpenSubgraph(id) => self.open_subgraph_node(id),
             Command::Back(level) => self.back(level),
         }

@@ -56,20 +56,33 @@ impl EditorApp {
         pos: Pos2,
         wire: DroppedWire,
     ) -> Applied {
-        // The pin that takes the wire goes where it was dropped, as in Substance: the
-        // node's first input (its left side) for a wire out of an output, its first output
-        // (its right side) for a wire into an input, its middle for a wire it goes into.
+        let pos = self.wired_position(kind, pos, &wire);
+        let id = self.insert_node(kind, Some(pos));
+        let first_input = texgraph_core::registry::lookup(kind)
+            .and_then(|d| d.inputs.first())
+            .map(|p| p.name.to_owned());
+        self.take_wire(id, first_input, wire);
+        Applied::Edit(None)
+    }
+
+    /// Where a node of `kind` taking `wire` goes for the wire to have been let go at
+    /// `pos`. The pin that takes the wire goes there, as in Substance: the node's first
+    /// input (its left side) for a wire out of an output, its first output (its right
+    /// side) for a wire into an input, its middle for a wire it goes into.
+    pub(super) fn wired_position(&self, kind: &str, pos: Pos2, wire: &DroppedWire) -> Pos2 {
         let size = likely_size(&self.graph, kind, &self.canvas.sizes);
         let pin = match wire {
             DroppedWire::From(_) => vec2(0.0, FIRST_PIN_Y),
             DroppedWire::Into { .. } => vec2(size.x, FIRST_PIN_Y),
             DroppedWire::Between { .. } => size / 2.0,
         };
-        let pos = self.kept_in_view(pos - pin, size);
-        let id = self.insert_node(kind, Some(pos));
-        let first_input = texgraph_core::registry::lookup(kind)
-            .and_then(|d| d.inputs.first())
-            .map(|p| p.name.to_owned());
+        self.kept_in_view(pos - pin, size)
+    }
+
+    /// Connects node `id`, just added, to `wire`: into `first_input` (its first input
+    /// port, if it has one) for a wire out of an output, out of its first output for a
+    /// wire into an input, both for a wire it goes into.
+    pub(super) fn take_wire(&mut self, id: String, first_input: Option<String>, wire: DroppedWire) {
         match wire {
             DroppedWire::From(source) => {
                 if let Some(port) = first_input {
@@ -86,7 +99,6 @@ impl EditorApp {
                 self.connect(id, node, port);
             }
         }
-        Applied::Edit(None)
     }
 
     /// The part of the canvas shown, in canvas units, less a margin at its edges; `None`

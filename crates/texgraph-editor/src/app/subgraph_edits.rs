@@ -5,6 +5,7 @@ use texgraph_core::{Node, ParamValue};
 
 use super::EditorApp;
 use super::commands::{Applied, subgraph_id_base};
+use crate::command::DroppedWire;
 use crate::document::{clear_spot, file_position, fresh_id, likely_size};
 
 impl EditorApp {
@@ -53,6 +54,31 @@ impl EditorApp {
 
     /// Adds a node that runs the graph file `file`.
     pub(super) fn add_subgraph(&mut self, file: String, pos: Option<Pos2>) -> Applied {
+        self.insert_subgraph(file, pos);
+        Applied::Edit(None)
+    }
+
+    /// Adds a node that runs built-in library graph `file` where a wire was let go, and
+    /// connects it to the wire: into the graph's first input, out of its first output.
+    /// One undo step with the node.
+    pub(super) fn add_wired_subgraph(
+        &mut self,
+        file: String,
+        pos: Pos2,
+        wire: DroppedWire,
+    ) -> Applied {
+        let pos = self.wired_position(texgraph_core::graph::SUBGRAPH_KIND, pos, &wire);
+        let first_input = texgraph_core::subgraph::interface(std::path::Path::new(&file))
+            .ok()
+            .and_then(|interface| interface.inputs.first().map(|p| p.name.clone()));
+        let id = self.insert_subgraph(file, Some(pos));
+        self.take_wire(id, first_input, wire);
+        Applied::Edit(None)
+    }
+
+    /// Adds a node that runs `file` at `pos` (or in the middle of the view), selected;
+    /// returns its id.
+    fn insert_subgraph(&mut self, file: String, pos: Option<Pos2>) -> String {
         let kind = texgraph_core::graph::SUBGRAPH_KIND;
         let wanted = pos.unwrap_or_else(|| self.unplaced_position(kind));
         let view = self.shown_view();
@@ -66,8 +92,8 @@ impl EditorApp {
         node.pos = file_position(clear_spot(graph, size, wanted, sizes, view));
         graph.nodes.push(node);
         self.select_created(vec![id.clone()]);
-        self.canvas.settle.push((id, 0));
-        Applied::Edit(None)
+        self.canvas.settle.push((id.clone(), 0));
+        id
     }
 
     /// Opens the graph a subgraph node runs.

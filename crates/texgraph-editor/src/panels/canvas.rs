@@ -746,6 +746,8 @@ pub struct PaletteItem {
     pub doc: String,
     /// The node type's descriptor (`None` for a library graph).
     pub node: Option<&'static registry::NodeDescriptor>,
+    /// Whether it has input ports, and outputs: which dropped wires it can take.
+    pub ports: (bool, bool),
 }
 
 /// Every palette entry: the node types in registry order, then the library's graphs.
@@ -758,6 +760,7 @@ fn palette_items_all() -> &'static [PaletteItem] {
             category: d.category.label().to_owned(),
             doc: d.doc.to_owned(),
             node: Some(*d),
+            ports: (!d.inputs.is_empty(), !d.outputs.is_empty()),
         });
         let library = texgraph_core::catalog::library_entries()
             .into_iter()
@@ -768,6 +771,10 @@ fn palette_items_all() -> &'static [PaletteItem] {
                 category: format!("Library › {}", e.category),
                 doc: e.doc,
                 node: None,
+                ports: (
+                    !e.interface.inputs.is_empty(),
+                    !e.interface.outputs.is_empty(),
+                ),
             });
         nodes.chain(library).collect()
     })
@@ -828,13 +835,12 @@ pub fn palette_matches(filter: &str) -> Vec<&'static registry::NodeDescriptor> {
 /// The searchable list of node types and library graphs; the chosen one's id (a node
 /// type or `library:NAME`), if any. The search box takes the keyboard as soon as the
 /// palette opens; the arrow keys move the highlight and Enter picks the highlighted
-/// match. `fits` says which node types a dropped wire can take (library graphs only
-/// show without one).
+/// match. `fits` says, from whether an entry has input ports and outputs, whether it can
+/// take a dropped wire.
 pub fn palette(
     ui: &mut Ui,
     state: &mut PaletteState,
-    fits: &dyn Fn(&registry::NodeDescriptor) -> bool,
-    wired: bool,
+    fits: &dyn Fn(bool, bool) -> bool,
 ) -> Option<&'static str> {
     let search = ui.add(
         egui::TextEdit::singleline(&mut state.filter)
@@ -847,10 +853,7 @@ pub fn palette(
         search.request_focus();
     }
     let mut matches = palette_items(&state.filter);
-    matches.retain(|item| match item.node {
-        Some(d) => fits(d),
-        None => !wired,
-    });
+    matches.retain(|item| fits(item.ports.0, item.ports.1));
     if state.highlighted_for != state.filter {
         state.highlighted_for.clone_from(&state.filter);
         state.highlight = 0;

@@ -735,6 +735,25 @@ fn a_wire_dropped_on_empty_canvas_opens_the_palette_and_the_node_picked_takes_it
     h.run_steps(2);
     assert_eq!(h.state().graph.nodes.len(), 2);
 
+    // A library graph, found by the name Substance users search for, takes the wire
+    // into its first input, one undo step with it.
+    drag(&mut h, output, away, Modifiers::NONE, 8);
+    pick_in_palette(&mut h, "edge damage");
+    let graph = h.state().graph.clone();
+    let damage = graph
+        .nodes
+        .iter()
+        .find(|n| n.kind == "graph")
+        .expect("added");
+    assert_eq!(
+        damage.params.get("file"),
+        Some(&ParamValue::Text("library:erode_edges".into()))
+    );
+    assert_eq!(damage.inputs.get("input").map(String::as_str), Some("n"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().graph.nodes.len(), 2);
+
     // Into the output's input, backwards: the palette offers only nodes with an output,
     // and the one picked feeds the input.
     let input = pin_beside(&h, on_canvas(&h, "color"), true);
@@ -774,6 +793,25 @@ fn a_wire_dropped_on_empty_canvas_opens_the_palette_and_the_node_picked_takes_it
         graph.node("o").unwrap().inputs.get("color"),
         Some(&checker.id),
         "the new node feeds the input the wire came out of"
+    );
+    // A library graph with no inputs feeds it the same way.
+    drag(
+        &mut h,
+        input,
+        input + egui::vec2(-200.0, 240.0),
+        Modifiers::NONE,
+        8,
+    );
+    pick_in_palette(&mut h, "grunge map 001");
+    let graph = &h.state().graph;
+    let grunge = graph
+        .nodes
+        .iter()
+        .find(|n| n.params.get("file") == Some(&ParamValue::Text("library:grunge_concrete".into())))
+        .expect("added");
+    assert_eq!(
+        graph.node("o").unwrap().inputs.get("color"),
+        Some(&grunge.id)
     );
 }
 

@@ -757,13 +757,8 @@ fn a_wire_dropped_on_empty_canvas_opens_the_palette_and_the_node_picked_takes_it
     // Into the output's input, backwards: the palette offers only nodes with an output,
     // and the one picked feeds the input.
     let input = pin_beside(&h, on_canvas(&h, "color"), true);
-    drag(
-        &mut h,
-        input,
-        input + egui::vec2(-200.0, 240.0),
-        Modifiers::NONE,
-        8,
-    );
+    let backwards = input + egui::vec2(-200.0, 240.0);
+    drag(&mut h, input, backwards, Modifiers::NONE, 8);
     pick_in_palette(&mut h, "output");
     assert!(
         h.state()
@@ -775,13 +770,7 @@ fn a_wire_dropped_on_empty_canvas_opens_the_palette_and_the_node_picked_takes_it
     );
     h.key_press(Key::Escape);
     h.run_steps(2);
-    drag(
-        &mut h,
-        input,
-        input + egui::vec2(-200.0, 240.0),
-        Modifiers::NONE,
-        8,
-    );
+    drag(&mut h, input, backwards, Modifiers::NONE, 8);
     pick_in_palette(&mut h, "checker");
     let graph = &h.state().graph;
     let checker = graph
@@ -795,13 +784,7 @@ fn a_wire_dropped_on_empty_canvas_opens_the_palette_and_the_node_picked_takes_it
         "the new node feeds the input the wire came out of"
     );
     // A library graph with no inputs feeds it the same way.
-    drag(
-        &mut h,
-        input,
-        input + egui::vec2(-200.0, 240.0),
-        Modifiers::NONE,
-        8,
-    );
+    drag(&mut h, input, backwards, Modifiers::NONE, 8);
     pick_in_palette(&mut h, "grunge map 001");
     let graph = &h.state().graph;
     let grunge = graph

@@ -135,7 +135,12 @@ multiversion! {
     }
 }
 
-/// The first `len` samples of `b`, afresh.
+/// The first `len` samples of `b`, afresh: together when they lie close enough, else
+/// each half on its own, down to single samples. A block as wide as [`MAX_SPAN`] cells
+/// or more (a grid of as many instances as the render has pixels) is taken a row or
+/// half a row at a time, and a scattered block (warped input) sample by sample. A loop
+/// over a stack rather than recursion, so that it inlines into each instruction set's
+/// kernel.
 #[inline(always)]
 fn draw_block(b: &mut Block, len: usize, plane: &PlaneView<'_>, grid: &InstanceGrid) {
     b.out[..len].fill(0.0);
@@ -144,19 +149,9 @@ fn draw_block(b: &mut Block, len: usize, plane: &PlaneView<'_>, grid: &InstanceG
     for top in &mut b.top {
         top[..len].fill(0.0);
     }
-    draw_part(b, 0..len, plane, grid);
-}
-
-/// Draws samples `range` of `b` together when they lie close enough, else each half on
-/// its own, down to single samples: a block as wide as [`MAX_SPAN`] cells or more (a
-/// grid of as many instances as the render has pixels) is taken a row or half a row at
-/// a time, and a scattered block (warped input) sample by sample. A loop over a stack
-/// rather than recursion, so that it inlines into each instruction set's kernel.
-#[inline(always)]
-fn draw_part(b: &mut Block, range: Range<usize>, plane: &PlaneView<'_>, grid: &InstanceGrid) {
     // Halving 128 samples down to one leaves at most one pending half per level.
     let mut pending = [(0, 0); 16];
-    pending[0] = (range.start, range.end);
+    pending[0] = (0, len);
     let mut count = 1;
     while count > 0 {
         count -= 1;

@@ -64,6 +64,7 @@ NodeId = Literal[
     "blend",
     "switch",
     "math",
+    "formula",
     "buffer",
     "blur",
     "highpass",
@@ -133,7 +134,7 @@ class ParamInfo(TypedDict):
     """A param of a node type."""
 
     param: str
-    #: float, integer, choice, color, text, file, boolean, stops or points.
+    #: float, integer, choice, color, text, formula, file, boolean, stops or points.
     kind: str
     default: Any
     #: Numbers' range; None for other kinds.

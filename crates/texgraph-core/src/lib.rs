@@ -36,8 +36,8 @@ pub use texgraph_engine::{eval, image, plan, program, usage};
 pub use texgraph_export as export;
 pub use texgraph_export::animation;
 pub use texgraph_graph::{
-    catalog, checks, compile, descriptor, docs, graph, images, library, nodes, paths, registry,
-    search_words, subgraph, validate, variation,
+    catalog, checks, compile, descriptor, docs, formula, graph, images, library, nodes, paths,
+    registry, search_words, subgraph, validate, variation,
 };
 pub use texgraph_kernels as kernels;
 

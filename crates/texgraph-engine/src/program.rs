@@ -259,6 +259,14 @@ pub enum Op {
     MulAdd(Operand, Operand, Operand),
     /// a + (b − a)·t.
     Lerp(Operand, Operand, Operand),
+    /// a where the condition is not 0, else b: `Select(condition, a, b)`.
+    Select(Operand, Operand, Operand),
+    /// The width (or height) in pixels of the image being computed: the render's, or a
+    /// plane's where a stage computes one at a reduced size.
+    ImageSize {
+        /// The height instead of the width.
+        vertical: bool,
+    },
     /// ((offset − |n|)²)·weight: one ridged-multifractal octave.
     Ridge {
         /// Signed noise.
@@ -622,6 +630,12 @@ impl Op {
         }
     }
 
+    /// Whether the result follows from the operands alone: no plane read, not the image's
+    /// size. Such an operation on constants may be folded into a constant at compile time.
+    pub fn foldable(&self) -> bool {
+        self.planes().is_empty() && !matches!(self, Op::ImageSize { .. })
+    }
+
     /// The planes the operation reads.
     pub fn planes(&self) -> Vec<PlaneId> {
         match *self {
@@ -798,7 +812,10 @@ impl Op {
             } => vec![x, y, z, freq, jitter],
             Op::Unary(_, a) | Op::Ramp { a, .. } | Op::Curve { a, .. } => vec![a],
             Op::Binary(_, a, b) | Op::Blend(_, a, b) => vec![a, b],
-            Op::MulAdd(a, b, c) | Op::Lerp(a, b, c) | Op::Luminance(a, b, c) => vec![a, b, c],
+            Op::MulAdd(a, b, c)
+            | Op::Lerp(a, b, c)
+            | Op::Select(a, b, c)
+            | Op::Luminance(a, b, c) => vec![a, b, c],
             Op::Hsl {
                 rgb,
                 hue,
@@ -852,6 +869,7 @@ impl Op {
                 .chain(detail.iter_mut())
                 .chain([strength])
                 .collect(),
+            Op::ImageSize { .. } => Vec::new(),
         }
     }
 }

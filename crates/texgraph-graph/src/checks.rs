@@ -211,7 +211,10 @@ fn check_params(node: &Node, desc: &NodeDescriptor, problems: &mut Vec<GraphErro
 /// Whether `value` is acceptable for a param of kind `kind`; the error says why not.
 pub fn check_param_value(kind: &ParamKind, value: &ParamValue) -> Result<(), String> {
     match (kind, value) {
-        (ParamKind::Float { min, max, .. }, ParamValue::Number(v)) => {
+        (
+            ParamKind::Float { min, max, .. } | ParamKind::Number { min, max, .. },
+            ParamValue::Number(v),
+        ) => {
             let v32 = *v as f32;
             if !v32.is_finite() {
                 Err(format!("{v} is not a finite 32-bit float"))
@@ -239,6 +242,9 @@ pub fn check_param_value(kind: &ParamKind, value: &ParamValue) -> Result<(), Str
         }
         (ParamKind::Color { .. }, ParamValue::Text(s)) => check_color(s),
         (ParamKind::Text { .. } | ParamKind::File { .. }, ParamValue::Text(_)) => Ok(()),
+        (ParamKind::Formula { .. }, ParamValue::Text(text)) => {
+            crate::formula::check(text).map_err(|e| e.describe(text))
+        }
         (ParamKind::Bool { .. }, ParamValue::Bool(_)) => Ok(()),
         (ParamKind::Stops { .. }, ParamValue::Stops(stops)) => {
             if stops.is_empty() {
@@ -297,11 +303,12 @@ fn check_color(text: &str) -> Result<(), String> {
 
 fn expected(kind: &ParamKind) -> &'static str {
     match kind {
-        ParamKind::Float { .. } => "a number",
+        ParamKind::Float { .. } | ParamKind::Number { .. } => "a number",
         ParamKind::Int { .. } => "an integer",
         ParamKind::Choice { .. } => "a string naming a choice",
         ParamKind::Color { .. } => "a color string \"#rrggbb\"",
         ParamKind::Text { .. } => "a string",
+        ParamKind::Formula { .. } => "a formula as a string",
         ParamKind::File { .. } => "a file path string",
         ParamKind::Bool { .. } => "true or false",
         ParamKind::Stops { .. } => "a list of stops",

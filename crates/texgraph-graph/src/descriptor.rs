@@ -3,6 +3,8 @@
 //! is `registry.rs`, above the families.
 
 use crate::compile::node_ctx::{NodeCtx, Val};
+use std::collections::BTreeMap;
+
 use crate::graph::{CurvePoint, GradientStop, ParamValue};
 use texgraph_base::error::GraphError;
 
@@ -45,6 +47,54 @@ impl NodeDescriptor {
         self.outputs.iter().find(|p| p.name == name)
     }
 
+    /// Whether param `name` sets the slider of another param: `NAME_name` (its label),
+    /// `NAME_min` and `NAME_max` (its range) for a float param `NAME`, as the formula
+    /// node's `p1_name`, `p1_min` and `p1_max` do for `p1`.
+    pub fn sets_slider(&self, name: &str) -> bool {
+        SLIDER_SETTINGS.iter().any(|suffix| {
+            name.strip_suffix(suffix).is_some_and(|base| {
+                matches!(
+                    self.param(base).map(|p| p.kind),
+                    Some(ParamKind::Float { .. })
+                )
+            })
+        })
+    }
+
+    /// How float param `name` is shown with the node's `params`: the label and range its
+    /// slider settings give ([`NodeDescriptor::sets_slider`]), else its name and range.
+    /// `None` for a param that is not a float.
+    pub fn slider(&self, name: &str, params: &BTreeMap<String, ParamValue>) -> Option<Slider> {
+        let ParamKind::Float { min, max, .. } = self.param(name)?.kind else {
+            return None;
+        };
+        let setting = |suffix: &str| {
+            let key = format!("{name}{suffix}");
+            let declared = self.param(&key)?;
+            Some(
+                params
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or_else(|| declared.kind.default_value()),
+            )
+        };
+        let label = match setting("_name") {
+            Some(ParamValue::Text(label)) if !label.trim().is_empty() => label.trim().to_owned(),
+            _ => name.to_owned(),
+        };
+        let bound = |suffix: &str, fallback: f32| match setting(suffix) {
+            Some(ParamValue::Number(v)) => v as f32,
+            _ => fallback,
+        };
+        let (low, high) = (bound("_min", min), bound("_max", max));
+        // A range typed backwards still makes a slider.
+        Some(Slider {
+            label,
+            min: low.min(high).max(min),
+            max: high.max(low).min(max),
+        })
+    }
+
     /// Every port a connection may target: the explicit inputs, then one scalar socket
     /// per float param.
     pub fn connectable_inputs(&self) -> impl Iterator<Item = (&'static str, PortType)> {
@@ -55,6 +105,20 @@ impl NodeDescriptor {
                 .map(|p| (p.name, PortType::Scalar)),
         )
     }
+}
+
+/// What follows a float param's name in the params that set its slider.
+const SLIDER_SETTINGS: [&str; 3] = ["_name", "_min", "_max"];
+
+/// A float param's slider as the inspector shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slider {
+    /// Shown beside it.
+    pub label: String,
+    /// Its left end.
+    pub min: f32,
+    /// Its right end.
+    pub max: f32,
 }
 
 /// Palette groups.
@@ -192,6 +256,8 @@ pub enum OutputType {
     FollowsInputs,
     /// Scalar or color, as the node's `type` param says.
     ByParam,
+    /// Scalar or color, as the type of the node's formula says.
+    ByExpression,
 }
 
 /// An output port.
@@ -226,6 +292,15 @@ pub enum ParamKind {
         /// Largest accepted value.
         max: f32,
     },
+    /// A float that is a setting, not an input: no socket (a slider's range).
+    Number {
+        /// Value when absent.
+        default: f32,
+        /// Smallest accepted value.
+        min: f32,
+        /// Largest accepted value.
+        max: f32,
+    },
     /// An integer.
     Int {
         /// Value when absent.
@@ -249,6 +324,12 @@ pub enum ParamKind {
     },
     /// Free text.
     Text {
+        /// Value when absent.
+        default: &'static str,
+    },
+    /// A formula in texgraph's expression language ([`crate::formula`], docs/formula.md),
+    /// checked when the graph is validated.
+    Formula {
         /// Value when absent.
         default: &'static str,
     },
@@ -281,11 +362,14 @@ impl ParamKind {
     /// The default as a file would hold it.
     pub fn default_value(&self) -> ParamValue {
         match *self {
-            ParamKind::Float { default, .. } => ParamValue::Number(f64::from(default)),
+            ParamKind::Float { default, .. } | ParamKind::Number { default, .. } => {
+                ParamValue::Number(f64::from(default))
+            }
             ParamKind::Int { default, .. } => ParamValue::Number(default as f64),
             ParamKind::Choice { default, .. }
             | ParamKind::Color { default }
             | ParamKind::Text { default }
+            | ParamKind::Formula { default }
             | ParamKind::File { default } => ParamValue::Text(default.to_owned()),
             ParamKind::Bool { default } => ParamValue::Bool(default),
             ParamKind::Stops { default } => ParamValue::Stops(
@@ -312,11 +396,14 @@ impl ParamKind {
     /// The default written as it would appear in JSON (for docs and the inspector).
     pub fn default_text(&self) -> String {
         match self {
-            ParamKind::Float { default, .. } => format!("{default}"),
+            ParamKind::Float { default, .. } | ParamKind::Number { default, .. } => {
+                format!("{default}")
+            }
             ParamKind::Int { default, .. } => format!("{default}"),
             ParamKind::Choice { default, .. }
             | ParamKind::Color { default }
             | ParamKind::Text { default }
+            | ParamKind::Formula { default }
             | ParamKind::File { default } => format!("\"{default}\""),
             ParamKind::Bool { default } => format!("{default}"),
             ParamKind::Stops { default } => default
@@ -335,11 +422,12 @@ impl ParamKind {
     /// Short type name for docs.
     pub fn type_name(&self) -> &'static str {
         match self {
-            ParamKind::Float { .. } => "float",
+            ParamKind::Float { .. } | ParamKind::Number { .. } => "float",
             ParamKind::Int { .. } => "integer",
             ParamKind::Choice { .. } => "choice",
             ParamKind::Color { .. } => "color",
             ParamKind::Text { .. } => "text",
+            ParamKind::Formula { .. } => "formula",
             ParamKind::File { .. } => "file",
             ParamKind::Bool { .. } => "boolean",
             ParamKind::Stops { .. } => "stops",

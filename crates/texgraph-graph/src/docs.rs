@@ -49,12 +49,15 @@ pub fn output_type(ty: OutputType) -> &'static str {
         OutputType::Color => "color",
         OutputType::FollowsInputs => "scalar or color, after its inputs",
         OutputType::ByParam => "scalar or color, as its `type` says",
+        OutputType::ByExpression => "scalar for a number, color for a vector",
     }
 }
 
 fn range(kind: &ParamKind) -> String {
     match kind {
-        ParamKind::Float { min, max, .. } => format!("{min} … {max}"),
+        ParamKind::Float { min, max, .. } | ParamKind::Number { min, max, .. } => {
+            format!("{min} … {max}")
+        }
         ParamKind::Int { min, max, .. } => format!("{min} … {max}"),
         ParamKind::Choice { options, .. } => options.join(", "),
         _ => String::new(),

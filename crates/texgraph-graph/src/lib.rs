@@ -17,6 +17,7 @@ pub mod checks;
 pub mod compile;
 pub mod descriptor;
 pub mod docs;
+pub mod formula;
 pub mod graph;
 pub mod images;
 pub mod library;

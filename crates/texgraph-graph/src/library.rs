@@ -33,7 +33,7 @@ pub fn lookup(file: &str) -> Option<Result<&'static str, String>> {
     let name = file.strip_prefix(PREFIX)?;
     Some(text(name).ok_or_else(|| {
         let mut near: Vec<(usize, &str)> = names()
-            .map(|n| (distance(n, name), n))
+            .map(|n| (strsim::levenshtein(n, name), n))
             .filter(|(d, _)| *d <= 3)
             .collect();
         near.sort();
@@ -47,24 +47,6 @@ pub fn lookup(file: &str) -> Option<Result<&'static str, String>> {
             )
         }
     }))
-}
-
-/// The edit distance between two names (insertions, deletions and substitutions).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// Built-in library graph `name`, parsed.

@@ -60,6 +60,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::combine::BLEND,
     &nodes::combine::SWITCH,
     &nodes::combine::MATH,
+    &nodes::formula::FORMULA,
     &nodes::filter::BUFFER,
     &nodes::filter::BLUR,
     &nodes::filter::HIGHPASS,

@@ -869,7 +869,9 @@ fn narrowed(
         return Ok(param);
     }
     let (low, high) = match param.kind {
-        ParamKind::Float { min, max, .. } => (f64::from(min), f64::from(max)),
+        ParamKind::Float { min, max, .. } | ParamKind::Number { min, max, .. } => {
+            (f64::from(min), f64::from(max))
+        }
         ParamKind::Int { min, max, .. } => (min as f64, max as f64),
         _ => {
             let field = if exposed.min.is_some() { "min" } else { "max" };
@@ -895,7 +897,9 @@ fn narrowed(
     let value = match &param.value {
         Some(ParamValue::Number(v)) => *v,
         _ => match param.kind {
-            ParamKind::Float { default, .. } => f64::from(default),
+            ParamKind::Float { default, .. } | ParamKind::Number { default, .. } => {
+                f64::from(default)
+            }
             ParamKind::Int { default, .. } => default as f64,
             _ => unreachable!("numbers only"),
         },
@@ -908,6 +912,11 @@ fn narrowed(
     }
     param.kind = match param.kind {
         ParamKind::Float { default, .. } => ParamKind::Float {
+            default,
+            min: min as f32,
+            max: max as f32,
+        },
+        ParamKind::Number { default, .. } => ParamKind::Number {
             default,
             min: min as f32,
             max: max as f32,

@@ -93,7 +93,7 @@ pub fn set_param(
         )
     };
     let parsed = match kind {
-        ParamKind::Float { .. } | ParamKind::Int { .. } => {
+        ParamKind::Float { .. } | ParamKind::Number { .. } | ParamKind::Int { .. } => {
             let number: f64 = value
                 .trim()
                 .parse()
@@ -111,9 +111,10 @@ pub fn set_param(
                 ))
             })?)
         }
-        ParamKind::Choice { .. } | ParamKind::Color { .. } | ParamKind::Text { .. } => {
-            ParamValue::Text(value.to_owned())
-        }
+        ParamKind::Choice { .. }
+        | ParamKind::Color { .. }
+        | ParamKind::Text { .. }
+        | ParamKind::Formula { .. } => ParamValue::Text(value.to_owned()),
         // A path given by hand is relative to the working directory.
         ParamKind::File { .. } => {
             let path = std::path::absolute(value).unwrap_or_else(|_| value.into());

@@ -45,6 +45,28 @@ pub enum Unary {
     Saturate,
     /// √max(a, 0)
     Sqrt,
+    /// ⌊a⌋
+    Floor,
+    /// ⌈a⌉
+    Ceil,
+    /// 1 for a > 0, −1 for a < 0, 0 for 0
+    Sign,
+    /// 1 where a is 0, else 0
+    Not,
+    /// cos(a), a in radians
+    Cos,
+    /// tan(a), a in radians, saturating where cos(a) is 0
+    Tan,
+    /// asin of a clamped to [−1, 1], in radians
+    Asin,
+    /// acos of a clamped to [−1, 1], in radians
+    Acos,
+    /// atan(a), in radians
+    Atan,
+    /// eᵃ, saturating
+    Exp,
+    /// ln a; a ≤ 0 reads as the smallest normal `f32` (ln is −87.34 there)
+    Log,
 }
 
 /// Two-argument functions.
@@ -69,6 +91,23 @@ pub enum Binary {
     /// The angle of the point (b, a) in turns, in [−½, ½] ([`fastmath::atan2`]`(a, b)`/2π; 0
     /// at the origin)
     Angle,
+    /// a − b·⌊a/b⌋ (GLSL's `mod`: the sign of b), 0 where b = 0
+    Mod,
+    /// 1 where a < b, else 0
+    Less,
+    /// 1 where a ≤ b, else 0
+    LessEqual,
+    /// 1 where a = b, else 0
+    Equal,
+    /// 1 where a ≠ b, else 0
+    NotEqual,
+    /// 1 where a and b are both not 0, else 0
+    And,
+    /// 1 where a or b is not 0, else 0
+    Or,
+    /// The angle of the point (b, a) in radians, in [−π, π] ([`fastmath::atan2`]; 0 at the
+    /// origin)
+    Atan2,
 }
 
 /// Blend modes of the `blend` node, applied per channel.
@@ -139,6 +178,28 @@ pub fn unary(f: Unary, a: f32) -> f32 {
         Unary::ToSigned => 2.0 * a - 1.0,
         Unary::Saturate => saturate(a),
         Unary::Sqrt => a.max(0.0).sqrt(),
+        Unary::Floor => floor(a),
+        Unary::Ceil => -floor(-a),
+        Unary::Sign => truth(a > 0.0) - truth(a < 0.0),
+        Unary::Not => truth(a == 0.0),
+        Unary::Cos => fastmath::cos_2pi(a * (1.0 / TAU)),
+        Unary::Tan => {
+            let turns = a * (1.0 / TAU);
+            // cos is exactly 0 only at odd quarter turns, where the quotient is infinite.
+            saturate(fastmath::sin_2pi(turns) / fastmath::cos_2pi(turns))
+        }
+        Unary::Asin => {
+            let s = a.clamp(-1.0, 1.0);
+            // (1 − s)(1 + s) keeps the digits 1 − s² loses near ±1.
+            fastmath::atan2(s, ((1.0 - s) * (1.0 + s)).sqrt())
+        }
+        Unary::Acos => {
+            let s = a.clamp(-1.0, 1.0);
+            fastmath::atan2(((1.0 - s) * (1.0 + s)).sqrt(), s)
+        }
+        Unary::Atan => fastmath::atan2(a, 1.0),
+        Unary::Exp => saturate(fastmath::exp2(a * std::f32::consts::LOG2_E)),
+        Unary::Log => fastmath::log2(a) * std::f32::consts::LN_2,
     }
 }
 
@@ -167,7 +228,34 @@ pub fn binary(f: Binary, a: f32, b: f32) -> f32 {
             }
         }
         Binary::Angle => fastmath::atan2(a, b) * (1.0 / TAU),
+        Binary::Mod => {
+            if b == 0.0 {
+                0.0
+            } else {
+                // The quotient saturates first, so a huge a over a tiny b stays finite.
+                saturate(a - b * floor(saturate(a / b)))
+            }
+        }
+        Binary::Less => truth(a < b),
+        Binary::LessEqual => truth(a <= b),
+        Binary::Equal => truth(a == b),
+        Binary::NotEqual => truth(a != b),
+        Binary::And => truth(a != 0.0 && b != 0.0),
+        Binary::Or => truth(a != 0.0 || b != 0.0),
+        Binary::Atan2 => fastmath::atan2(a, b),
     }
+}
+
+/// 1 for true, 0 for false.
+#[inline(always)]
+pub fn truth(holds: bool) -> f32 {
+    if holds { 1.0 } else { 0.0 }
+}
+
+/// a where `condition` is not 0, else b.
+#[inline(always)]
+pub fn select(condition: f32, a: f32, b: f32) -> f32 {
+    if condition != 0.0 { a } else { b }
 }
 
 /// mode(a, b) for one channel.

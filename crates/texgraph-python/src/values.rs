@@ -30,7 +30,7 @@ pub fn param_entry<'py>(
     let default = param_value_to_py(py, default, kind)?;
     entry.set_item("default", default)?;
     let (min, max) = match *kind {
-        ParamKind::Float { min, max, .. } => (
+        ParamKind::Float { min, max, .. } | ParamKind::Number { min, max, .. } => (
             Some(f64::from(min).into_pyobject(py)?.into_any()),
             Some(f64::from(max).into_pyobject(py)?.into_any()),
         ),

@@ -626,3 +626,22 @@ def test_offset_seeds_is_the_batch_seed_rule(tmp_path):
     saved.offset_seeds(0)
     assert np.array_equal(saved.render(size=32),
                           texgraph.load(GRAPHS / "marble_slab.json").render(size=32))
+
+
+def test_formulas_set_render_and_refuse_as_on_the_cli(tmp_path):
+    graph = texgraph.load(GRAPHS / "terracotta_hexagons.json")
+    expression = "let t = a * 0.5 + b * 0.5;\nsmoothstep(0.2, 0.8, t)"
+    graph.set("hex_height.p1", 5)
+    graph.set("height.expression", expression)
+    ours = graph.render(size=64, output="height")
+    theirs = cli_exr(tmp_path, GRAPHS / "terracotta_hexagons.json", "--size", "64",
+                     "--output", "height", "--set", "hex_height.p1=5",
+                     "--set", f"height.expression={expression}")
+    assert same_bits(ours, theirs)
+    with pytest.raises(texgraph.GraphError) as e:
+        graph.set("height.expression", "sn(a)")
+    assert (e.value.node, e.value.field) == ("height", "expression")
+    assert 'column 1: unknown function "sn" (did you mean "sin"?)' in str(e.value)
+    # The formula node is in the registry's list, with its params.
+    formula = next(n for n in texgraph.nodes() if n["id"] == "formula")
+    assert {"expression", "p1", "p4_max"} <= {p["param"] for p in formula["params"]}

@@ -635,6 +635,8 @@ fn every_instruction_set_renders_the_same_bytes() {
         "cobblestones.json",
         "bricks.json",
         "pebbles.json",
+        "terracotta_hexagons.json",
+        "scifi_panels.json",
     ]
     .map(example)
     .to_vec();
@@ -793,5 +795,70 @@ fn an_error_anywhere_in_the_graph_stops_the_render_of_any_output() {
         crate::common::entries(dir.path()),
         ["rough.json"],
         "nothing written"
+    );
+}
+
+/// A formula node feeding the output.
+const FORMULA: &str = r#"{ "format": "texgraph", "version": 2, "nodes": [
+    { "id": "f", "type": "formula", "params": { "expression": "u * v" } },
+    { "id": "out", "type": "output", "inputs": { "color": "f" } } ] }"#;
+
+#[test]
+fn formulas_are_set_on_the_command_line_and_their_mistakes_shown_with_a_caret() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = write_graph(dir.path(), "f.json", FORMULA);
+    let render = |name: &str, set: &str| {
+        texgraph(dir.path())
+            .arg("render")
+            .arg(&graph)
+            .args(["-o", name, "--size", "16", "--set", set])
+            .assert()
+            .success();
+        std::fs::read(dir.path().join(name)).unwrap()
+    };
+    // The same formula typed on the command line and written in a file: the same bytes.
+    let typed = render(
+        "typed.png",
+        "f.expression=let p = vec2(u, v);\nvec3(p, 1 - p.x)",
+    );
+    let written = write_graph(
+        dir.path(),
+        "g.json",
+        &FORMULA.replace("u * v", "let p = vec2(u, v);\\nvec3(p, 1 - p.x)"),
+    );
+    texgraph(dir.path())
+        .arg("render")
+        .arg(&written)
+        .args(["-o", "written.png", "--size", "16"])
+        .assert()
+        .success();
+    assert_eq!(
+        typed,
+        std::fs::read(dir.path().join("written.png")).unwrap()
+    );
+    assert_ne!(typed, render("other.png", "f.expression=u"));
+    // A mistake: the file, node, field and column, then the line and a caret under it.
+    let expected = "error: f.json: node 'f', field 'expression': column 9: unknown function \
+                    \"sn\" (did you mean \"sin\"?)\n\
+                    error:     u * 2 + sn(v)\n\
+                    error:             ^^\n";
+    let bad = write_graph(
+        dir.path(),
+        "f.json",
+        &FORMULA.replace("u * v", "u * 2 + sn(v)"),
+    );
+    texgraph(dir.path())
+        .arg("validate")
+        .arg(bad.file_name().unwrap())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(expected));
+    assert_refused(
+        FORMULA,
+        &["--set", "f.expression=vec3(u) + vec2(v)"],
+        &[
+            "node 'f', field 'expression': column 1: cannot combine a vec3 with a vec2",
+            "    ^^^^^^^^^^^^^^^^^\n",
+        ],
     );
 }

@@ -27,7 +27,7 @@ fn feed_nodes() -> Vec<Value> {
 /// The extreme values of a param: its ends, zero and (for choices) every option.
 fn extremes(kind: &ParamKind) -> Vec<Value> {
     match *kind {
-        ParamKind::Float { min, max, .. } => {
+        ParamKind::Float { min, max, .. } | ParamKind::Number { min, max, .. } => {
             let mut values = vec![json!(min), json!(max)];
             if min < 0.0 && max > 0.0 {
                 values.push(json!(0.0));
@@ -52,6 +52,16 @@ fn extremes(kind: &ParamKind) -> Vec<Value> {
         ],
         ParamKind::Color { .. } => vec![json!("#00000000"), json!("#ffffffff")],
         ParamKind::Text { .. } | ParamKind::File { .. } => Vec::new(),
+        // Formulas that push every operation past its range.
+        ParamKind::Formula { .. } => vec![
+            json!(
+                "let big = exp(100) * a + 1e38;\nbig * big * tan(pi / 2) / (u - u) - log(0) * 1e38"
+            ),
+            json!(
+                "pow(a, -1e30) + pow(b - 2, 1e30) + mod(1e38, 1e-38) + atan2(a * 1e38, 0) * 1e38"
+            ),
+            json!("let p = vec4(a) * 1e30 - 1e38;\nnormalize(p) * length(p) + mix(p, -p, 1e30)"),
+        ],
     }
 }
 

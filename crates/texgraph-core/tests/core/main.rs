@@ -18,6 +18,7 @@ mod domain;
 mod editing;
 mod examples;
 mod export;
+mod formula_language;
 mod formulas;
 mod gltf;
 mod kernels;

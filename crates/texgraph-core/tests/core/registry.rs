@@ -12,11 +12,14 @@ use texgraph_core::{Graph, Node, ParamValue, RenderOptions, compile, validate};
 
 fn default_value(kind: &ParamKind) -> ParamValue {
     match *kind {
-        ParamKind::Float { default, .. } => ParamValue::Number(f64::from(default)),
+        ParamKind::Float { default, .. } | ParamKind::Number { default, .. } => {
+            ParamValue::Number(f64::from(default))
+        }
         ParamKind::Int { default, .. } => ParamValue::Number(default as f64),
         ParamKind::Choice { default, .. }
         | ParamKind::Color { default }
-        | ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
+        | ParamKind::Text { default }
+        | ParamKind::Formula { default } => ParamValue::Text(default.to_owned()),
         // A file param needs a file: one of the example images.
         ParamKind::File { .. } => ParamValue::Text(
             common::graphs_dir()

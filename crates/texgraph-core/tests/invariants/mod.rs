@@ -133,12 +133,14 @@ pub type Recipe = (u16, Vec<u32>, Vec<u32>);
 pub fn param_value(kind: &ParamKind, pick: u32) -> Option<Value> {
     let fraction = f64::from(pick >> 3) / f64::from(u32::MAX >> 3);
     Some(match *kind {
-        ParamKind::Float { default, min, max } => match pick % 6 {
-            0 => json!(min),
-            1 => json!(max),
-            2 => json!(default),
-            _ => json!(f64::from(min) + (f64::from(max) - f64::from(min)) * fraction),
-        },
+        ParamKind::Float { default, min, max } | ParamKind::Number { default, min, max } => {
+            match pick % 6 {
+                0 => json!(min),
+                1 => json!(max),
+                2 => json!(default),
+                _ => json!(f64::from(min) + (f64::from(max) - f64::from(min)) * fraction),
+            }
+        }
         ParamKind::Int { default, min, max } => match pick % 6 {
             0 => json!(min),
             1 => json!(max.min(64)),
@@ -167,6 +169,15 @@ pub fn param_value(kind: &ParamKind, pick: u32) -> Option<Value> {
             json!(["images/marble.png", "images/wood.png"][pick as usize % 2])
         }
         ParamKind::Text { .. } => json!(format!("o{}", pick % 3)),
+        ParamKind::Formula { .. } => json!(
+            [
+                "a * p1 + b",
+                "mix(a, b, smoothstep(0.2, 0.8, c)) / (d - p2)",
+                "let q = vec2(u, v) * p3;\nvec3(perlin(q, 4, 1), fract(q))",
+                "a.rgb + b",
+                "sin(",
+            ][pick as usize % 5]
+        ),
     })
 }
 

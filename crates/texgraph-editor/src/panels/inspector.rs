@@ -15,6 +15,10 @@ use crate::slider::{self, Edit, Scale};
 /// One row of the inspector: a node type's param, or a subgraph's exposed param.
 struct Field {
     name: String,
+    /// What the row is labelled, when not its name (a slider named by the user).
+    label: Option<String>,
+    /// Whether it sets another param's slider (shown apart, folded).
+    sets_slider: bool,
     doc: String,
     kind: ParamKind,
     /// The value shown when the node sets none, if not the kind's default (an exposed
@@ -31,6 +35,8 @@ fn subgraph_fields(graph: &Graph, id: &str) -> Option<Vec<Field>> {
     }
     let mut fields = vec![Field {
         name: "file".to_owned(),
+        label: None,
+        sets_slider: false,
         doc: "The graph file used as this node, relative to this graph's folder.".to_owned(),
         kind: ParamKind::File { default: "" },
         fallback: None,
@@ -40,6 +46,8 @@ fn subgraph_fields(graph: &Graph, id: &str) -> Option<Vec<Field>> {
     };
     fields.extend(interface.params.iter().map(|p| Field {
         name: p.name.clone(),
+        label: None,
+        sets_slider: false,
         doc: p.doc.clone(),
         kind: p.kind,
         fallback: Some(p.default_value()),
@@ -79,11 +87,25 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
             ui.label(egui::RichText::new(desc.doc).small());
             desc.params
                 .iter()
-                .map(|p| Field {
-                    name: p.name.to_owned(),
-                    doc: p.doc.to_owned(),
-                    kind: p.kind,
-                    fallback: None,
+                .map(|p| {
+                    // A slider the user named and ranged shows with them.
+                    let slider = desc.slider(p.name, &node.params);
+                    let kind = match (p.kind, &slider) {
+                        (ParamKind::Float { default, .. }, Some(s)) => ParamKind::Float {
+                            default,
+                            min: s.min,
+                            max: s.max,
+                        },
+                        (kind, _) => kind,
+                    };
+                    Field {
+                        name: p.name.to_owned(),
+                        label: slider.map(|s| s.label).filter(|l| l != p.name),
+                        sets_slider: desc.sets_slider(p.name),
+                        doc: p.doc.to_owned(),
+                        kind,
+                        fallback: None,
+                    }
                 })
                 .collect()
         }
@@ -142,233 +164,277 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
             value,
         });
     };
-    egui::Grid::new("inspector_params")
-        .num_columns(2)
-        .striped(true)
-        .show(ui, |ui| {
-            for param in &fields {
-                let name = param.name.as_str();
-                let target = format!("{id}.{name}");
-                let exposed = graph.exposed.iter().find(|e| e.target == target);
-                let text = match exposed {
-                    Some(e) if e.name != name => format!("{name} (exposed as {})", e.name),
-                    Some(_) => format!("{name} (exposed)"),
-                    None => name.to_owned(),
-                };
-                let response = ui
-                    .add(egui::Label::new(text).sense(egui::Sense::click()))
-                    .on_hover_text(&param.doc);
-                let label = response.id;
-                // Graphs used as nodes offer the params they expose (right-click to choose).
-                response.context_menu(|ui| {
-                    let action = if exposed.is_some() {
-                        "Stop exposing"
-                    } else {
-                        "Expose as a param of this graph"
+    let rows = |ui: &mut Ui, fields: &[Field], grid: &str| {
+        egui::Grid::new(grid)
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                for param in fields {
+                    let name = param.name.as_str();
+                    let target = format!("{id}.{name}");
+                    let exposed = graph.exposed.iter().find(|e| e.target == target);
+                    let shown = match &param.label {
+                        Some(label) => {
+                            format!("{} ({name})", texgraph_core::text::printable(label))
+                        }
+                        None => name.to_owned(),
                     };
-                    if ui
-                        .button(action)
-                        .on_hover_text("graphs that use this one as a node show its exposed params")
-                        .clicked()
-                    {
-                        commands.borrow_mut().push(Command::ToggleExposed {
-                            node: id.to_owned(),
-                            param: name.to_owned(),
-                        });
-                        ui.close();
-                    }
-                });
-                if let Some(source) = node.inputs.get(name) {
-                    ui.label(format!("driven by {source}"));
-                    ui.end_row();
-                    continue;
-                }
-                let current = node.params.get(name).or(param.fallback.as_ref());
-                match param.kind {
-                    ParamKind::Float { default, min, max } => {
-                        let v = match current {
-                            Some(ParamValue::Number(v)) => *v as f32,
-                            _ => default,
+                    let text = match exposed {
+                        Some(e) if e.name != name => format!("{shown} (exposed as {})", e.name),
+                        Some(_) => format!("{shown} (exposed)"),
+                        None => shown,
+                    };
+                    let response = ui
+                        .add(egui::Label::new(text).sense(egui::Sense::click()))
+                        .on_hover_text(&param.doc);
+                    let label = response.id;
+                    // Graphs used as nodes offer the params they expose (right-click to choose).
+                    response.context_menu(|ui| {
+                        let action = if exposed.is_some() {
+                            "Stop exposing"
+                        } else {
+                            "Expose as a param of this graph"
                         };
-                        if max - min <= 4096.0 {
-                            let id = ui.id().with(("slider", id, name));
-                            match slider::show(ui, id, name, v, Scale::new(min, max)) {
-                                Some(Edit::Dragged(v)) => {
+                        if ui
+                            .button(action)
+                            .on_hover_text(
+                                "graphs that use this one as a node show its exposed params",
+                            )
+                            .clicked()
+                        {
+                            commands.borrow_mut().push(Command::ToggleExposed {
+                                node: id.to_owned(),
+                                param: name.to_owned(),
+                            });
+                            ui.close();
+                        }
+                    });
+                    if let Some(source) = node.inputs.get(name) {
+                        ui.label(format!("driven by {source}"));
+                        ui.end_row();
+                        continue;
+                    }
+                    let current = node.params.get(name).or(param.fallback.as_ref());
+                    match param.kind {
+                        ParamKind::Float { default, min, max } => {
+                            let v = match current {
+                                Some(ParamValue::Number(v)) => *v as f32,
+                                _ => default,
+                            };
+                            if max - min <= 4096.0 {
+                                let id = ui.id().with(("slider", id, name));
+                                match slider::show(ui, id, name, v, Scale::new(min, max)) {
+                                    Some(Edit::Dragged(v)) => {
+                                        drag(name, ParamValue::Number(decimal(v)));
+                                    }
+                                    Some(Edit::Set(v)) => set(name, ParamValue::Number(decimal(v))),
+                                    Some(Edit::Refused(why)) => complain(why),
+                                    Some(Edit::Limited(v, why)) => {
+                                        set(name, ParamValue::Number(decimal(v)));
+                                        complain(why);
+                                    }
+                                    None => {}
+                                }
+                            } else {
+                                let mut v = v;
+                                let speed = ((max - min) / 2e5).max(0.01);
+                                if ui
+                                    .add(egui::DragValue::new(&mut v).speed(speed).range(min..=max))
+                                    .labelled_by(label)
+                                    .changed()
+                                {
                                     drag(name, ParamValue::Number(decimal(v)));
                                 }
-                                Some(Edit::Set(v)) => set(name, ParamValue::Number(decimal(v))),
-                                Some(Edit::Refused(why)) => complain(why),
-                                Some(Edit::Limited(v, why)) => {
-                                    set(name, ParamValue::Number(decimal(v)));
-                                    complain(why);
-                                }
-                                None => {}
                             }
-                        } else {
-                            let mut v = v;
-                            let speed = ((max - min) / 2e5).max(0.01);
+                        }
+                        ParamKind::Number { default, min, max } => {
+                            let mut v = match current {
+                                Some(ParamValue::Number(v)) => *v as f32,
+                                _ => default,
+                            };
+                            let field = ui
+                                .add(egui::DragValue::new(&mut v).speed(0.01).range(min..=max))
+                                .labelled_by(label);
+                            if field.changed() && field.dragged() {
+                                drag(name, ParamValue::Number(decimal(v)));
+                            } else if field.changed() {
+                                set(name, ParamValue::Number(decimal(v)));
+                            }
+                        }
+                        ParamKind::Int { default, min, max } => {
+                            let mut v = match current {
+                                Some(ParamValue::Number(v)) => *v as i64,
+                                _ => default,
+                            };
+                            ui.horizontal(|ui| {
+                                let field = ui
+                                    .add(egui::DragValue::new(&mut v).range(min..=max))
+                                    .labelled_by(label);
+                                if field.changed() && field.dragged() {
+                                    drag(name, ParamValue::Number(v as f64));
+                                } else if field.changed() {
+                                    set(name, ParamValue::Number(v as f64));
+                                }
+                                if name == "seed"
+                                    && ui
+                                        .button("random")
+                                        .on_hover_text("pick a different seed")
+                                        .clicked()
+                                {
+                                    set(name, ParamValue::Number(random_seed(v, max) as f64));
+                                }
+                            });
+                        }
+                        ParamKind::Choice { default, options } => {
+                            let now = match current {
+                                Some(ParamValue::Text(t)) => t.as_str(),
+                                _ => default,
+                            };
+                            let mut picked = None;
+                            egui::ComboBox::from_id_salt(("choice", id, name))
+                                .selected_text(now)
+                                .show_ui(ui, |ui| {
+                                    for option in options {
+                                        if ui.selectable_label(*option == now, *option).clicked() {
+                                            picked = Some(*option);
+                                        }
+                                    }
+                                });
+                            if let Some(option) = picked {
+                                set(name, ParamValue::Text(option.to_owned()));
+                            }
+                        }
+                        ParamKind::Color { default } => {
+                            let hex = match current {
+                                Some(ParamValue::Text(t)) => t.as_str(),
+                                _ => default,
+                            };
+                            let mut rgba = to_bytes(hex);
+                            ui.horizontal(|ui| {
+                                ui.push_id(name, |ui| {
+                                    // The picker changes the color while the pointer drags in it.
+                                    if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed()
+                                    {
+                                        drag(name, ParamValue::Text(to_hex(rgba)));
+                                    }
+                                    match hex_field(ui, name, hex) {
+                                        Some(Ok(typed)) => set(name, ParamValue::Text(typed)),
+                                        Some(Err(why)) => complain(why),
+                                        None => {}
+                                    }
+                                });
+                            });
+                        }
+                        ParamKind::Text { default } => {
+                            let mut text = match current {
+                                Some(ParamValue::Text(t)) => t.clone(),
+                                _ => default.to_owned(),
+                            };
                             if ui
-                                .add(egui::DragValue::new(&mut v).speed(speed).range(min..=max))
+                                .text_edit_singleline(&mut text)
                                 .labelled_by(label)
                                 .changed()
                             {
-                                drag(name, ParamValue::Number(decimal(v)));
-                            }
-                        }
-                    }
-                    ParamKind::Int { default, min, max } => {
-                        let mut v = match current {
-                            Some(ParamValue::Number(v)) => *v as i64,
-                            _ => default,
-                        };
-                        ui.horizontal(|ui| {
-                            let field = ui
-                                .add(egui::DragValue::new(&mut v).range(min..=max))
-                                .labelled_by(label);
-                            if field.changed() && field.dragged() {
-                                drag(name, ParamValue::Number(v as f64));
-                            } else if field.changed() {
-                                set(name, ParamValue::Number(v as f64));
-                            }
-                            if name == "seed"
-                                && ui
-                                    .button("random")
-                                    .on_hover_text("pick a different seed")
-                                    .clicked()
-                            {
-                                set(name, ParamValue::Number(random_seed(v, max) as f64));
-                            }
-                        });
-                    }
-                    ParamKind::Choice { default, options } => {
-                        let now = match current {
-                            Some(ParamValue::Text(t)) => t.as_str(),
-                            _ => default,
-                        };
-                        let mut picked = None;
-                        egui::ComboBox::from_id_salt(("choice", id, name))
-                            .selected_text(now)
-                            .show_ui(ui, |ui| {
-                                for option in options {
-                                    if ui.selectable_label(*option == now, *option).clicked() {
-                                        picked = Some(*option);
-                                    }
-                                }
-                            });
-                        if let Some(option) = picked {
-                            set(name, ParamValue::Text(option.to_owned()));
-                        }
-                    }
-                    ParamKind::Color { default } => {
-                        let hex = match current {
-                            Some(ParamValue::Text(t)) => t.as_str(),
-                            _ => default,
-                        };
-                        let mut rgba = to_bytes(hex);
-                        ui.horizontal(|ui| {
-                            ui.push_id(name, |ui| {
-                                // The picker changes the color while the pointer drags in it.
-                                if ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed() {
-                                    drag(name, ParamValue::Text(to_hex(rgba)));
-                                }
-                                match hex_field(ui, name, hex) {
-                                    Some(Ok(typed)) => set(name, ParamValue::Text(typed)),
-                                    Some(Err(why)) => complain(why),
-                                    None => {}
-                                }
-                            });
-                        });
-                    }
-                    ParamKind::Text { default } => {
-                        let mut text = match current {
-                            Some(ParamValue::Text(t)) => t.clone(),
-                            _ => default.to_owned(),
-                        };
-                        if ui
-                            .text_edit_singleline(&mut text)
-                            .labelled_by(label)
-                            .changed()
-                        {
-                            set(name, ParamValue::Text(text));
-                        }
-                    }
-                    ParamKind::File { default } => {
-                        let mut text = match current {
-                            Some(ParamValue::Text(t)) => t.clone(),
-                            _ => default.to_owned(),
-                        };
-                        ui.horizontal(|ui| {
-                            // A fixed id: typing on goes to the same field when what is
-                            // shown above it changes (a subgraph file that stops loading).
-                            let field = egui::TextEdit::singleline(&mut text)
-                                .id(egui::Id::new(("file_param", id, name)))
-                                .desired_width(160.0);
-                            if ui.add(field).labelled_by(label).changed() {
                                 set(name, ParamValue::Text(text));
                             }
-                            if ui
-                                .button("Browse…")
-                                .on_hover_text("choose a file")
-                                .clicked()
+                        }
+                        ParamKind::Formula { default } => {
+                            let text = match current {
+                                Some(ParamValue::Text(t)) => t.as_str(),
+                                _ => default,
+                            };
+                            let field = egui::Id::new(("formula_param", id, name));
+                            if let Some(edited) = super::formula_field::show(ui, field, label, text)
                             {
-                                commands.borrow_mut().push(Command::ChooseFile {
-                                    node: id.to_owned(),
-                                    param: name.to_owned(),
-                                });
+                                set(name, ParamValue::Text(edited));
                             }
-                        });
-                    }
-                    ParamKind::Bool { default } => {
-                        let mut on = match current {
-                            Some(ParamValue::Bool(b)) => *b,
-                            _ => default,
-                        };
-                        if ui.checkbox(&mut on, "").labelled_by(label).changed() {
-                            set(name, ParamValue::Bool(on));
+                        }
+                        ParamKind::File { default } => {
+                            let mut text = match current {
+                                Some(ParamValue::Text(t)) => t.clone(),
+                                _ => default.to_owned(),
+                            };
+                            ui.horizontal(|ui| {
+                                // A fixed id: typing on goes to the same field when what is
+                                // shown above it changes (a subgraph file that stops loading).
+                                let field = egui::TextEdit::singleline(&mut text)
+                                    .id(egui::Id::new(("file_param", id, name)))
+                                    .desired_width(160.0);
+                                if ui.add(field).labelled_by(label).changed() {
+                                    set(name, ParamValue::Text(text));
+                                }
+                                if ui
+                                    .button("Browse…")
+                                    .on_hover_text("choose a file")
+                                    .clicked()
+                                {
+                                    commands.borrow_mut().push(Command::ChooseFile {
+                                        node: id.to_owned(),
+                                        param: name.to_owned(),
+                                    });
+                                }
+                            });
+                        }
+                        ParamKind::Bool { default } => {
+                            let mut on = match current {
+                                Some(ParamValue::Bool(b)) => *b,
+                                _ => default,
+                            };
+                            if ui.checkbox(&mut on, "").labelled_by(label).changed() {
+                                set(name, ParamValue::Bool(on));
+                            }
+                        }
+                        ParamKind::Stops { default } => {
+                            let stops = match current {
+                                Some(ParamValue::Stops(stops)) => stops.clone(),
+                                _ => default
+                                    .iter()
+                                    .map(|(p, c)| GradientStop {
+                                        pos: f64::from(*p),
+                                        color: (*c).to_owned(),
+                                    })
+                                    .collect(),
+                            };
+                            let mut refused = None;
+                            match ramp_editor(ui, (id, name), &stops, &mut refused) {
+                                Some((edited, false)) => set(name, ParamValue::Stops(edited)),
+                                Some((edited, true)) => drag(name, ParamValue::Stops(edited)),
+                                None => {}
+                            }
+                            if let Some(why) = refused {
+                                complain(why);
+                            }
+                        }
+                        ParamKind::Points { default } => {
+                            let points = match current {
+                                Some(ParamValue::Points(points)) => points.clone(),
+                                _ => default
+                                    .iter()
+                                    .map(|&(x, y)| CurvePoint {
+                                        x: f64::from(x),
+                                        y: f64::from(y),
+                                    })
+                                    .collect(),
+                            };
+                            match curve_editor(ui, (id, name), &points) {
+                                Some((edited, false)) => set(name, ParamValue::Points(edited)),
+                                Some((edited, true)) => drag(name, ParamValue::Points(edited)),
+                                None => {}
+                            }
                         }
                     }
-                    ParamKind::Stops { default } => {
-                        let stops = match current {
-                            Some(ParamValue::Stops(stops)) => stops.clone(),
-                            _ => default
-                                .iter()
-                                .map(|(p, c)| GradientStop {
-                                    pos: f64::from(*p),
-                                    color: (*c).to_owned(),
-                                })
-                                .collect(),
-                        };
-                        let mut refused = None;
-                        match ramp_editor(ui, (id, name), &stops, &mut refused) {
-                            Some((edited, false)) => set(name, ParamValue::Stops(edited)),
-                            Some((edited, true)) => drag(name, ParamValue::Stops(edited)),
-                            None => {}
-                        }
-                        if let Some(why) = refused {
-                            complain(why);
-                        }
-                    }
-                    ParamKind::Points { default } => {
-                        let points = match current {
-                            Some(ParamValue::Points(points)) => points.clone(),
-                            _ => default
-                                .iter()
-                                .map(|&(x, y)| CurvePoint {
-                                    x: f64::from(x),
-                                    y: f64::from(y),
-                                })
-                                .collect(),
-                        };
-                        match curve_editor(ui, (id, name), &points) {
-                            Some((edited, false)) => set(name, ParamValue::Points(edited)),
-                            Some((edited, true)) => drag(name, ParamValue::Points(edited)),
-                            None => {}
-                        }
-                    }
+                    ui.end_row();
                 }
-                ui.end_row();
-            }
-        });
+            });
+    };
+    let (settings, fields): (Vec<Field>, Vec<Field>) =
+        fields.into_iter().partition(|f| f.sets_slider);
+    rows(ui, &fields, "inspector_params");
+    if !settings.is_empty() {
+        egui::CollapsingHeader::new("Slider names and ranges")
+            .id_salt(("slider_settings", id))
+            .show(ui, |ui| rows(ui, &settings, "inspector_slider_settings"));
+    }
 }
 
 /// A different seed in 1..=max, mixed from the current one.

@@ -7,6 +7,7 @@ pub mod canvas;
 pub mod comments;
 pub mod export_choices;
 pub mod export_dialog;
+pub mod formula_field;
 pub mod inspector;
 pub mod library;
 pub mod library_thumbnails;

@@ -301,11 +301,10 @@ impl Preview {
         }
     }
 
-    /// Takes a failed render: the old image would show something the graph no longer makes.
+    /// Takes a failed render. The last image that rendered stays, dimmed, under the
+    /// error: a formula being typed, or a param on its way through a bad value, does not
+    /// blank the view (and the image is still there when the mistake is fixed).
     pub fn show_error(&mut self, message: String) {
-        self.texture = None;
-        self.image = None;
-        self.stats = None;
         self.error = Some(message);
         self.hint = None;
     }
@@ -429,6 +428,9 @@ impl Preview {
                 Color32::from_rgb(230, 90, 80),
                 texgraph_core::text::printable(error),
             );
+            if self.image.is_some() {
+                ui.weak("showing the last image that rendered");
+            }
         }
         if let Some(hint) = &self.hint {
             ui.weak(hint);
@@ -559,7 +561,13 @@ impl Preview {
             for col in 0..tiles {
                 let min = self.screen_at(rect, vec2(col as f32, row as f32));
                 let max = self.screen_at(rect, vec2(col as f32 + 1.0, row as f32 + 1.0));
-                painter.image(texture, Rect::from_min_max(min, max), uv, Color32::WHITE);
+                // The last good image, dimmed while the graph has an error.
+                let tint = if self.error.is_some() {
+                    Color32::from_gray(90)
+                } else {
+                    Color32::WHITE
+                };
+                painter.image(texture, Rect::from_min_max(min, max), uv, tint);
             }
         }
         if let Some(pointer) = response.hover_pos() {

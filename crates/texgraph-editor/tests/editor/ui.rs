@@ -1237,3 +1237,55 @@ fn an_edit_shows_a_draft_first_then_the_full_preview() {
     assert_eq!(seen[1], (1024, false));
     assert!(h.state().preview.draft_latency.is_some());
 }
+
+/// A formula node with a named, ranged slider.
+const FORMULA: &str = r#"{ "format": "texgraph", "version": 2, "nodes": [
+    { "id": "f", "type": "formula", "params": { "expression": "fract(u * p1)", "p1": 6,
+      "p1_name": "stripes", "p1_min": 1, "p1_max": 20 }, "pos": [0, 0] },
+    { "id": "out", "type": "output", "inputs": { "color": "f" }, "pos": [400, 0] } ] }"#;
+
+#[test]
+fn a_formula_is_typed_its_mistake_shown_and_the_last_good_image_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(dir.path(), "f.json", FORMULA);
+    let title = on_canvas(&h, "f: Formula");
+    click_at(&mut h, title.center(), PointerButton::Primary);
+    wait_for_preview(&mut h);
+    // The slider shows the name and range the node gives it.
+    let slider = h.get_by_label_contains("stripes (p1)").rect();
+    assert!(slider.width() > 0.0);
+    let good = h.state().preview.image.clone().expect("a preview");
+    // A mistake: the field keeps it, describes it, and the preview keeps the last image.
+    h.get_by_role_and_label(Role::MultilineTextInput, "expression")
+        .click();
+    h.run_steps(2);
+    crate::common::retype(&mut h, "fract(u * p1) + sn(v)");
+    h.run_steps(3);
+    let node = h.state().graph.node("f").unwrap().clone();
+    assert_eq!(
+        node.params.get("expression"),
+        Some(&ParamValue::Text("fract(u * p1) + sn(v)".into()))
+    );
+    // Under the field: the place and the mistake (the preview and the problem list say
+    // it too, after the node and field).
+    h.get_by_label("column 17: unknown function \"sn\" (did you mean \"sin\"?)");
+    for _ in 0..20 {
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kept = h
+        .state()
+        .preview
+        .image
+        .clone()
+        .expect("the last good image");
+    assert_eq!(kept.data, good.data);
+    // Fixed, it renders again.
+    crate::common::retype(&mut h, "fract(u * p1) + sin(v)");
+    wait_until(&mut h, "the fixed formula's preview", |app| {
+        app.preview
+            .image
+            .as_ref()
+            .is_some_and(|i| i.data != good.data)
+    });
+}

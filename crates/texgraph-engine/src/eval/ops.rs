@@ -566,6 +566,10 @@ fn apply<'s>(
             ternary_k(dst[0], Ternary::Ridge, arg(noise), arg(offset), arg(weight));
         }
         Op::Luminance(r, g, b) => ternary_k(dst[0], Ternary::Luminance, arg(r), arg(g), arg(b)),
+        Op::Select(c, a, b) => ternary_k(dst[0], Ternary::Select, arg(c), arg(a), arg(b)),
+        Op::ImageSize { vertical } => {
+            dst[0].fill(if vertical { at.height } else { at.width } as f32);
+        }
         Op::Fill { plane, x, y, read } => {
             let view = tables.plane(plane);
             let on_grid = image_frame(x, y) && (view.width, view.height) == (at.width, at.height);
@@ -1394,7 +1398,7 @@ macro_rules! each_variant {
 multiversion! {
     fn unary_k(out: &mut [f32], f: Unary, a: Arg<'_>) {
         let n = out.len();
-        each_variant!(f, Unary [Abs, Invert, Clamp01, Sin, Fract, Smoothstep, CosDeg, SinDeg, Period, Round, SineWave, SawWave, TriangleWave, ToUnit, ToSigned, Saturate, Sqrt],
+        each_variant!(f, Unary [Abs, Invert, Clamp01, Sin, Fract, Smoothstep, CosDeg, SinDeg, Period, Round, SineWave, SawWave, TriangleWave, ToUnit, ToSigned, Saturate, Sqrt, Floor, Ceil, Sign, Not, Cos, Tan, Asin, Acos, Atan, Exp, Log],
             |V| lanes!(map1(out, #[inline(always)] |a| scalar::unary(V, a)); n; a))
     }
 }
@@ -1402,7 +1406,7 @@ multiversion! {
 multiversion! {
     fn binary_k(out: &mut [f32], f: Binary, a: Arg<'_>, b: Arg<'_>) {
         let n = out.len();
-        each_variant!(f, Binary [Add, Subtract, Multiply, Divide, Min, Max, Power, Step, Angle],
+        each_variant!(f, Binary [Add, Subtract, Multiply, Divide, Min, Max, Power, Step, Angle, Mod, Less, LessEqual, Equal, NotEqual, And, Or, Atan2],
             |V| lanes!(map2(out, #[inline(always)] |a, b| scalar::binary(V, a, b)); n; a, b))
     }
 }
@@ -1422,6 +1426,7 @@ enum Ternary {
     Lerp,
     Ridge,
     Luminance,
+    Select,
 }
 
 multiversion! {
@@ -1432,6 +1437,7 @@ multiversion! {
             Ternary::Lerp => lanes!(map3(out, #[inline(always)] |a, b, t| a + (b - a) * t); n; a, b, c),
             Ternary::Ridge => lanes!(map3(out, scalar::ridge); n; a, b, c),
             Ternary::Luminance => lanes!(map3(out, #[inline(always)] |r, g, b| LUMA[0] * r + LUMA[1] * g + LUMA[2] * b); n; a, b, c),
+            Ternary::Select => lanes!(map3(out, scalar::select); n; a, b, c),
         }
     }
 }

@@ -163,6 +163,7 @@ impl NodeCtx<'_, '_> {
                 _,
                 ParamKind::Choice { default, .. }
                 | ParamKind::Text { default }
+                | ParamKind::Formula { default }
                 | ParamKind::File { default },
             ) => default,
             _ => unreachable!("{name} is a text param"),
@@ -301,8 +302,8 @@ impl NodeCtx<'_, '_> {
     }
 
     fn fold(&self, op: &Op) -> Option<[f32; 4]> {
-        // Planes exist only while rendering.
-        if !op.planes().is_empty() || !op.operands().iter().all(|o| o.as_const().is_some()) {
+        // Planes and the image's size exist only while rendering.
+        if !op.foldable() || !op.operands().iter().all(|o| o.as_const().is_some()) {
             return None;
         }
         let c = &self.compiler;

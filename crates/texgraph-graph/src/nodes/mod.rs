@@ -9,6 +9,7 @@ pub mod combine;
 pub mod coordinates;
 pub mod filter;
 pub mod flood;
+pub mod formula;
 pub mod fractal;
 pub mod gradients;
 pub mod histogram;

@@ -508,6 +508,14 @@ const HIGH_FREQUENCY: &str = r#"{ "format": "texgraph", "version": 1, "settings"
     { "id": "mix", "type": "blend", "params": { "mode": "overlay" }, "inputs": { "a": "warped", "b": "fine" } },
     { "id": "out", "type": "output", "inputs": { "color": "mix" } } ] }"#;
 
+/// A formula calling every function of the language on noise-fed inputs (over wide ranges,
+/// where the polynomials' reductions differ most), and every noise it offers.
+const FORMULAS: &str = r#"{ "format": "texgraph", "version": 2, "settings": { "tileable": TILE }, "nodes": [
+    { "id": "n", "type": "fbm", "params": { "frequency": 5 } },
+    { "id": "f", "type": "formula", "inputs": { "a": "n" }, "params": { "p1": 3, "expression":
+      "let s = (a - 0.5) * 40;\nlet p = vec2(u, v);\nlet t = sin(s) + cos(s * 3) + tan(s * 0.05) + asin(a * 2 - 1) + acos(1 - a * 2) + atan(s) + atan(s, p.x - 0.5) + atan2(p.y - 0.5, s);\nlet e = exp(s * 0.2) * 1e-3 + log(a + 1e-3) + sqrt(a) + pow(a, 2.2) + mod(s, 0.7) + s % 3 + abs(s) * sign(s) + floor(s) + ceil(s) + round(s) + fract(s);\nlet g = min(s, 1) + max(s, -1) + clamp(s, 0, 1) + saturate(s) + mix(s, 1, a) + step(0.5, a) + smoothstep(0.2, 0.8, a) + if(a > 0.5, 1, 0) + (a < 0.3 && a != 0.2 || !(a >= 0.9) ? 1 : 2);\nlet q = vec3(p, a) * p1;\nlet w = length(q) + distance(q, vec3(1)) + dot(q, normalize(q)) + radians(s) + degrees(a);\nlet n = perlin(q, 4, 1) + simplex(q, 3, 2) + value(p, 5, 3) + cellular(q, 6, 4) + cellular_edge(p, 5, 5) + cellular_id(q, 4, 6) + random(floor(p * 8), 7);\nvec4(t * 0.1, e * 0.05, g * 0.1 + w * 0.01, n * 0.2) + x / width * y / height" } },
+    { "id": "out", "type": "output", "inputs": { "color": "f" } } ] }"#;
+
 /// Warps re-sampling buffers (bilinear reads at computed positions) and a blur, edges and
 /// emboss of them.
 const BUFFERED_WARPS: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE },
@@ -655,6 +663,11 @@ fn every_instruction_set_renders_the_same_bytes() {
             dir.path(),
             &format!("library_{tile}.json"),
             &LIBRARY.replace("TILE", tile),
+        ));
+        graphs.push(write_graph(
+            dir.path(),
+            &format!("formulas_{tile}.json"),
+            &FORMULAS.replace("TILE", tile),
         ));
     }
     let mut files = Vec::new();

@@ -36,9 +36,15 @@ pub fn show(ui: &mut Ui, id: egui::Id, label: egui::Id, text: &str) -> Option<St
                 let first = described.lines().next().unwrap_or_default();
                 ui.colored_label(ui.visuals().error_fg_color, first);
             }
+            // The list is long: it scrolls on its own, the field stays in view.
             egui::CollapsingHeader::new("Functions and variables")
                 .id_salt(id.with("help"))
-                .show(ui, help);
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt(id.with("help_scroll"))
+                        .max_height(160.0)
+                        .show(ui, help);
+                });
             changed
         })
         .inner;

@@ -253,7 +253,12 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 _ => default,
                             };
                             let field = ui
-                                .add(egui::DragValue::new(&mut v).speed(0.01).range(min..=max))
+                                .push_id(("number_param", name), |ui| {
+                                    ui.add(
+                                        egui::DragValue::new(&mut v).speed(0.01).range(min..=max),
+                                    )
+                                })
+                                .inner
                                 .labelled_by(label);
                             if field.changed() && field.dragged() {
                                 drag(name, ParamValue::Number(decimal(v)));
@@ -330,11 +335,14 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                                 Some(ParamValue::Text(t)) => t.clone(),
                                 _ => default.to_owned(),
                             };
-                            if ui
-                                .text_edit_singleline(&mut text)
-                                .labelled_by(label)
-                                .changed()
-                            {
+                            // A fixed id: the field keeps the focus while what it sets
+                            // changes the rows around it (a slider's label).
+                            let field = egui::TextEdit::singleline(&mut text).id(egui::Id::new((
+                                "text_param",
+                                id,
+                                name,
+                            )));
+                            if ui.add(field).labelled_by(label).changed() {
                                 set(name, ParamValue::Text(text));
                             }
                         }

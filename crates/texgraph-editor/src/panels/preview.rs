@@ -424,9 +424,12 @@ impl Preview {
             self.time_controls(ui, time, &mut actions);
         }
         if let Some(error) = &self.error {
+            // The first line: a formula's mistake is underlined in the inspector, where its
+            // text is in a monospace font the caret lines below it need.
+            let first = error.lines().next().unwrap_or_default();
             ui.colored_label(
                 Color32::from_rgb(230, 90, 80),
-                texgraph_core::text::printable(error),
+                texgraph_core::text::printable(first),
             );
             if self.image.is_some() {
                 ui.weak("showing the last image that rendered");

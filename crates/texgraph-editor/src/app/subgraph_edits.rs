@@ -29,7 +29,22 @@ impl EditorApp {
                     })
                     .collect::<String>()
             };
-            let mut name = plain(&param);
+            // A slider the user named and ranged (a formula's p1) is exposed as such.
+            let slider = graph.node(&node).and_then(|n| {
+                let desc = texgraph_core::registry::lookup(&n.kind)?;
+                let ranged = desc.sets_slider(&format!("{param}_min"));
+                let mut slider = ranged.then(|| desc.slider(&param, &n.params)).flatten()?;
+                // The exposed range must hold the value the file gives.
+                if let Some(texgraph_core::ParamValue::Number(v)) = n.params.get(&param) {
+                    slider.min = slider.min.min(*v as f32);
+                    slider.max = slider.max.max(*v as f32);
+                }
+                Some(slider)
+            });
+            let mut name = match &slider {
+                Some(s) if s.label != param => plain(&s.label),
+                _ => plain(&param),
+            };
             if taken(&name) || name == "file" {
                 name = plain(&format!("{node}_{param}"));
             }
@@ -45,8 +60,8 @@ impl EditorApp {
                 name,
                 target,
                 doc: String::new(),
-                min: None,
-                max: None,
+                min: slider.as_ref().map(|s| f64::from(s.min)),
+                max: slider.as_ref().map(|s| f64::from(s.max)),
             });
         }
         Applied::Edit(None)

@@ -1385,3 +1385,38 @@ fn a_new_node_of_any_kind_covers_none_once_drawn() {
         h.run_steps(1);
     }
 }
+
+#[test]
+fn a_formula_slider_is_exposed_with_its_name_and_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open_json(
+        dir.path(),
+        "f.json",
+        r#"{ "format": "texgraph", "version": 2, "nodes": [
+            { "id": "f", "type": "formula", "params": { "expression": "fract(u * p1 + p2)", "p1": 6,
+              "p1_name": "stripe count", "p1_min": 1, "p1_max": 20, "p2": 1.5 } },
+            { "id": "out", "type": "output", "inputs": { "color": "f" } } ] }"#,
+    );
+    for param in ["p1", "p2"] {
+        h.state_mut().push(Command::ToggleExposed {
+            node: "f".into(),
+            param: param.into(),
+        });
+        h.run_steps(1);
+    }
+    let exposed = &h.state().graph.exposed;
+    let found: Vec<_> = exposed
+        .iter()
+        .map(|e| (e.name.as_str(), e.target.as_str(), e.min, e.max))
+        .collect();
+    // p1 keeps the slider's name and range; p2 its default range, widened to hold its
+    // value, so the file stays valid.
+    assert_eq!(
+        found,
+        [
+            ("stripe_count", "f.p1", Some(1.0), Some(20.0)),
+            ("p2", "f.p2", Some(0.0), Some(1.5)),
+        ]
+    );
+    assert!(texgraph_core::validate(&h.state().graph).is_empty());
+}

@@ -630,10 +630,13 @@ impl Op {
         }
     }
 
-    /// Whether the result follows from the operands alone: no plane read, not the image's
-    /// size. Such an operation on constants may be folded into a constant at compile time.
+    /// Whether the result is known at compile time: every operand a constant, and nothing
+    /// read that exists only while rendering (a plane, the image's size). The compiler
+    /// folds such an operation into a constant.
     pub fn foldable(&self) -> bool {
-        self.planes().is_empty() && !matches!(self, Op::ImageSize { .. })
+        self.planes().is_empty()
+            && !matches!(self, Op::ImageSize { .. })
+            && self.operands().iter().all(|o| o.as_const().is_some())
     }
 
     /// The planes the operation reads.

@@ -13,7 +13,7 @@ use texgraph_core::formula;
 /// the user changed it.
 pub fn show(ui: &mut Ui, id: egui::Id, label: egui::Id, text: &str) -> Option<String> {
     let mut edited = text.to_owned();
-    let mistake = formula::check(text).err();
+    let mistake = checked(ui, id, text);
     let underline = mistake.as_ref().map(|e| e.span.clone());
     let mut layouter = |ui: &Ui, buffer: &dyn egui::TextBuffer, wrap_width: f32| {
         let mut job = highlighted(ui, buffer.as_str(), underline.clone());
@@ -49,6 +49,21 @@ pub fn show(ui: &mut Ui, id: egui::Id, label: egui::Id, text: &str) -> Option<St
         })
         .inner;
     changed.then_some(edited)
+}
+
+/// The mistake of `text`, checked again only when the text changed: the field is drawn
+/// every frame, and a long formula is lowered several times over to be checked.
+fn checked(ui: &Ui, id: egui::Id, text: &str) -> Option<formula::FormulaError> {
+    let key = id.with("checked");
+    let kept: Option<(String, Option<formula::FormulaError>)> = ui.data(|d| d.get_temp(key));
+    if let Some((seen, mistake)) = kept
+        && seen == text
+    {
+        return mistake;
+    }
+    let mistake = formula::check(text).err();
+    ui.data_mut(|d| d.insert_temp(key, (text.to_owned(), mistake.clone())));
+    mistake
 }
 
 /// `text` in the monospace font, the bytes of `underline` (if any) underlined in red. A

@@ -302,8 +302,7 @@ impl NodeCtx<'_, '_> {
     }
 
     fn fold(&self, op: &Op) -> Option<[f32; 4]> {
-        // Planes and the image's size exist only while rendering.
-        if !op.foldable() || !op.operands().iter().all(|o| o.as_const().is_some()) {
+        if !op.foldable() {
             return None;
         }
         let c = &self.compiler;

@@ -92,9 +92,18 @@ pub fn position(text: &str, at: usize) -> (usize, usize) {
 pub fn check(text: &str) -> Result<(), FormulaError> {
     let formula = parse(text)?;
     let mut first = None;
+    // The inputs some try has read. A choice that makes an input a color which no try
+    // has read lowers exactly as the same choice without it (tried before: its number is
+    // smaller), so it is skipped: a formula reading no input is lowered once.
+    let mut read = 0u8;
     for colors in 0..16u8 {
-        let mut dry = Dry { colors };
-        match lower(&formula, &mut dry) {
+        if colors & !read != 0 {
+            continue;
+        }
+        let mut dry = Dry { colors, read: 0 };
+        let outcome = lower(&formula, &mut dry);
+        read |= dry.read;
+        match outcome {
             Ok(_) => return Ok(()),
             Err(Failure::Formula(e)) => {
                 first.get_or_insert(e);
@@ -102,19 +111,20 @@ pub fn check(text: &str) -> Result<(), FormulaError> {
             Err(Failure::Graph(_)) => unreachable!("a dry run emits nothing"),
         }
     }
-    Err(first.expect("sixteen tries failed"))
+    Err(first.expect("the all-numbers choice is always tried"))
 }
 
 /// A target that emits nothing: operations on constants fold as the compiler folds them,
 /// every other result is a stand-in slot, every input a number or a color as `colors`
-/// says (bit i for input i).
+/// says (bit i for input i); `read` notes the inputs read.
 struct Dry {
     colors: u8,
+    read: u8,
 }
 
 impl Target for Dry {
     fn emit(&mut self, op: Op) -> Result<Operand, GraphError> {
-        if op.foldable() && op.operands().iter().all(|o| o.as_const().is_some()) {
+        if op.foldable() {
             let tables = eval::Tables {
                 permutations: &[],
                 ramps: &[],
@@ -128,6 +138,9 @@ impl Target for Dry {
     }
 
     fn variable(&mut self, variable: Variable) -> Result<Value, GraphError> {
+        if let Variable::Input(i) = variable {
+            self.read |= 1 << i;
+        }
         Ok(match variable {
             Variable::Input(i) if self.colors & (1 << i) != 0 => Value::of(&[Operand::Slot(0); 4]),
             _ => Value::number(Operand::Slot(0)),

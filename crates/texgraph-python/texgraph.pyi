@@ -73,6 +73,8 @@ NodeId = Literal[
     "emboss",
     "edge_detect",
     "slope_blur",
+    "hydraulic_erosion",
+    "thermal_erosion",
     "non_uniform_blur",
     "directional_blur",
     "distance",

@@ -17,4 +17,5 @@ pub mod eval;
 pub mod image;
 pub mod plan;
 pub mod program;
+pub mod terrain;
 pub mod usage;

@@ -1043,6 +1043,41 @@ pub enum StageWork {
         /// The plane stretched (one channel, same size as the result).
         input: PlaneId,
     },
+    /// A heightfield eroded (the evaluator's `erosion`): a simulation over the whole
+    /// plane, many steps, each texel's result depending on every other's.
+    Erosion {
+        /// The heights (one channel, same size as the result).
+        height: PlaneId,
+        /// Rain multiplier per texel (one channel, same size), if any.
+        rain: Option<PlaneId>,
+        /// Hardness per texel (one channel, same size), if any.
+        hardness: Option<PlaneId>,
+        /// Which erosion, and its settings.
+        model: crate::terrain::Erosion,
+    },
+}
+
+impl StageWork {
+    /// The planes it reads, in order: none for a per-pixel program (its reads are in its
+    /// operations).
+    pub fn inputs(&self) -> Vec<PlaneId> {
+        match self {
+            StageWork::Pixels(_) => Vec::new(),
+            StageWork::Blur { input, .. }
+            | StageWork::Distance { input, .. }
+            | StageWork::FloodFill { input, .. }
+            | StageWork::Stretch { input } => vec![*input],
+            StageWork::Erosion {
+                height,
+                rain,
+                hardness,
+                ..
+            } => std::iter::once(*height)
+                .chain(*rain)
+                .chain(*hardness)
+                .collect(),
+        }
+    }
 }
 
 /// Which texels a distance stage measures, and the sign it gives them.
@@ -1088,6 +1123,7 @@ impl Stage {
             StageWork::Distance { .. } => 1,
             StageWork::FloodFill { .. } => FLOOD_CHANNELS,
             StageWork::Stretch { .. } => 1,
+            StageWork::Erosion { model, .. } => model.channels(),
         }
     }
 }
@@ -1119,7 +1155,8 @@ impl Program {
             StageWork::Blur { .. }
             | StageWork::Distance { .. }
             | StageWork::FloodFill { .. }
-            | StageWork::Stretch { .. } => {
+            | StageWork::Stretch { .. }
+            | StageWork::Erosion { .. } => {
                 unreachable!("the output stage is per-pixel")
             }
         }
@@ -1153,7 +1190,8 @@ impl Program {
                 StageWork::Blur { .. }
                 | StageWork::Distance { .. }
                 | StageWork::FloodFill { .. }
-                | StageWork::Stretch { .. } => 1,
+                | StageWork::Stretch { .. }
+                | StageWork::Erosion { .. } => 1,
             })
             .sum()
     }

@@ -146,6 +146,8 @@ pub enum Category {
     Mask,
     /// Material maps from heights and normal maps: occlusion, curvature, layer blends.
     Material,
+    /// Heightfield simulations: erosion.
+    Terrain,
     /// Constants, images and graph values.
     Input,
     /// Graph outputs.
@@ -166,6 +168,7 @@ impl Category {
             Category::Filter => "Filter",
             Category::Mask => "Mask",
             Category::Material => "Material",
+            Category::Terrain => "Terrain",
             Category::Input => "Input",
             Category::Output => "Output",
         }

@@ -8,7 +8,7 @@ use crate::registry::{
     Category, NODES, NodeDescriptor, OutputType, ParamKind, PortType, Unconnected,
 };
 
-const CATEGORIES: [Category; 12] = [
+const CATEGORIES: [Category; 13] = [
     Category::Noise,
     Category::Fractal,
     Category::Pattern,
@@ -19,6 +19,7 @@ const CATEGORIES: [Category; 12] = [
     Category::Filter,
     Category::Mask,
     Category::Material,
+    Category::Terrain,
     Category::Input,
     Category::Output,
 ];

@@ -69,6 +69,8 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::filter::EMBOSS,
     &nodes::filter::EDGE_DETECT,
     &nodes::filter::SLOPE_BLUR,
+    &nodes::terrain::HYDRAULIC_EROSION,
+    &nodes::terrain::THERMAL_EROSION,
     &nodes::smear::NON_UNIFORM_BLUR,
     &nodes::smear::DIRECTIONAL_BLUR,
     &nodes::mask::DISTANCE,

@@ -16,6 +16,7 @@ mod comments;
 mod dds;
 mod domain;
 mod editing;
+mod erosion;
 mod examples;
 mod export;
 mod formula_language;

@@ -14,6 +14,7 @@
 mod avx512;
 pub mod blur;
 pub mod distance;
+pub mod erosion;
 pub mod flood;
 mod grid;
 mod instances;
@@ -429,6 +430,38 @@ fn compute_whole(
         StageWork::Stretch { input: source } => {
             let (source, _) = input(source);
             stretch(&source.data, &mut plane.data);
+        }
+        StageWork::Erosion {
+            height,
+            rain,
+            hardness,
+            model,
+        } => {
+            let (heights, wrap) = input(height);
+            let maps = erosion::Maps {
+                height: &heights.data,
+                rain: rain.as_ref().map(|p| &input(p).0.data[..]),
+                hardness: hardness.as_ref().map(|p| &input(p).0.data[..]),
+            };
+            let texels = u64::from(w) * u64::from(h);
+            let reported = std::cell::Cell::new(0u64);
+            let progress = |share: f64| {
+                let now = ((share * texels as f64) as u64).min(texels);
+                report(now.saturating_sub(reported.replace(now)));
+            };
+            let eroded = erosion::erode(
+                *model, maps, w as usize, h as usize, wrap, cancel, &progress,
+            )
+            .map_err(|stop| match stop {
+                erosion::Stop::Cancelled => Error::Cancelled,
+                erosion::Stop::Memory => Error::Render(format!(
+                    "not enough memory to erode the {w}x{h} plane of node '{}'",
+                    stage.node
+                )),
+            })?;
+            pool::give(std::mem::replace(&mut plane.data, eroded));
+            report(texels.saturating_sub(reported.get()));
+            return Ok(plane);
         }
         StageWork::FloodFill {
             input: source,

@@ -400,8 +400,11 @@ impl<'p> Bands<'p> {
                 }
                 StageWork::Distance { .. }
                 | StageWork::FloodFill { .. }
-                | StageWork::Stretch { .. } => {
-                    unreachable!("distances, flood fills and stretches are computed whole")
+                | StageWork::Stretch { .. }
+                | StageWork::Erosion { .. } => {
+                    unreachable!(
+                        "distances, flood fills, stretches and erosions are computed whole"
+                    )
                 }
             }
             row = end;

@@ -82,6 +82,10 @@ pub(crate) fn working_bytes(stage: &Stage, grid: (u32, u32), target: u64, thread
         StageWork::FloodFill { .. } => (texels as u64).saturating_mul(16),
         // The bounds are found in the target itself.
         StageWork::Stretch { .. } => 0,
+        StageWork::Erosion { model, .. } => {
+            let maps = stage.work.inputs().len() - 1;
+            crate::eval::erosion::working_bytes(*model, grid, maps)
+        }
     }
 }
 
@@ -152,6 +156,7 @@ pub fn plan(program: &Program, width: u32, height: u32, threads: usize) -> Plan 
                 StageWork::FloodFill { .. } => {
                     "flood fill: labels the shapes, reads the whole plane".to_owned()
                 }
+                StageWork::Erosion { model, .. } => crate::eval::erosion::describe(*model, grid),
             },
             grid,
             channels: stage.channels(&program.planes),

@@ -333,6 +333,7 @@ pub(super) enum Derived {
     Distance(u32, u32, DistanceSide, bool),
     FloodFill(u32, u32),
     Stretch(u32),
+    Erosion(u32, Option<u32>, Option<u32>, [u32; 9]),
 }
 
 impl Derived {
@@ -349,6 +350,12 @@ impl Derived {
                 Derived::FloodFill(input, threshold.to_bits())
             }
             StageWork::Stretch { input } => Derived::Stretch(input),
+            StageWork::Erosion {
+                height,
+                rain,
+                hardness,
+                model,
+            } => Derived::Erosion(height, rain, hardness, model.key()),
             StageWork::Pixels(_) => unreachable!("per-pixel stages are not derived planes"),
         }
     }

@@ -9,10 +9,11 @@ use super::compiler::{Derived, StageBuilder, area};
 use super::node_ctx::{Frame, NodeCtx, Val};
 use crate::descriptor::OpenValue;
 use texgraph_base::error::GraphError;
-use texgraph_engine::eval::Image;
+use texgraph_engine::eval::{Image, erosion};
 use texgraph_engine::program::{
     Apron, DistanceSide, Op, Operand, PlaneInfo, PlaneSize, Reach, Slot, Stage, StageWork,
 };
+use texgraph_engine::terrain::Erosion;
 
 /// How an input is materialized as a plane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,6 +171,26 @@ impl NodeCtx<'_, '_> {
         )
     }
 
+    /// `height` (a one-channel plane) eroded by `model`, reading `rain` and `hardness`
+    /// (one-channel planes of the same size) where given: a whole-plane stage whose
+    /// plane holds the channels [`Erosion::channels`] lists.
+    pub fn eroded(
+        &mut self,
+        height: u32,
+        rain: Option<u32>,
+        hardness: Option<u32>,
+        model: Erosion,
+    ) -> Result<u32, GraphError> {
+        let work = StageWork::Erosion {
+            height,
+            rain,
+            hardness,
+            model,
+        };
+        let channels = model.channels() as u32;
+        self.derived(work, channels, Reach::Whole, erosion::cost_per_texel(model))
+    }
+
     /// Runs `f` as the node connected to `port` when that node is of type `kind`: for
     /// nodes that reach through their input to what it computes rather than to its
     /// output. `None` when nothing, or a node of another type, is connected there.
@@ -207,13 +228,8 @@ impl NodeCtx<'_, '_> {
         if let Some(&plane) = self.compiler.derived_memo.get(&key) {
             return Ok(plane);
         }
-        let input = match work {
-            StageWork::Blur { input, .. }
-            | StageWork::Distance { input, .. }
-            | StageWork::FloodFill { input, .. }
-            | StageWork::Stretch { input } => input,
-            StageWork::Pixels(_) => unreachable!("per-pixel stages are not derived planes"),
-        };
+        let reads = work.inputs();
+        let input = reads[0];
         let c = &mut *self.compiler;
         let info = c.planes[input as usize].clone();
         let shift = match info.size {
@@ -232,8 +248,8 @@ impl NodeCtx<'_, '_> {
             node: self.node.id.clone(),
             target: Some(plane),
             work,
-            reads: vec![input],
-            reaches: vec![reach],
+            reaches: vec![reach; reads.len()],
+            reads,
             cost: cost as f32,
         });
         c.derived_memo.insert(key, plane);

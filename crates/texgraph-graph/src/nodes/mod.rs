@@ -23,6 +23,7 @@ pub mod select;
 pub mod smear;
 pub mod splatter_circular;
 pub mod symmetry;
+pub mod terrain;
 pub mod tile_sampler;
 pub mod tiling;
 pub mod tone;

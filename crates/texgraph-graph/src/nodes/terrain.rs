@@ -1,0 +1,210 @@
+//! Terrain nodes: `hydraulic_erosion` and `thermal_erosion`, simulations over the whole
+//! heightfield (the evaluator's `erosion`). Their settings are in texture units and
+//! normalised time, so a preview and an export show the same valleys; they wrap in
+//! tileable graphs and give the same bits on any thread count and instruction set.
+
+use crate::compile::node_ctx::{NodeCtx, Val};
+use crate::compile::planes::PlaneInput;
+use crate::descriptor::PortType;
+use crate::descriptor::{
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param, SEED,
+    Unconnected, float,
+};
+use texgraph_base::error::GraphError;
+use texgraph_engine::terrain::{Erosion, Hydraulic, Thermal};
+
+const HEIGHT: InputPort = InputPort {
+    name: "height",
+    ty: PortType::Scalar,
+    unconnected: Unconnected::Reads(OpenValue::BLACK),
+    doc: "The heightfield eroded (a color is taken as its luminance).",
+};
+
+const DURATION: Param = float(
+    "duration",
+    1.0,
+    0.0,
+    4.0,
+    "How long it runs: 1 is the default's worth of steps, 2 twice as many. The same at \
+     every render size.",
+);
+
+/// `hydraulic_erosion`: rain, rivers, worn slopes and deposits.
+pub static HYDRAULIC_EROSION: NodeDescriptor = NodeDescriptor {
+    id: "hydraulic_erosion",
+    label: "Hydraulic Erosion",
+    category: Category::Terrain,
+    doc: "Rain falls on the heightfield, runs downhill and gathers into streams (each cell \
+          passes its water and load to its lower neighbours in proportion to the squared \
+          slope); running water carries up to `capacity` × water × slope, wears the ground \
+          where it carries less and lays material down where it carries more; pits fill up \
+          with sediment until they spill. It runs coarse to fine, from a grid of 128 cells \
+          across to the render's, so a preview and an export show the same valleys. Heights \
+          keep the input's units (a height of 1 stands a tenth of the texture's width, as \
+          for the normal map); material is only moved. Tileable graphs wrap; otherwise \
+          water runs out over the edges. Outputs: `flow` = q / (q + 0.002), q being the \
+          area (a share of the texture's) draining through the texel; `wear` and \
+          `deposition` = m / (m + 0.01), m being the height worn away or laid down.",
+    inputs: &[
+        HEIGHT,
+        InputPort {
+            name: "rain_map",
+            ty: PortType::Scalar,
+            unconnected: Unconnected::NodeDecides,
+            doc: "Multiplies the rain per texel (negative reads 0). Unconnected: rain falls \
+                  evenly.",
+        },
+        InputPort {
+            name: "hardness_map",
+            ty: PortType::Scalar,
+            unconnected: Unconnected::NodeDecides,
+            doc: "0 (soft) to 1 (does not wear) per texel: rock bands, resistant caps. \
+                  Unconnected: every texel soft.",
+        },
+    ],
+    outputs: &[
+        OutputPort {
+            name: "height",
+            ty: OutputType::Scalar,
+            doc: "The eroded heights, in the input's units.",
+        },
+        OutputPort {
+            name: "flow",
+            ty: OutputType::Scalar,
+            doc: "Water discharge, 0…1: the river network.",
+        },
+        OutputPort {
+            name: "wear",
+            ty: OutputType::Scalar,
+            doc: "Material worn away, 0…1: gullies and river beds.",
+        },
+        OutputPort {
+            name: "deposition",
+            ty: OutputType::Scalar,
+            doc: "Material laid down, 0…1: alluvial fans, valley floors, filled pits.",
+        },
+    ],
+    params: &[
+        DURATION,
+        float(
+            "rain",
+            1.0,
+            0.0,
+            4.0,
+            "Rain on every texel; more water carries more material.",
+        ),
+        float(
+            "evaporation",
+            0.1,
+            0.0,
+            10.0,
+            "Water lost along the way, per texture width: with 1, a stream that runs the \
+             width of the texture keeps e⁻¹ of its water. Streams that dry up lay their \
+             load down.",
+        ),
+        float(
+            "capacity",
+            1.0,
+            0.0,
+            4.0,
+            "How much material running water can carry: deeper cuts and larger deposits.",
+        ),
+        float(
+            "erosion",
+            0.3,
+            0.0,
+            1.0,
+            "The share of the missing load water picks up from the ground per step.",
+        ),
+        float(
+            "deposition",
+            0.3,
+            0.0,
+            1.0,
+            "The share of the excess load water lays down per step.",
+        ),
+        float(
+            "min_slope",
+            0.02,
+            0.0,
+            1.0,
+            "Water carries as if the ground were at least this steep (rise over run), so \
+             flats still wear.",
+        ),
+        Param {
+            doc: "Seed of the rain's random variation (±25%, 16 cells across).",
+            ..SEED
+        },
+    ],
+    compile: |ctx| {
+        let settings = Hydraulic {
+            duration: ctx.uniform("duration")?,
+            rain: ctx.uniform("rain")?,
+            evaporation: ctx.uniform("evaporation")?,
+            capacity: ctx.uniform("capacity")?,
+            erosion: ctx.uniform("erosion")?,
+            deposition: ctx.uniform("deposition")?,
+            min_slope: ctx.uniform("min_slope")?,
+            seed: ctx.int("seed") as u32,
+        };
+        let height = height_plane(ctx)?;
+        let rain = ctx.plane("rain_map", PlaneInput::HEIGHT)?;
+        let hardness = ctx.plane("hardness_map", PlaneInput::HEIGHT)?;
+        let plane = ctx.eroded(height, rain, hardness, Erosion::Hydraulic(settings))?;
+        let channels = ctx.read(plane, false)?.channels();
+        Ok(channels.into_iter().map(Val::Scalar).collect())
+    },
+};
+
+/// `thermal_erosion`: talus slopes.
+pub static THERMAL_EROSION: NodeDescriptor = NodeDescriptor {
+    id: "thermal_erosion",
+    label: "Thermal Erosion",
+    category: Category::Terrain,
+    doc: "Where the ground is steeper than `talus_angle`, material slides to the lower \
+          neighbours (each step a cell sends `strength` × half its largest excess height, \
+          shared by how far each neighbour lies below the angle): scree slopes, rounded \
+          crests, filled clefts. A height of 1 stands a tenth of the texture's width, as for \
+          the normal map. Runs coarse to fine like `hydraulic_erosion`; material is only \
+          moved. Tileable graphs wrap; otherwise the edges are walls.",
+    inputs: &[HEIGHT],
+    outputs: &[OutputPort {
+        name: "height",
+        ty: OutputType::Scalar,
+        doc: "The settled heights, in the input's units.",
+    }],
+    params: &[
+        DURATION,
+        float(
+            "talus_angle",
+            35.0,
+            0.0,
+            89.0,
+            "The steepest slope that stands, degrees: loose rock rests near 35°.",
+        ),
+        float(
+            "strength",
+            0.5,
+            0.0,
+            1.0,
+            "The share of the excess moved per step.",
+        ),
+    ],
+    compile: |ctx| {
+        let settings = Thermal {
+            duration: ctx.uniform("duration")?,
+            talus_angle: ctx.uniform("talus_angle")?,
+            strength: ctx.uniform("strength")?,
+        };
+        let height = height_plane(ctx)?;
+        let plane = ctx.eroded(height, None, None, Erosion::Thermal(settings))?;
+        Ok(vec![ctx.read(plane, false)?])
+    },
+};
+
+/// The `height` input as a full-size plane of one channel.
+fn height_plane(ctx: &mut NodeCtx<'_, '_>) -> Result<u32, GraphError> {
+    Ok(ctx
+        .plane("height", PlaneInput::HEIGHT)?
+        .expect("an open height reads its default"))
+}

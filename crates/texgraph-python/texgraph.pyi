@@ -13,7 +13,7 @@ import numpy.typing as npt
 __version__: str
 
 #: Every file format of the format table (`texgraph.formats()`).
-FormatId = Literal["png", "exr", "tif", "dds", "ktx2"]
+FormatId = Literal["png", "exr", "tif", "dds", "ktx2", "r16"]
 
 #: Every node type of the registry (`texgraph.nodes()` describes each).
 NodeId = Literal[

@@ -21,6 +21,9 @@ pub enum Format {
     Dds,
     /// `.ktx2`: the same texture in Khronos' container.
     Ktx2,
+    /// `.r16` / `.raw`: a heightmap as Unity's and Unreal's landscapes import it: one
+    /// channel, 16-bit unsigned little-endian, rows top to bottom, no header.
+    Raw,
 }
 
 /// What the table says of each format.
@@ -34,7 +37,7 @@ struct Entry {
     depths: &'static [Depth],
 }
 
-const TABLE: [Entry; 5] = [
+const TABLE: [Entry; 6] = [
     Entry {
         format: Format::Png,
         extensions: &["png"],
@@ -66,6 +69,12 @@ const TABLE: [Entry; 5] = [
         name: "KTX2",
         depths: &[Depth::Eight, Depth::Sixteen],
     },
+    Entry {
+        format: Format::Raw,
+        extensions: &["r16", "raw"],
+        name: "RAW heightmap",
+        depths: &[Depth::Sixteen],
+    },
 ];
 
 impl Format {
@@ -81,8 +90,8 @@ impl Format {
             .expect("every format has a table line")
     }
 
-    /// The format an id or extension names (`png`, `exr`, `tif`, `tiff`, `dds`, `ktx2`;
-    /// any case).
+    /// The format an id or extension names (`png`, `exr`, `tif`, `tiff`, `dds`, `ktx2`,
+    /// `r16`, `raw`; any case).
     pub fn parse(id: &str) -> Option<Format> {
         let id = id.to_ascii_lowercase();
         TABLE
@@ -162,6 +171,12 @@ impl Format {
         matches!(self, Format::Dds | Format::Ktx2)
     }
 
+    /// Channels a file of this format holds for an image of `channels`: a RAW heightmap
+    /// one, whatever it was given.
+    pub fn stored_channels(self, channels: usize) -> usize {
+        if self == Format::Raw { 1 } else { channels }
+    }
+
     /// Bytes a pixel of `channels` takes in the copy the encoder is given at `depth`.
     pub(crate) fn copy_bytes_per_pixel(self, depth: Depth, channels: usize) -> u64 {
         match (self, depth) {
@@ -170,6 +185,8 @@ impl Format {
             // The whole image as RGBA floats (16 bytes), its mip chain as stored (16, and
             // a third more for the smaller levels) and the blocks (1): about 40.
             (Format::Dds | Format::Ktx2, _) => 40,
+            // One 16-bit sample a pixel, whatever the channels.
+            (Format::Raw, _) => 2,
             _ => channels as u64 * u64::from(depth.bits() / 8),
         }
     }

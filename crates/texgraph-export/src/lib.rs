@@ -367,7 +367,7 @@ fn stage_export(
         path: path.to_owned(),
         width,
         height,
-        channels,
+        channels: format.stored_channels(channels),
         depth: settings.depth,
         seconds,
         clipping: Clipping::of(&image, settings.depth),

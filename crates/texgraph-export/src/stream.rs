@@ -72,7 +72,45 @@ pub fn write<B: Deref<Target = Image>>(
         }
         Format::Exr => write_exr(out, spec, &mut rows),
         Format::Dds | Format::Ktx2 => write_texture(out, spec, &mut rows),
+        Format::Raw => write_raw(out, spec, &mut rows),
     }
+}
+
+/// A RAW heightmap: each pixel's value (a color's luminance) as a 16-bit unsigned
+/// little-endian number, rows top to bottom, quantized as a 16-bit PNG is.
+fn write_raw<B: Deref<Target = Image>>(
+    out: &mut impl Write,
+    spec: &FileSpec,
+    rows: &mut Rows<'_, B>,
+) -> Result<(), String> {
+    while let Some(band) = rows.next()? {
+        let gray = if spec.channels == 1 {
+            None
+        } else {
+            let luma = texgraph_kernels::scalar::LUMA;
+            let values = band
+                .data
+                .chunks_exact(spec.channels)
+                .map(|p| luma[0] * p[0] + luma[1] * p[1] + luma[2] * p[2]);
+            let pixels = band.data.len() / spec.channels;
+            let data = texgraph_base::memory::try_collect(pixels, values)
+                .ok_or_else(|| crate::short_of_memory(&band))?;
+            Some(Image {
+                width: band.width,
+                height: band.height,
+                channels: 1,
+                data,
+            })
+        };
+        let words = sixteen_bit(gray.as_ref().unwrap_or(&band))?;
+        let bytes = texgraph_base::memory::try_collect(
+            words.len() * 2,
+            words.iter().flat_map(|w| w.to_le_bytes()),
+        )
+        .ok_or_else(|| crate::short_of_memory(&band))?;
+        out.write_all(&bytes).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 /// A DDS or KTX2 texture: the whole image (its bands gathered, when it comes in several),

@@ -136,7 +136,7 @@ pub fn export_in_bands(
             path: path.clone(),
             width: spec.width,
             height: spec.height,
-            channels: spec.channels,
+            channels: spec.format.stored_channels(spec.channels),
             depth: settings.depth,
             seconds,
             clipping,

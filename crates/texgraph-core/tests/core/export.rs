@@ -278,3 +278,53 @@ fn an_image_larger_than_memory_is_refused_before_rendering() {
     );
     assert!(common::dir_entries(dir.path()).is_empty());
 }
+
+#[test]
+fn a_raw_heightmap_holds_each_height_in_sixteen_bits_little_endian() {
+    let terrain = common::example("terrain");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("height.r16");
+    let mut height = settings(48, Depth::Sixteen, RenderOptions::default());
+    height.height = 32;
+    height.output = Some("height".to_owned());
+    let exported = export_graph(&terrain, &height, &path, &|_| {}).unwrap();
+    assert_eq!(
+        (exported.width, exported.height, exported.channels),
+        (48, 32, 1)
+    );
+    let program = compile(&terrain, Some("height")).unwrap();
+    let image = render(&program, 48, 32, RenderOptions::default(), &|_| {}).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes.len(), 48 * 32 * 2, "no header, two bytes a pixel");
+    let words: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    let expected: Vec<u16> = image
+        .data
+        .iter()
+        .map(|v| (f64::from(v.clamp(0.0, 1.0)) * 65535.0).round() as u16)
+        .collect();
+    assert_eq!(words, expected);
+    assert!(
+        words.iter().any(|&w| w > 1000),
+        "the heights are not all dark"
+    );
+    // Read back and written again, the same bytes.
+    let again = texgraph_core::Image {
+        width: 48,
+        height: 32,
+        channels: 1,
+        data: words.iter().map(|&w| f32::from(w) / 65535.0).collect(),
+    };
+    let rewritten = encode_to_vec(
+        &again,
+        Format::Raw,
+        Depth::Sixteen,
+        texgraph_core::usage::Encoding::AsRendered,
+    )
+    .unwrap();
+    assert_eq!(rewritten, bytes);
+    assert_eq!(Format::parse("raw"), Some(Format::Raw));
+    assert!(!Format::Raw.supports(Depth::Eight));
+}

@@ -466,6 +466,7 @@ fn built_in_presets_print_in_the_schema_of_preset_files() {
             "unity-hdrp",
             "unity-urp",
             "godot",
+            "heightmap-raw",
             "separate"
         ]
     );

@@ -60,8 +60,8 @@ pub struct Hydraulic {
     /// Ground plus standing water: what water runs down.
     surface: Field,
     /// Beyond the edges of a grid that does not wrap: the ground's slope at the edge
-    /// continued outward, as it was when the grid started. Fixed, so that the edge can
-    /// wear down to it but not chase it down.
+    /// continued outward (not below the grid's lowest ground), as it was when the grid
+    /// started. Fixed, so that the edge can wear down to it but not chase it down.
     rim: Vec<f32>,
     /// Water passed on by each cell this step, height units over the cell.
     water: Field,
@@ -126,8 +126,15 @@ impl Hydraulic {
         let surface: Vec<f32> = ground.iter().zip(&lake).map(|(g, l)| g + l).collect();
         self.surface = Field::from_values(w, h, &surface)?;
         if !self.wrap {
+            // Never below the lowest ground: the edges wear no deeper than the input goes.
+            let lowest = surface.iter().copied().fold(f32::MAX, f32::min);
             self.surface.fill_border(Edge::Extend);
-            self.rim = self.surface.border();
+            self.rim = self
+                .surface
+                .border()
+                .iter()
+                .map(|v| v.max(lowest))
+                .collect();
         }
         self.water = Field::from_values(w, h, &water)?;
         self.sediment = Field::from_values(w, h, &sediment)?;

@@ -385,3 +385,48 @@ fn flat_ground_stays_finite() {
         }
     }
 }
+
+#[test]
+fn erosion_reports_progress_each_step_and_stops_within_one() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    let graph = common::graph(
+        r#"{ "format": "texgraph", "version": 4, "nodes": [
+            { "id": "m", "type": "ridged", "params": { "frequency": 3 } },
+            { "id": "e", "type": "hydraulic_erosion", "params": { "duration": 4 }, "inputs": { "height": "m" } },
+            { "id": "out", "type": "output", "inputs": { "color": "e.flow" } } ] }"#,
+    );
+    let program = texgraph_core::compile(&graph, None).unwrap();
+    // Uncancelled, the rows reported climb in many small steps to the whole image.
+    let calls = AtomicU32::new(0);
+    let last = AtomicU32::new(0);
+    texgraph_core::render(&program, 128, 128, RenderOptions::default(), &|rows| {
+        calls.fetch_add(1, Ordering::Relaxed);
+        last.fetch_max(rows, Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!(last.load(Ordering::Relaxed), 128);
+    assert!(calls.load(Ordering::Relaxed) > 1000, "a report per step");
+    // Cancelled at a report of the erosion stage (past the third of the rows the noise's
+    // plane stands for): it stops at the next step.
+    let flag = Arc::new(AtomicBool::new(false));
+    let after = AtomicU32::new(0);
+    let options = RenderOptions {
+        cancel: Some(flag.clone()),
+        ..RenderOptions::default()
+    };
+    let result = texgraph_core::render(&program, 128, 128, options, &|rows| {
+        if rows > 128 / 3 + 1 && flag.swap(true, Ordering::Relaxed) {
+            after.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+    assert!(
+        matches!(result, Err(texgraph_core::Error::Cancelled)),
+        "{result:?}"
+    );
+    assert!(
+        after.load(Ordering::Relaxed) <= 2,
+        "steps went on after the cancel: {}",
+        after.load(Ordering::Relaxed)
+    );
+}

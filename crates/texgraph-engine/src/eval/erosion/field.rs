@@ -17,7 +17,8 @@ pub(super) enum Edge {
 }
 
 /// A `w` × `h` grid stored (w + 2) × (h + 2), the inner cell (x, y) at
-/// (y + 1)·(w + 2) + x + 1.
+/// (y + 1)·(w + 2) + x + 1. The default is a grid of no cells, before a simulation starts.
+#[derive(Default)]
 pub(super) struct Field {
     pub w: usize,
     pub h: usize,

@@ -81,26 +81,27 @@ pub struct Hydraulic {
 impl Hydraulic {
     /// A simulation of `settings`, wrapping at the edges when `wrap`.
     pub fn new(settings: terrain::Hydraulic, wrap: bool) -> Self {
-        let empty = || Field {
-            w: 0,
-            h: 0,
-            data: Vec::new(),
-        };
         Self {
             settings,
             wrap,
-            ground: empty(),
-            lake: empty(),
-            surface: empty(),
+            ground: Field::default(),
+            lake: Field::default(),
+            surface: Field::default(),
             rim: Vec::new(),
-            water: empty(),
-            sediment: empty(),
-            inverse: empty(),
+            water: Field::default(),
+            sediment: Field::default(),
+            inverse: Field::default(),
             wear: Vec::new(),
             deposit: Vec::new(),
             rain: Vec::new(),
             soft: Vec::new(),
-            next: [empty(), empty(), empty(), empty(), empty()],
+            next: [
+                Field::default(),
+                Field::default(),
+                Field::default(),
+                Field::default(),
+                Field::default(),
+            ],
         }
     }
 

@@ -34,17 +34,12 @@ pub struct Thermal {
 impl Thermal {
     /// A simulation of `settings`, wrapping at the edges when `wrap`.
     pub fn new(settings: terrain::Thermal, wrap: bool) -> Self {
-        let empty = || Field {
-            w: 0,
-            h: 0,
-            data: Vec::new(),
-        };
         Self {
             settings,
             wrap,
-            height: empty(),
-            share: empty(),
-            next: empty(),
+            height: Field::default(),
+            share: Field::default(),
+            next: Field::default(),
             talus: [0.0; 8],
         }
     }

@@ -99,7 +99,7 @@ pub static HYDRAULIC_EROSION: NodeDescriptor = NodeDescriptor {
             0.0,
             10.0,
             "Water lost along the way, per texture width: with 1, a stream that runs the \
-             width of the texture keeps e⁻¹ of its water. Streams that dry up lay their \
+             width of the texture keeps 1/e (37%) of its water. Streams that dry up lay their \
              load down.",
         ),
         float(

@@ -36,9 +36,10 @@ pub static HYDRAULIC_EROSION: NodeDescriptor = NodeDescriptor {
     category: Category::Terrain,
     doc: "Rain falls on the heightfield, runs downhill and gathers into streams (each cell \
           passes its water and load to its lower neighbours in proportion to the squared \
-          slope); running water carries up to `capacity` × water × slope, wears the ground \
-          where it carries less and lays material down where it carries more; pits fill up \
-          with sediment until they spill. It runs coarse to fine, from a grid of 128 cells \
+          slope); water stands in hollows as lakes until they spill. Running water carries \
+          up to `capacity` × water × slope, wears the ground where it carries less and lays \
+          material down where it carries more; still water lays down all it carries, so \
+          lakes fill with sediment. It runs coarse to fine, from a grid of 128 cells \
           across to the render's, so a preview and an export show the same valleys. Heights \
           keep the input's units (a height of 1 stands a tenth of the texture's width, as \
           for the normal map); material is only moved. Tileable graphs wrap; otherwise \

@@ -358,6 +358,50 @@ fn compute_whole(
     report: &(dyn Fn(u64) + Sync),
 ) -> Result<Image> {
     let (w, h) = program.grid(stage, size.0, size.1);
+    let input = |p: &PlaneId| {
+        let image = planes[*p as usize]
+            .as_deref()
+            .expect("a plane is computed before the stages that read it");
+        (image, program.planes[*p as usize].wrap)
+    };
+    if let StageWork::Erosion {
+        height,
+        rain,
+        hardness,
+        model,
+    } = &stage.work
+    {
+        // The simulation makes its result itself: no plane to allocate first.
+        let (heights, wrap) = input(height);
+        let maps = erosion::Maps {
+            height: &heights.data,
+            rain: rain.as_ref().map(|p| &input(p).0.data[..]),
+            hardness: hardness.as_ref().map(|p| &input(p).0.data[..]),
+        };
+        let texels = u64::from(w) * u64::from(h);
+        let reported = std::cell::Cell::new(0u64);
+        let progress = |share: f64| {
+            let now = ((share * texels as f64) as u64).min(texels);
+            report(now.saturating_sub(reported.replace(now)));
+        };
+        let data = erosion::erode(
+            *model, maps, w as usize, h as usize, wrap, cancel, &progress,
+        )
+        .map_err(|stop| match stop {
+            erosion::Stop::Cancelled => Error::Cancelled,
+            erosion::Stop::Memory => Error::Render(format!(
+                "not enough memory to erode the {w}x{h} plane of node '{}'",
+                stage.node
+            )),
+        })?;
+        report(texels.saturating_sub(reported.get()));
+        return Ok(Image {
+            width: w,
+            height: h,
+            channels: model.channels(),
+            data,
+        });
+    }
     let channels = stage.channels(&program.planes);
     let mut plane = Image {
         width: w,
@@ -372,12 +416,6 @@ fn compute_whole(
                     stage.node
                 ))
             })?,
-    };
-    let input = |p: &PlaneId| {
-        let image = planes[*p as usize]
-            .as_deref()
-            .expect("a plane is computed before the stages that read it");
-        (image, program.planes[*p as usize].wrap)
     };
     match &stage.work {
         StageWork::Pixels(tiles) => {
@@ -431,38 +469,7 @@ fn compute_whole(
             let (source, _) = input(source);
             stretch(&source.data, &mut plane.data);
         }
-        StageWork::Erosion {
-            height,
-            rain,
-            hardness,
-            model,
-        } => {
-            let (heights, wrap) = input(height);
-            let maps = erosion::Maps {
-                height: &heights.data,
-                rain: rain.as_ref().map(|p| &input(p).0.data[..]),
-                hardness: hardness.as_ref().map(|p| &input(p).0.data[..]),
-            };
-            let texels = u64::from(w) * u64::from(h);
-            let reported = std::cell::Cell::new(0u64);
-            let progress = |share: f64| {
-                let now = ((share * texels as f64) as u64).min(texels);
-                report(now.saturating_sub(reported.replace(now)));
-            };
-            let eroded = erosion::erode(
-                *model, maps, w as usize, h as usize, wrap, cancel, &progress,
-            )
-            .map_err(|stop| match stop {
-                erosion::Stop::Cancelled => Error::Cancelled,
-                erosion::Stop::Memory => Error::Render(format!(
-                    "not enough memory to erode the {w}x{h} plane of node '{}'",
-                    stage.node
-                )),
-            })?;
-            pool::give(std::mem::replace(&mut plane.data, eroded));
-            report(texels.saturating_sub(reported.get()));
-            return Ok(plane);
-        }
+        StageWork::Erosion { .. } => unreachable!("erosions are computed above"),
         StageWork::FloodFill {
             input: source,
             threshold,

@@ -49,6 +49,13 @@ impl Field {
         self.w + 2
     }
 
+    /// The inner rows, each with its border cell at either end, to write in parallel.
+    pub fn rows_mut(&mut self) -> rayon::slice::ChunksMut<'_, f32> {
+        use rayon::prelude::*;
+        let (s, h) = (self.stride(), self.h);
+        self.data[s..s * (h + 1)].par_chunks_mut(s)
+    }
+
     /// Inner row `y`.
     pub fn row(&self, y: usize) -> &[f32] {
         let s = self.stride();

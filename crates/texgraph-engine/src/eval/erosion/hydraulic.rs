@@ -239,7 +239,7 @@ impl Simulation for Hydraulic {
     }
 
     fn step(&mut self) {
-        let (w, h, s) = (self.ground.w, self.ground.h, self.ground.stride());
+        let (w, s) = (self.ground.w, self.ground.stride());
         let fluid_edge = if self.wrap {
             self.surface.fill_border(Edge::Wrap);
             Edge::Wrap
@@ -251,24 +251,22 @@ impl Simulation for Hydraulic {
         self.sediment.fill_border(fluid_edge);
         let rates = self.rates();
         let surface = &self.surface.data;
-        self.inverse.data[s..s * (h + 1)]
-            .par_chunks_mut(s)
-            .enumerate()
-            .for_each(|(y, row)| {
-                let [a, m, b] = rows3(surface, y, s);
-                weight_row(a, m, b, &mut row[1..w + 1], rates.grade);
-            });
+        self.inverse.rows_mut().enumerate().for_each(|(y, row)| {
+            let [a, m, b] = rows3(surface, y, s);
+            weight_row(a, m, b, &mut row[1..w + 1], rates.grade);
+        });
         self.inverse.fill_border(fluid_edge);
         let (water, sediment, inverse) =
             (&self.water.data, &self.sediment.data, &self.inverse.data);
         let (ground, lake) = (&self.ground.data, &self.lake.data);
         let (rain, soft) = (&self.rain, &self.soft);
         let [g_out, l_out, z_out, q_out, s_out] = &mut self.next;
-        inner(g_out)
-            .zip(inner(l_out))
-            .zip(inner(z_out))
-            .zip(inner(q_out))
-            .zip(inner(s_out))
+        g_out
+            .rows_mut()
+            .zip(l_out.rows_mut())
+            .zip(z_out.rows_mut())
+            .zip(q_out.rows_mut())
+            .zip(s_out.rows_mut())
             .zip(self.wear.par_chunks_mut(w))
             .zip(self.deposit.par_chunks_mut(w))
             .enumerate()
@@ -365,12 +363,6 @@ struct RowOut<'a> {
     sediment: &'a mut [f32],
     wear: &'a mut [f32],
     deposit: &'a mut [f32],
-}
-
-/// The inner rows of `field`, each with its two border cells, to write in parallel.
-fn inner(field: &mut Field) -> rayon::slice::ChunksMut<'_, f32> {
-    let (s, h) = (field.stride(), field.h);
-    field.data[s..s * (h + 1)].par_chunks_mut(s)
 }
 
 /// The larger of two numbers, as a comparison and a select: the values here are never NaN,

@@ -83,7 +83,7 @@ impl Simulation for Thermal {
     }
 
     fn step(&mut self) {
-        let (w, h, s) = (self.height.w, self.height.h, self.height.stride());
+        let (w, s) = (self.height.w, self.height.stride());
         let edge = if self.wrap { Edge::Wrap } else { Edge::Clamp };
         self.height.fill_border(edge);
         if !self.wrap {
@@ -91,27 +91,21 @@ impl Simulation for Thermal {
         }
         let (talus, strength) = (self.talus, self.settings.strength.clamp(0.0, 1.0));
         let height = &self.height.data;
-        self.share.data[s..s * (h + 1)]
-            .par_chunks_mut(s)
-            .enumerate()
-            .for_each(|(y, row)| {
-                let [a, m, b] = rows3(height, y, s);
-                send_row(a, m, b, &mut row[1..w + 1], talus, strength);
-            });
+        self.share.rows_mut().enumerate().for_each(|(y, row)| {
+            let [a, m, b] = rows3(height, y, s);
+            send_row(a, m, b, &mut row[1..w + 1], talus, strength);
+        });
         self.share
             .fill_border(if self.wrap { Edge::Wrap } else { Edge::Zero });
         let share = &self.share.data;
-        self.next.data[s..s * (h + 1)]
-            .par_chunks_mut(s)
-            .enumerate()
-            .for_each(|(y, row)| {
-                move_row(
-                    rows3(height, y, s),
-                    rows3(share, y, s),
-                    &mut row[1..w + 1],
-                    talus,
-                );
-            });
+        self.next.rows_mut().enumerate().for_each(|(y, row)| {
+            move_row(
+                rows3(height, y, s),
+                rows3(share, y, s),
+                &mut row[1..w + 1],
+                talus,
+            );
+        });
         std::mem::swap(&mut self.height, &mut self.next);
     }
 

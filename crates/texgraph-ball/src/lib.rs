@@ -13,6 +13,7 @@ pub mod maps;
 pub mod material;
 mod shade;
 pub mod shapes;
+pub mod terrain;
 pub mod vector;
 
 use rayon::prelude::*;
@@ -20,10 +21,11 @@ use rayon::prelude::*;
 pub use environment::{Environment, EnvironmentImage, Lighting};
 pub use maps::{MaterialMaps, flip_green, material_maps, neutral_image, solid};
 pub use material::Material;
-pub use shapes::{Hit, Shape};
+pub use shapes::{Ground, Hit, Shape};
+pub use terrain::Heightfield;
 pub use vector::{Turn, Vec3, v3};
 
-use shade::{KeyLight, Light, shade};
+use shade::{Detail, KeyLight, Light, shade};
 use texgraph_engine::eval::Image;
 use texgraph_kernels::color::linear_to_srgb;
 
@@ -69,7 +71,7 @@ pub struct BallSettings {
     pub shape: Shape,
     /// Width and height of the image, in pixels.
     pub size: u32,
-    /// How many times the maps repeat across the shape's UV.
+    /// How many times the maps repeat across the shape's UV (the terrain shows them once).
     pub tiling: f32,
     /// The light around the shape.
     pub environment: Environment,
@@ -86,8 +88,11 @@ pub struct BallSettings {
     pub tone_map: bool,
     /// What shows behind the shape.
     pub background: Background,
-    /// Parallax depth of the height map in texture tiles (0 turns parallax off).
+    /// Parallax depth of the height map in texture tiles (0 turns parallax off; the
+    /// terrain's relief is its geometry, so it takes none).
     pub depth: f32,
+    /// The terrain shape's height for a height of 1, as a fraction of its width.
+    pub relief: f32,
     /// Samples per pixel along each axis (2: 4 samples, antialiased edges).
     pub samples: u32,
     /// The camera turned about the shape from the shape's own view, in degrees: about the
@@ -114,6 +119,7 @@ impl Default for BallSettings {
             tone_map: true,
             background: Background::Environment,
             depth: 0.0,
+            relief: 0.25,
             samples: 2,
             orbit: [0.0, 0.0],
             zoom: 1.0,
@@ -132,6 +138,11 @@ const MAX_PITCH: f32 = 1.553_343;
 pub const MIN_ZOOM: f32 = 0.5;
 /// See [`MIN_ZOOM`].
 pub const MAX_ZOOM: f32 = 3.0;
+/// Range of [`BallSettings::relief`]: from a nearly flat slab to a block twice as high as
+/// wide.
+pub const MIN_RELIEF: f32 = 0.01;
+/// See [`MIN_RELIEF`].
+pub const MAX_RELIEF: f32 = 2.0;
 
 /// The camera: position and its right, up and forward axes.
 struct Camera {
@@ -251,6 +262,19 @@ pub fn render_radiance_with(
         key,
     };
     let exposure = settings.exposure.exp2();
+    let ground = Ground {
+        field: material.ground(),
+        relief: settings.relief,
+    };
+    // The terrain's ground is its height map, so its normal map and parallax would show
+    // the same relief twice.
+    let detail = if settings.shape == Shape::Terrain {
+        Detail::None
+    } else {
+        Detail::NormalMap {
+            depth: settings.depth,
+        }
+    };
     let n = settings.samples.max(1);
     let weight = 1.0 / (n * n) as f32;
     let width = size as usize;
@@ -272,24 +296,24 @@ pub fn render_radiance_with(
                             Background::Gray => Some(v3(GRAY, GRAY, GRAY)),
                             Background::Transparent => None,
                         };
-                        let (color, alpha) =
-                            match settings
-                                .shape
-                                .intersect(camera.origin, dir, settings.tiling)
-                            {
-                                Some(hit) => {
-                                    let (c, a) =
-                                        shade(&hit, -dir, material, &light, settings.depth);
-                                    match behind {
-                                        Some(bg) => (c * a + bg * (1.0 - a), 1.0),
-                                        None => (c * a, a),
-                                    }
+                        let (color, alpha) = match settings.shape.intersect(
+                            camera.origin,
+                            dir,
+                            settings.tiling,
+                            ground,
+                        ) {
+                            Some(hit) => {
+                                let (c, a) = shade(&hit, -dir, material, &light, detail);
+                                match behind {
+                                    Some(bg) => (c * a + bg * (1.0 - a), 1.0),
+                                    None => (c * a, a),
                                 }
-                                None => match behind {
-                                    Some(bg) => (bg, 1.0),
-                                    None => (Vec3::default(), 0.0),
-                                },
-                            };
+                            }
+                            None => match behind {
+                                Some(bg) => (bg, 1.0),
+                                None => (Vec3::default(), 0.0),
+                            },
+                        };
                         sum[0] += color.x;
                         sum[1] += color.y;
                         sum[2] += color.z;

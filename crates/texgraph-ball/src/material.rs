@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use crate::maps::MaterialMaps;
+use crate::terrain::Heightfield;
 use crate::vector::floor;
 use texgraph_engine::eval::Image;
 use texgraph_kernels::color::srgb_to_linear;
@@ -40,9 +41,8 @@ pub struct Material {
     width: usize,
     height: usize,
     texels: Vec<[f32; TEXEL]>,
-    heights: Vec<f32>,
-    heights_width: usize,
-    heights_height: usize,
+    /// The height map, for parallax and as the terrain's ground.
+    ground: Heightfield,
 }
 
 /// Bilinear lookup coordinates at (`u`, `v`) in a `w`×`h` map that repeats: the two
@@ -163,10 +163,13 @@ impl Material {
             width,
             height,
             texels,
-            heights,
-            heights_width: hw,
-            heights_height: hh,
+            ground: Heightfield::new(hw, hh, heights),
         }
+    }
+
+    /// The height map as the terrain shape's ground.
+    pub fn ground(&self) -> &Heightfield {
+        &self.ground
     }
 
     /// Every map at (`u`, `v`), bilinear, repeating.
@@ -196,12 +199,9 @@ impl Material {
 
     /// The height map at (`u`, `v`), bilinear, repeating.
     pub(crate) fn height(&self, u: f32, v: f32) -> f32 {
-        if self.heights.len() == 1 {
-            return self.heights[0];
-        }
-        let (w, h) = (self.heights_width, self.heights_height);
+        let (heights, w, h) = self.ground.samples();
         let ([xa, xb], [ya, yb], [fx, fy]) = corners(u, v, w, h);
-        let at = |x: usize, y: usize| self.heights[y * w + x];
+        let at = |x: usize, y: usize| heights[y * w + x];
         let top = at(xa, ya) + (at(xb, ya) - at(xa, ya)) * fx;
         let bottom = at(xa, yb) + (at(xb, yb) - at(xa, yb)) * fx;
         top + (bottom - top) * fy

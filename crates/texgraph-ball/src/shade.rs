@@ -79,6 +79,15 @@ fn rgb(p: [f32; 4]) -> Vec3 {
     v3(p[0], p[1], p[2])
 }
 
+/// Which of the height map's and normal map's detail the surface shows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Detail {
+    /// The normal map, and parallax of `depth` texture tiles (0: none).
+    NormalMap { depth: f32 },
+    /// Neither: the surface's own normal (the terrain, whose geometry is its height map).
+    None,
+}
+
 /// Linear radiance leaving `hit` towards the eye (`view`, unit, from the surface to the
 /// eye), and the surface's opacity.
 pub(crate) fn shade(
@@ -86,12 +95,14 @@ pub(crate) fn shade(
     view: Vec3,
     material: &Material,
     light: &Light<'_>,
-    depth: f32,
+    detail: Detail,
 ) -> (Vec3, f32) {
     let (lighting, key, turn) = (light.lighting, light.key, light.turn);
     let (t, b, ng) = (hit.tangent, hit.bitangent, hit.normal);
     let mut uv = hit.uv;
-    if depth > 0.0 {
+    if let Detail::NormalMap { depth } = detail
+        && depth > 0.0
+    {
         let view_ts = v3(view.dot(t), view.dot(b), view.dot(ng));
         uv = parallax(material, uv, view_ts, depth);
     }
@@ -103,9 +114,14 @@ pub(crate) fn shade(
     let metallic = surface.metallic.clamp(0.0, 1.0);
     let occlusion = surface.occlusion.clamp(0.0, 1.0);
     let emissive = Vec3::from_array(surface.emissive);
-    let m = surface.normal;
-    // OpenGL tangent space: x along +u, y up the image, z out of the surface.
-    let n = (t * (2.0 * m[0] - 1.0) + b * (2.0 * m[1] - 1.0) + ng * (2.0 * m[2] - 1.0)).normalize();
+    let n = match detail {
+        Detail::NormalMap { .. } => {
+            let m = surface.normal;
+            // OpenGL tangent space: x along +u, y up the image, z out of the surface.
+            (t * (2.0 * m[0] - 1.0) + b * (2.0 * m[1] - 1.0) + ng * (2.0 * m[2] - 1.0)).normalize()
+        }
+        Detail::None => ng,
+    };
 
     let base = rgb(base);
     let c_diff = base * (1.0 - metallic);

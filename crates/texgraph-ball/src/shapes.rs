@@ -19,7 +19,10 @@
 //! - **Cylinder** (radius 0.75, height 1.5, along y): the side's u runs three times around
 //!   (about square texels), v from top to bottom; the caps hold the map once like the
 //!   cube's top and bottom faces.
+//! - **Terrain**: the height map as a block of ground on the square [-1, 1]² of the
+//!   ground plane, the map once, its top row at the far edge (see [`crate::terrain`]).
 
+use crate::terrain::Heightfield;
 use crate::vector::{Vec3, v3};
 
 /// A shape to show a material on.
@@ -35,6 +38,17 @@ pub enum Shape {
     Cube,
     /// A capped cylinder standing on y.
     Cylinder,
+    /// The height map as a lit block of ground, seen from above and to the side.
+    Terrain,
+}
+
+/// The terrain shape's ground: a height map standing `relief` high.
+#[derive(Debug, Clone, Copy)]
+pub struct Ground<'a> {
+    /// The height map.
+    pub field: &'a Heightfield,
+    /// The height of a unit of the map, as a fraction of the block's width.
+    pub relief: f32,
 }
 
 /// Where a ray meets a shape.
@@ -62,7 +76,13 @@ const CYL_HALF: f32 = 0.75;
 
 impl Shape {
     /// Every shape, in the order menus list them.
-    pub const ALL: [Shape; 4] = [Shape::Sphere, Shape::Cube, Shape::Cylinder, Shape::Plane];
+    pub const ALL: [Shape; 5] = [
+        Shape::Sphere,
+        Shape::Cube,
+        Shape::Cylinder,
+        Shape::Plane,
+        Shape::Terrain,
+    ];
 
     /// The shape's name on the command line (`texgraph render --ball`).
     pub fn id(self) -> &'static str {
@@ -71,6 +91,7 @@ impl Shape {
             Shape::Plane => "plane",
             Shape::Cube => "cube",
             Shape::Cylinder => "cylinder",
+            Shape::Terrain => "terrain",
         }
     }
 
@@ -85,6 +106,7 @@ impl Shape {
             Shape::Sphere | Shape::Plane => 1.0,
             Shape::Cube => 1.2,
             Shape::Cylinder => 1.1,
+            Shape::Terrain => 1.35,
         }
     }
 
@@ -95,16 +117,25 @@ impl Shape {
             Shape::Sphere | Shape::Plane => (0.0, 0.0),
             Shape::Cube => (35f32.to_radians(), 25f32.to_radians()),
             Shape::Cylinder => (0.0, 22f32.to_radians()),
+            Shape::Terrain => (30f32.to_radians(), 35f32.to_radians()),
         }
     }
 
-    /// The nearest hit of the ray `origin + t·dir` (`dir` unit) with t > 0.
-    pub fn intersect(self, origin: Vec3, dir: Vec3, tiling: f32) -> Option<Hit> {
+    /// The nearest hit of the ray `origin + t·dir` (`dir` unit) with t > 0. `ground` is
+    /// what the terrain is made of; the terrain shows its map once, whatever the tiling.
+    pub fn intersect(
+        self,
+        origin: Vec3,
+        dir: Vec3,
+        tiling: f32,
+        ground: Ground<'_>,
+    ) -> Option<Hit> {
         let hit = match self {
             Shape::Sphere => sphere(origin, dir),
             Shape::Plane => plane(origin, dir),
             Shape::Cube => cube(origin, dir),
             Shape::Cylinder => cylinder(origin, dir),
+            Shape::Terrain => return ground.field.intersect(origin, dir, ground.relief),
         }?;
         Some(Hit {
             uv: [hit.uv[0] * tiling, hit.uv[1] * tiling],

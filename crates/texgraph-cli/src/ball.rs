@@ -17,7 +17,7 @@ pub struct BallArgs<'a> {
     pub out: Option<&'a Path>,
     /// The image's size.
     pub size: (u32, u32),
-    /// `sphere`, `plane`, `cube` or `cylinder`.
+    /// `sphere`, `plane`, `cube`, `cylinder` or `terrain`.
     pub shape: &'a str,
     /// `studio`, `sky` or an environment image file.
     pub env: &'a str,
@@ -51,6 +51,8 @@ pub struct View {
     pub exposure: f32,
     /// Parallax depth, texture tiles.
     pub parallax: f32,
+    /// The terrain's height for a height of 1, as a fraction of its width.
+    pub relief: f32,
 }
 
 /// Deepest parallax `--parallax` takes, in texture tiles.
@@ -81,6 +83,12 @@ impl View {
                 texgraph_core::ball::MAX_ZOOM,
             ),
             ("--parallax", v.parallax, 0.0, MAX_PARALLAX),
+            (
+                "--relief",
+                v.relief,
+                texgraph_core::ball::MIN_RELIEF,
+                texgraph_core::ball::MAX_RELIEF,
+            ),
             ("--exposure", v.exposure, -16.0, 16.0),
         ];
         for (flag, x, low, high) in ranged {
@@ -142,6 +150,7 @@ pub fn run(args: &BallArgs<'_>, graph: &Graph) -> anyhow::Result<()> {
         zoom: args.view.zoom,
         exposure: args.view.exposure,
         depth: args.view.parallax,
+        relief: args.view.relief,
         ..BallSettings::default()
     };
     let request = ExportRequest::Ball(BallExport {

@@ -61,9 +61,10 @@ pub struct RenderArgs {
     /// Write every file of the preset in this format instead of the preset's.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Format::ids()), requires = "preset")]
     format: Option<String>,
-    /// Render the graph's material on a lit shape instead of a map: sphere, plane, cube or
-    /// cylinder (a CPU PBR render; `--size` is the image's, `--map-size` the maps').
-    #[arg(long, value_name = "SHAPE", value_parser = ["sphere", "plane", "cube", "cylinder"], conflicts_with_all = ["output", "all_outputs", "frames", "preset", "depth"])]
+    /// Render the graph's material on a lit shape instead of a map: sphere, plane, cube,
+    /// cylinder or terrain (the height map as a block of ground); a CPU PBR render,
+    /// `--size` is the image's, `--map-size` the maps'.
+    #[arg(long, value_name = "SHAPE", value_parser = ["sphere", "plane", "cube", "cylinder", "terrain"], conflicts_with_all = ["output", "all_outputs", "frames", "preset", "depth"])]
     ball: Option<String>,
     /// With `--ball`: the light around the shape, `studio`, `sky` or an equirectangular
     /// Radiance .hdr or OpenEXR .exr image file (twice as wide as high; its centre column is
@@ -105,6 +106,10 @@ pub struct RenderArgs {
     /// With `--ball`: parallax depth of the height map in texture tiles (0 to 0.5; 0: off).
     #[arg(long, default_value_t = BallSettings::default().depth, requires = "ball")]
     parallax: f32,
+    /// With `--ball terrain`: the terrain's height for a height of 1, as a fraction of its
+    /// width (0.01 to 2; default 0.25).
+    #[arg(long, default_value_t = BallSettings::default().relief, requires = "ball")]
+    relief: f32,
     /// Render only this rectangle of the image, `X,Y,W,H` in pixels of `--size`: the same
     /// bits as that part of the whole render, so regions rendered anywhere stitch into it
     /// exactly (`texgraph stitch`). The file records where it belongs.
@@ -160,6 +165,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
                     zoom: args.zoom,
                     exposure: args.exposure,
                     parallax: args.parallax,
+                    relief: args.relief,
                 },
                 threads: args.threads,
             },

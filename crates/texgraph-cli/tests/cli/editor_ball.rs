@@ -114,6 +114,28 @@ fn the_3d_view_shows_what_the_cli_writes() {
         editor == cli,
         "the editor's cylinder differs from the CLI's"
     );
+
+    let mut graph = Graph::load(&example("eroded_mountains.json")).unwrap();
+    graph.resolve_paths(&example(""));
+    let editor = editor_frame(&graph, 96, |view| {
+        view.settings.size = 64;
+        view.settings.shape = Shape::Terrain;
+        view.settings.relief = 0.4;
+    });
+    let cli = cli_frame(
+        "eroded_mountains.json",
+        &[
+            "--ball",
+            "terrain",
+            "--size",
+            "64",
+            "--map-size",
+            "96",
+            "--relief",
+            "0.4",
+        ],
+    );
+    assert!(editor == cli, "the editor's terrain differs from the CLI's");
 }
 
 #[test]
@@ -137,6 +159,7 @@ fn the_3d_views_command_renders_what_it_shows() {
         s.zoom = 1.3;
         s.exposure = -0.5;
         s.depth = 0.03;
+        s.relief = 0.35;
     };
     let editor = editor_frame(&graph, 64, adjust);
     let mut view = BallView::new(|_| {}, false);
@@ -153,6 +176,7 @@ fn the_3d_views_command_renders_what_it_shows() {
         "--light-intensity",
         "--exposure",
         "--parallax",
+        "--relief",
         "--background",
         "--tiling",
         "--light-angle",
@@ -184,6 +208,7 @@ fn view_flags_out_of_range_are_refused_by_name() {
     for (flag, value, message) in [
         ("--zoom", "9", "--zoom must be between 0.5 and 3"),
         ("--parallax", "0.9", "--parallax must be between 0 and 0.5"),
+        ("--relief", "0", "--relief must be between 0.01 and 2"),
         (
             "--light-intensity",
             "NaN",

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use texgraph_core::Image;
 use texgraph_core::RenderOptions;
 use texgraph_core::ball::{
-    Background, BallSettings, Environment, EnvironmentImage, Lighting, MaterialMaps, Shape, Vec3,
-    flip_green, material_maps, render_ball, render_ball_lit, render_radiance, solid, v3,
+    Background, BallSettings, Environment, EnvironmentImage, Ground, Heightfield, Lighting,
+    MaterialMaps, Shape, Vec3, flip_green, material_maps, render_ball, render_ball_lit,
+    render_radiance, solid, v3,
 };
 
 use crate::common;
@@ -396,23 +397,36 @@ fn each_shapes_tangent_runs_along_u_and_its_bitangent_up_the_image() {
         v3(-3.5, -2.0, 2.5),
         v3(0.5, 4.5, 1.0),
     ];
-    for shape in [Shape::Sphere, Shape::Plane, Shape::Cube, Shape::Cylinder] {
+    // A sloping, rippled terrain: its ground has a texture direction; its walls, which
+    // repeat the edge's texels downwards, have none.
+    let heights = (0..32 * 32)
+        .map(|k| 0.3 + 0.01 * (k % 32) as f32 + 0.01 * ((k / 32) as f32 * 0.3).sin())
+        .collect();
+    let field = Heightfield::new(32, 32, heights);
+    let ground = Ground {
+        field: &field,
+        relief: 0.4,
+    };
+    for shape in Shape::ALL {
         let mut checked = 0;
         for origin in origins {
             for i in 0..15 {
                 for j in 0..15 {
                     let target = v3(i as f32 / 7.0 - 1.0, j as f32 / 7.0 - 1.0, 0.0);
                     let dir = (target - origin).normalize();
-                    let Some(hit) = shape.intersect(origin, dir, 2.0) else {
+                    let Some(hit) = shape.intersect(origin, dir, 2.0, ground) else {
                         continue;
                     };
+                    if shape == Shape::Terrain && hit.normal.y < 0.5 {
+                        continue;
+                    }
                     let (n, t, b) = (hit.normal, hit.tangent, hit.bitangent);
                     assert!((t.length() - 1.0).abs() < 1e-4 && n.dot(t).abs() < 1e-4);
                     assert!((b - n.cross(t)).length() < 1e-5);
                     assert!(n.dot(-dir) > 0.0, "{shape:?}: the hit faces the ray");
                     let step = |d: Vec3| {
                         let p = hit.position + d * 2e-3;
-                        let h = shape.intersect(origin, (p - origin).normalize(), 2.0)?;
+                        let h = shape.intersect(origin, (p - origin).normalize(), 2.0, ground)?;
                         let du = h.uv[0] - hit.uv[0];
                         let dv = h.uv[1] - hit.uv[1];
                         // Skip seams and edges, where UV jumps.
@@ -655,11 +669,21 @@ fn sphere_trace(origin: Vec3, dir: Vec3) -> (Option<f64>, f64) {
     (None, closest)
 }
 
+/// The rounded cube's hit (the ground a terrain would stand on plays no part).
+fn cube_hit(origin: Vec3, dir: Vec3) -> Option<texgraph_core::ball::Hit> {
+    let field = Heightfield::default();
+    let ground = Ground {
+        field: &field,
+        relief: 0.25,
+    };
+    Shape::Cube.intersect(origin, dir, 1.0, ground)
+}
+
 #[test]
 fn the_rounded_cubes_hits_match_sphere_tracing_its_distance_function() {
     let (mut hits, mut misses) = (0, 0);
     for (origin, dir) in cube_rays() {
-        let analytic = Shape::Cube.intersect(origin, dir, 1.0);
+        let analytic = cube_hit(origin, dir);
         match (analytic, sphere_trace(origin, dir)) {
             (Some(hit), (Some(t), _)) => {
                 assert!(
@@ -685,7 +709,7 @@ fn the_rounded_cubes_normals_are_its_distance_functions_gradient_and_its_frames_
     let h = 1e-5;
     let (mut rounded, mut flat) = (0, 0);
     for (origin, dir) in cube_rays() {
-        let Some(hit) = Shape::Cube.intersect(origin, dir, 1.0) else {
+        let Some(hit) = cube_hit(origin, dir) else {
             continue;
         };
         let (n, t, b) = (hit.normal, hit.tangent, hit.bitangent);
@@ -720,9 +744,7 @@ fn the_rounded_cubes_normals_are_its_distance_functions_gradient_and_its_frames_
         "{rounded} rounded, {flat} flat"
     );
     // The middle of the front face: the map's centre, upright.
-    let hit = Shape::Cube
-        .intersect(v3(0.0, 0.0, 5.0), v3(0.0, 0.0, -1.0), 1.0)
-        .unwrap();
+    let hit = cube_hit(v3(0.0, 0.0, 5.0), v3(0.0, 0.0, -1.0)).unwrap();
     assert_eq!((hit.t, hit.normal), (4.25, v3(0.0, 0.0, 1.0)));
     assert_eq!((hit.tangent, hit.uv), (v3(1.0, 0.0, 0.0), [0.5, 0.5]));
 }

@@ -41,6 +41,7 @@ mod smears;
 mod splatters;
 mod streaming;
 mod subgraphs;
+mod terrain_view;
 mod tile_sampler;
 mod validation;
 mod vocabulary;

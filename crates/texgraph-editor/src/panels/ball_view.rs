@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Color32, Sense, TextureHandle, TextureOptions, Ui, vec2};
 use texgraph_core::Image;
-use texgraph_core::ball::{Background, BallSettings, Environment, MaterialMaps, Shape};
+use texgraph_core::ball::{
+    Background, BallSettings, Environment, MAX_RELIEF, MIN_RELIEF, MaterialMaps, Shape,
+};
 
 use crate::jobs::ball::{BallRenderer, FrameJob};
 use crate::panels::preview::to_color_image;
@@ -56,6 +58,7 @@ fn shape_name(shape: Shape) -> &'static str {
         Shape::Cube => "Rounded cube",
         Shape::Cylinder => "Cylinder",
         Shape::Plane => "Plane",
+        Shape::Terrain => "Terrain",
     }
 }
 
@@ -242,6 +245,7 @@ impl BallView {
             "background": s.background.id(),
             "tiling": s.tiling,
             "depth": s.depth,
+            "relief": s.relief,
             "light": s.light_intensity,
             "exposure": s.exposure,
             "size": s.size,
@@ -269,6 +273,7 @@ impl BallView {
         }
         s.tiling = number("tiling", 0.25..=16.0).unwrap_or(s.tiling);
         s.depth = number("depth", 0.0..=0.2).unwrap_or(s.depth);
+        s.relief = number("relief", RELIEF).unwrap_or(s.relief);
         s.light_intensity = number("light", 0.0..=10.0).unwrap_or(s.light_intensity);
         s.exposure = number("exposure", -4.0..=4.0).unwrap_or(s.exposure);
         let size = |key: &str, sizes: &[u32]| {
@@ -366,6 +371,7 @@ impl BallView {
             ("zoom", s.zoom, d.zoom),
             ("exposure", s.exposure, d.exposure),
             ("parallax", s.depth, d.depth),
+            ("relief", s.relief, d.relief),
         ];
         for (name, value, default) in numbers {
             if value != default {
@@ -641,6 +647,20 @@ impl BallView {
             }
         });
         ui.horizontal_wrapped(|ui| {
+            if s.shape == Shape::Terrain {
+                // The terrain shows its maps once and its relief is its geometry.
+                ui.label("relief");
+                ui.add(
+                    egui::DragValue::new(&mut s.relief)
+                        .range(RELIEF)
+                        .speed(0.005)
+                        .max_decimals(3),
+                )
+                .on_hover_text(
+                    "the terrain's height for a height of 1, as a fraction of its width",
+                );
+                return;
+            }
             ui.label("tiling");
             ui.add(
                 egui::DragValue::new(&mut s.tiling)
@@ -757,6 +777,8 @@ impl BallView {
 
 /// The width of the 3D tab's choices: three fit the side panel at its default width.
 const COMBO_WIDTH: f32 = 84.0;
+/// The terrain's relief, as `texgraph render --relief` takes it.
+const RELIEF: std::ops::RangeInclusive<f32> = MIN_RELIEF..=MAX_RELIEF;
 
 /// `word` as one word of a POSIX shell command line (single-quoted unless plain).
 fn shell_word(word: &str) -> String {

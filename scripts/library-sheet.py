@@ -35,6 +35,10 @@ def main() -> None:
                 tile = Path(tmp) / f"{path.stem}.png"
                 subprocess.run([CLI, "render", path, "--size", "160", "-o", tile],
                                check=True, capture_output=True)
+                if first_output_usage(graph) == "splat":
+                    # Layer weights, not transparency: show R, G and B as engines show a
+                    # splat map (the fourth layer, in alpha, is what stays black).
+                    subprocess.run(["mogrify", "-alpha", "off", tile], check=True)
                 tiles += ["-label", path.stem, tile]
                 bench = subprocess.run(
                     [CLI, "bench", path, "--size", "1024", "--threads", "1", "--reps", "5"],
@@ -50,6 +54,14 @@ def main() -> None:
     print("|---|---|---|---|")
     for category, stem, name, ms in rows:
         print(f"| {category} | `library:{stem}` | {name} | {ms:.0f} ms |")
+
+
+def first_output_usage(graph: dict) -> str:
+    """The usage of the graph's first output node (what `texgraph render` writes)."""
+    for node in graph["nodes"]:
+        if node["type"] == "output":
+            return node.get("params", {}).get("usage", "color")
+    return "color"
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ impl MaterialMaps {
         }
     }
 
-    /// The map of `usage` (`None` for `color` and `mask`, which a ball does not read).
+    /// The map of `usage` (`None` for `color`, `mask` and `splat`, which a ball does not
+    /// read).
     pub fn map_mut(&mut self, usage: Usage) -> Option<&mut Image> {
         Some(match usage {
             Usage::BaseColor => &mut self.base_color,
@@ -69,7 +70,7 @@ impl MaterialMaps {
             Usage::Height => &mut self.height,
             Usage::Opacity => &mut self.opacity,
             Usage::Emissive => &mut self.emissive,
-            Usage::Color | Usage::Mask => return None,
+            Usage::Color | Usage::Mask | Usage::Splat => return None,
         })
     }
 }

@@ -26,6 +26,9 @@ pub enum Usage {
     Opacity,
     /// A mask for engines' detail and layer slots, linear.
     Mask,
+    /// A terrain's layer weights (splat map): four layers in R, G, B and A that sum to 1,
+    /// linear, as Unity terrain layers and Unreal landscape layers import them.
+    Splat,
 }
 
 /// How a map's values relate to light.
@@ -45,7 +48,7 @@ pub enum Encoding {
 
 impl Usage {
     /// Every usage, in the order menus and docs list them.
-    pub const ALL: [Usage; 10] = [
+    pub const ALL: [Usage; 11] = [
         Usage::Color,
         Usage::BaseColor,
         Usage::Normal,
@@ -56,10 +59,11 @@ impl Usage {
         Usage::Emissive,
         Usage::Opacity,
         Usage::Mask,
+        Usage::Splat,
     ];
 
     /// The ids as written in files, in [`Usage::ALL`]'s order.
-    pub const IDS: [&'static str; 10] = [
+    pub const IDS: [&'static str; 11] = [
         "color",
         "basecolor",
         "normal",
@@ -70,6 +74,7 @@ impl Usage {
         "emissive",
         "opacity",
         "mask",
+        "splat",
     ];
 
     /// The id written in files and presets (`basecolor`, `ambient_occlusion`…).
@@ -98,6 +103,7 @@ impl Usage {
             Usage::Emissive => "Emissive",
             Usage::Opacity => "Opacity",
             Usage::Mask => "Mask",
+            Usage::Splat => "Splat map",
         }
     }
 
@@ -106,7 +112,7 @@ impl Usage {
     pub fn channels(self) -> Option<usize> {
         match self {
             Usage::Color => None,
-            Usage::BaseColor | Usage::Normal | Usage::Emissive => Some(4),
+            Usage::BaseColor | Usage::Normal | Usage::Emissive | Usage::Splat => Some(4),
             _ => Some(1),
         }
     }
@@ -122,7 +128,8 @@ impl Usage {
 
     /// The value a preset writes when the graph has no output of this usage, as RGBA (one
     /// channel maps read the first): metallic 0, occlusion, roughness, opacity and masks 1,
-    /// emissive black, height 0.5, a flat normal, a mid-gray base color.
+    /// emissive black, height 0.5, a flat normal, a mid-gray base color, the first terrain
+    /// layer everywhere.
     pub fn neutral(self) -> [f32; 4] {
         match self {
             Usage::Metallic => [0.0, 0.0, 0.0, 1.0],
@@ -130,6 +137,7 @@ impl Usage {
             Usage::Height => [0.5, 0.5, 0.5, 1.0],
             Usage::Normal => [0.5, 0.5, 1.0, 1.0],
             Usage::BaseColor | Usage::Color => [0.5, 0.5, 0.5, 1.0],
+            Usage::Splat => [1.0, 0.0, 0.0, 0.0],
             Usage::Roughness | Usage::AmbientOcclusion | Usage::Opacity | Usage::Mask => [1.0; 4],
         }
     }

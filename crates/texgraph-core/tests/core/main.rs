@@ -38,6 +38,7 @@ mod request;
 mod scatter;
 mod simplex;
 mod smears;
+mod splat;
 mod splatters;
 mod streaming;
 mod subgraphs;

@@ -24,6 +24,8 @@ use crate::jobs::export::ExportJob;
 pub const ENCODING: &str = "encoding and writing…";
 /// The progress bar's width: the window keeps its size while an export runs.
 const PROGRESS_WIDTH: f32 = 280.0;
+/// The preset menu's greatest height, in points.
+const PRESET_LIST_HEIGHT: f32 = 420.0;
 
 /// Square sizes offered (custom sizes are typed).
 pub const SIZE_PRESETS: [u32; 6] = [256, 512, 1024, 2048, 4096, 8192];
@@ -636,6 +638,9 @@ impl ExportDialog {
                 ui.label("preset");
                 let presets = self.presets.clone();
                 egui::ComboBox::from_id_salt("export_preset")
+                    // Tall enough for every built-in preset and a few of the user's
+                    // without scrolling.
+                    .height(PRESET_LIST_HEIGHT)
                     .selected_text(
                         self.material
                             .clone()

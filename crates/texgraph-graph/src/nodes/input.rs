@@ -189,6 +189,10 @@ pub static OUTPUT: NodeDescriptor = NodeDescriptor {
                 "a normal map is a color, but a single channel feeds it (a height? \
                  connect it through a 'normal' node)",
             )),
+            (Some(4), Val::Scalar(_)) if usage == Usage::Splat => Err(ctx.error(
+                "usage",
+                "a splat map holds four layers' weights in R, G, B and A, but a single                  channel feeds it (build it with 'merge' or the 'terrain_splat' library                  graph)",
+            )),
             (Some(4), Val::Scalar(gray)) => {
                 Ok(vec![Val::Color([gray, gray, gray, Operand::Const(1.0)])])
             }

@@ -569,6 +569,26 @@ fn ball(c: &mut Criterion) {
             b.iter(|| black_box(render_ball_with(&material, &settings, &lighting)))
         });
     }
+    // The terrain shape, ray-traced through its height map, against the sphere above.
+    let mut terrain = Graph::load(&graphs_dir().join("eroded_mountains.json")).expect("loads");
+    terrain.resolve_paths(&graphs_dir());
+    let maps = material_maps(&terrain, 512, RenderOptions::default()).expect("renders");
+    let material = Material::new(&maps);
+    for (id, size, samples) in [
+        ("terrain_512_refined", 512, 2),
+        ("terrain_256_orbit", 256, 1),
+    ] {
+        let settings = BallSettings {
+            size,
+            samples,
+            shape: texgraph_core::ball::Shape::Terrain,
+            orbit: [20.0, 10.0],
+            ..BallSettings::default()
+        };
+        group.bench_function(id, |b| {
+            b.iter(|| black_box(render_ball_with(&material, &settings, &lighting)))
+        });
+    }
     group.finish();
 }
 

@@ -12,6 +12,9 @@ use crate::curve_editor::curve_editor;
 use crate::shown::{decimal, to_bytes, to_hex};
 use crate::slider::{self, Edit, Scale};
 
+/// A choice menu's greatest height, in points: room for about twenty options.
+const CHOICE_LIST_HEIGHT: f32 = 400.0;
+
 /// One row of the inspector: a node type's param, or a subgraph's exposed param.
 struct Field {
     name: String,
@@ -297,6 +300,9 @@ pub fn show(ui: &mut Ui, graph: &Graph, id: &str, commands: &mut Vec<Command>) {
                             };
                             let mut picked = None;
                             egui::ComboBox::from_id_salt(("choice", id, name))
+                                // Every option of the longest lists (the usages, the
+                                // blend modes) without scrolling.
+                                .height(CHOICE_LIST_HEIGHT)
                                 .selected_text(now)
                                 .show_ui(ui, |ui| {
                                     for option in options {

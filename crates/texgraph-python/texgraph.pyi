@@ -75,6 +75,7 @@ NodeId = Literal[
     "slope_blur",
     "hydraulic_erosion",
     "thermal_erosion",
+    "terrace",
     "non_uniform_blur",
     "directional_blur",
     "distance",

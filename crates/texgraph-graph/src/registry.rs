@@ -71,6 +71,7 @@ pub static NODES: &[&NodeDescriptor] = &[
     &nodes::filter::SLOPE_BLUR,
     &nodes::terrain::HYDRAULIC_EROSION,
     &nodes::terrain::THERMAL_EROSION,
+    &nodes::terrain::TERRACE,
     &nodes::smear::NON_UNIFORM_BLUR,
     &nodes::smear::DIRECTIONAL_BLUR,
     &nodes::mask::DISTANCE,

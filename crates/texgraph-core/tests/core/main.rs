@@ -42,6 +42,7 @@ mod splat;
 mod splatters;
 mod streaming;
 mod subgraphs;
+mod terrace;
 mod terrain_view;
 mod tile_sampler;
 mod validation;

@@ -1,16 +1,18 @@
 //! Terrain nodes: `hydraulic_erosion` and `thermal_erosion`, simulations over the whole
-//! heightfield (the evaluator's `erosion`). Their settings are in texture units and
-//! normalised time, so a preview and an export show the same valleys; they wrap in
-//! tileable graphs and give the same bits on any thread count and instruction set.
+//! heightfield (the evaluator's `erosion`), and `terrace`, a per-texel reshaping of
+//! heights into steps. The erosions' settings are in texture units and normalised time,
+//! so a preview and an export show the same valleys; they wrap in tileable graphs and
+//! give the same bits on any thread count and instruction set.
 
 use crate::compile::node_ctx::{NodeCtx, Val};
 use crate::compile::planes::PlaneInput;
 use crate::descriptor::PortType;
 use crate::descriptor::{
-    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param, SEED,
+    Category, InputPort, NodeDescriptor, OpenValue, OutputPort, OutputType, Param, ParamKind, SEED,
     Unconnected, float,
 };
 use texgraph_base::error::GraphError;
+use texgraph_engine::program::{Binary, Op, Operand, Unary};
 use texgraph_engine::terrain::{Erosion, Hydraulic, Thermal};
 
 const HEIGHT: InputPort = InputPort {
@@ -202,6 +204,95 @@ pub static THERMAL_EROSION: NodeDescriptor = NodeDescriptor {
         Ok(vec![ctx.read(plane, false)?])
     },
 };
+
+/// `terrace`: heights in steps, as strata weather into ledges.
+pub static TERRACE: NodeDescriptor = NodeDescriptor {
+    id: "terrace",
+    label: "Terrace",
+    category: Category::Terrain,
+    doc: "Shapes heights into `steps` terraces: with x = h·steps − offset, each step is \
+          floor(x) + smoothstep((frac(x) − sharpness)/(1 − sharpness)), divided back by \
+          `steps` (offset added back), so a step keeps its floor flat over the first \
+          `sharpness` of its rise and climbs to the next in the rest. Sharpness 0 gives soft \
+          S-shaped steps, near 1 flat treads and sheer risers. `amount` mixes the original \
+          back in. Per texel: it reaches no neighbours and tiles as its input does; erode \
+          after it for weathered ledges.",
+    inputs: &[InputPort {
+        name: "height",
+        ty: PortType::Scalar,
+        unconnected: Unconnected::Reads(OpenValue::BLACK),
+        doc: "The heights to terrace (a color is taken as its luminance).",
+    }],
+    outputs: &[OutputPort {
+        name: "height",
+        ty: OutputType::Scalar,
+        doc: "The terraced heights, in the input's units.",
+    }],
+    params: &[
+        Param {
+            name: "steps",
+            doc: "Terraces per unit of height.",
+            kind: ParamKind::Int {
+                default: 8,
+                min: 1,
+                max: 256,
+            },
+        },
+        float(
+            "sharpness",
+            0.7,
+            0.0,
+            1.0,
+            "The share of each step's rise that stays flat: 0 soft S-shaped steps, 1 sheer \
+             risers.",
+        ),
+        float(
+            "offset",
+            0.0,
+            0.0,
+            1.0,
+            "Moves the terraces' edges up by this share of a step.",
+        ),
+        float(
+            "amount",
+            1.0,
+            0.0,
+            1.0,
+            "How much of the terracing shows: 0 the input unchanged.",
+        ),
+    ],
+    compile: |ctx| {
+        let input = ctx
+            .input("height")?
+            .expect("an open height reads its default");
+        let height = ctx.scalar(input)?;
+        let steps = ctx.int("steps").max(1) as f32;
+        let sharpness = ctx.float("sharpness")?;
+        let offset = ctx.float("offset")?;
+        let amount = ctx.float("amount")?;
+        let binary = |ctx: &mut NodeCtx<'_, '_>, op, a, b| ctx.emit(Op::Binary(op, a, b));
+        let scaled = binary(ctx, Binary::Multiply, height, Operand::Const(steps))?;
+        let x = binary(ctx, Binary::Subtract, scaled, offset)?;
+        let floor = ctx.emit(Op::Unary(Unary::Floor, x))?;
+        let within = binary(ctx, Binary::Subtract, x, floor)?;
+        // The rise is the part of a step past `sharpness`; kept a hair wide so that a
+        // sharpness of 1 makes sheer risers rather than dividing by 0.
+        let rest = binary(ctx, Binary::Subtract, Operand::Const(1.0), sharpness)?;
+        let rise = binary(ctx, Binary::Max, rest, Operand::Const(MIN_RISE))?;
+        let climbed = binary(ctx, Binary::Subtract, within, sharpness)?;
+        let t = binary(ctx, Binary::Divide, climbed, rise)?;
+        let eased = ctx.emit(Op::Unary(Unary::Smoothstep, t))?;
+        let level = binary(ctx, Binary::Add, floor, eased)?;
+        let shifted = binary(ctx, Binary::Add, level, offset)?;
+        let terraced = binary(ctx, Binary::Multiply, shifted, Operand::Const(1.0 / steps))?;
+        Ok(vec![Val::Scalar(
+            ctx.emit(Op::Lerp(height, terraced, amount))?,
+        )])
+    },
+};
+
+/// The narrowest rise of a terrace, as a share of its step.
+const MIN_RISE: f32 = 1.0e-4;
 
 /// The `height` input as a full-size plane of one channel.
 fn height_plane(ctx: &mut NodeCtx<'_, '_>) -> Result<u32, GraphError> {

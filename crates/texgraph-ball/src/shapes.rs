@@ -144,7 +144,8 @@ impl Shape {
     }
 }
 
-fn frame(t: f32, position: Vec3, normal: Vec3, tangent: Vec3, uv: [f32; 2]) -> Hit {
+/// A hit with its frame completed: the bitangent is normal × tangent.
+pub(crate) fn frame(t: f32, position: Vec3, normal: Vec3, tangent: Vec3, uv: [f32; 2]) -> Hit {
     Hit {
         t,
         position,

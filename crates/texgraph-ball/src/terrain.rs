@@ -17,7 +17,7 @@
 //! Texture coordinates put sample (i, j) at the centre of texel (i, j), so the colour
 //! maps line up with the ground sample for sample.
 
-use crate::shapes::Hit;
+use crate::shapes::{Hit, frame};
 use crate::vector::{Vec3, v3};
 
 /// Cells a block of the next level holds along each axis.
@@ -390,14 +390,8 @@ impl Heightfield {
         let normal = self.normal(gx, gz, relief);
         // Along +u (+x), made perpendicular to the normal.
         let tangent = (v3(1.0, 0.0, 0.0) - normal * normal.x).normalize();
-        Hit {
-            t: t as f32,
-            position: origin + dir * t as f32,
-            normal,
-            tangent,
-            bitangent: normal.cross(tangent),
-            uv: self.uv(gx, gz),
-        }
+        let t = t as f32;
+        frame(t, origin + dir * t, normal, tangent, self.uv(gx, gz))
     }
 
     /// A hit on a wall (`axis` 0 or 2) or the base (`axis` 1) at grid point `g`, the face
@@ -423,14 +417,8 @@ impl Heightfield {
             g[0].clamp(0.0, (self.width - 1) as f64),
             g[2].clamp(0.0, (self.depth - 1) as f64),
         );
-        Hit {
-            t: t as f32,
-            position: origin + dir * t as f32,
-            normal,
-            tangent,
-            bitangent: normal.cross(tangent),
-            uv: self.uv(gx, gz),
-        }
+        let t = t as f32;
+        frame(t, origin + dir * t, normal, tangent, self.uv(gx, gz))
     }
 }
 

@@ -41,13 +41,15 @@ pub static HYDRAULIC_EROSION: NodeDescriptor = NodeDescriptor {
           slope); water stands in hollows as lakes until they spill. Running water carries \
           up to `capacity` × water × slope, wears the ground where it carries less and lays \
           material down where it carries more; still water lays down all it carries, so \
-          lakes fill with sediment. It runs coarse to fine, from a grid of 128 cells \
+          lakes fill with sediment, and a lake still standing at the end is filled level to \
+          its lowest water surface (its bed would read as a pit). It runs coarse to fine, from a grid of 128 cells \
           across to the render's, so a preview and an export show the same valleys. Heights \
           keep the input's units (a height of 1 stands a tenth of the texture's width, as \
-          for the normal map); material is only moved. Tileable graphs wrap; otherwise \
+          for the normal map); material is only moved, the filled lakes aside. Tileable graphs wrap; otherwise \
           water runs out over the edges. Outputs: `flow` = q / (q + 0.002), q being the \
           area (a share of the texture's) draining through the texel; `wear` and \
-          `deposition` = m / (m + 0.01), m being the height worn away or laid down.",
+          `deposition` = m / (m + 0.01), m being the height worn away or laid down (a \
+          filled lake's depth counted as laid down).",
     inputs: &[
         HEIGHT,
         InputPort {

@@ -10,7 +10,8 @@
 //! slope (transport-limited: what a stream can carry grows with its water, so the
 //! streams of a valley's sides carry no more into it than its floor carries on); a cell whose load is below that wears the ground (never below its lowest
 //! neighbour), one whose load is above lays the excess down, and standing water lays
-//! down all it carries, so lakes fill with sediment. A step is two passes (each cell's
+//! down all it carries, so lakes fill with sediment; a lake still standing when the run
+//! ends is filled level (see `lakes`). A step is two passes (each cell's
 //! sum of weights, then each cell's gather and update), so every cell reads only its
 //! neighbours and the step gives the same bits on any thread and instruction set.
 //! Material is only moved: the ground's height plus the sediment in transit stays the
@@ -21,7 +22,7 @@
 use rayon::prelude::*;
 
 use super::field::{Edge, Field, neighbours, rows3};
-use super::{LevelMaps, Simulation, resample, runs};
+use super::{LevelMaps, Simulation, lakes, resample, runs};
 use crate::eval::planes::RELIEF;
 use crate::terrain;
 use texgraph_kernels::dispatch::multiversion;
@@ -307,7 +308,16 @@ impl Simulation for Hydraulic {
             v / (v + half)
         };
         let area = self.rates().area;
-        let height = self.ground.values().collect();
+        let (w, h, s) = (self.ground.w, self.ground.h, self.ground.stride());
+        let inner = |i: usize| (i / w + 1) * s + i % w + 1;
+        let (ground, lake) = (&self.ground.data, &self.lake.data);
+        let raise = lakes::fill(|i| ground[inner(i)], |i| lake[inner(i)], w, h, self.wrap);
+        let height = self
+            .ground
+            .values()
+            .zip(&raise)
+            .map(|(g, r)| g + r)
+            .collect();
         let flow = self
             .water
             .values()
@@ -321,7 +331,8 @@ impl Simulation for Hydraulic {
         let deposit = self
             .deposit
             .iter()
-            .map(|&d| saturate(d, MATERIAL_HALF))
+            .zip(&raise)
+            .map(|(&d, r)| saturate(d + r, MATERIAL_HALF))
             .collect();
         vec![height, flow, wear, deposit]
     }

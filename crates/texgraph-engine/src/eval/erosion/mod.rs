@@ -16,6 +16,7 @@
 
 mod field;
 pub mod hydraulic;
+mod lakes;
 pub mod thermal;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -215,14 +216,14 @@ fn work(model: Erosion, grid: (u32, u32)) -> (f64, Vec<(usize, usize)>) {
 /// `maps` rain or hardness maps: per cell of its finest grid, hydraulic erosion keeps 11
 /// values (ground, water and sediment, each twice; weights; wear; deposition; rain;
 /// softness), thermal 3 (heights twice, shares), and either may hold 8 more while it
-/// moves to a finer grid or writes its result; the input maps' pyramids add a third of
-/// a value per map and cell.
+/// moves to a finer grid or writes its result (hydraulic erosion 4 more, for filling its
+/// lakes); the input maps' pyramids add a third of a value per map and cell.
 pub fn working_bytes(model: Erosion, grid: (u32, u32), maps: usize) -> u64 {
     let (_, sizes) = work(model, grid);
     let (w, h) = *sizes.last().expect("at least one grid");
     let cells = (w as u64 + 2) * (h as u64 + 2);
     let values = match model {
-        Erosion::Hydraulic(_) => 11 + 8,
+        Erosion::Hydraulic(_) => 11 + 8 + 4,
         Erosion::Thermal(_) => 3 + 8,
     };
     let pyramid = (1 + maps as u64) * cells * 4 * 4 / 3;

@@ -15,6 +15,10 @@ pub struct Hydraulic {
     pub evaporation: f32,
     /// How much material running water can carry, a multiplier of the default (1).
     pub capacity: f32,
+    /// How much more than in proportion to their water large streams carry, 0 and up:
+    /// with it, streams cut their beds faster than the slopes around them wear, and
+    /// valleys branch into gullies.
+    pub downcutting: f32,
     /// The share of the missing load picked up from the ground per step, 0…1.
     pub erosion: f32,
     /// The share of the excess load laid down per step, 0…1.
@@ -58,7 +62,7 @@ impl Erosion {
     }
 
     /// Every setting by its bits, to tell two stages apart.
-    pub fn key(&self) -> [u32; 9] {
+    pub fn key(&self) -> [u32; 10] {
         match *self {
             Erosion::Hydraulic(h) => [
                 0,
@@ -66,6 +70,7 @@ impl Erosion {
                 h.rain.to_bits(),
                 h.evaporation.to_bits(),
                 h.capacity.to_bits(),
+                h.downcutting.to_bits(),
                 h.erosion.to_bits(),
                 h.deposition.to_bits(),
                 h.min_slope.to_bits(),
@@ -76,6 +81,7 @@ impl Erosion {
                 t.duration.to_bits(),
                 t.talus_angle.to_bits(),
                 t.strength.to_bits(),
+                0,
                 0,
                 0,
                 0,

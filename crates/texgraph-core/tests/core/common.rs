@@ -175,7 +175,7 @@ pub fn everything_raster(image_path: &str, tileable: bool) -> Graph {
            {{ "id": "fills", "type": "merge", "inputs": {{ "r": "hr", "g": "fp.x", "b": "fb", "a": "hf" }} }},
            {{ "id": "mt", "type": "make_it_tile", "params": {{ "blend_width": 0.2 }}, "inputs": {{ "input": "fills" }} }},
            {{ "id": "m5", "type": "blend", "params": {{ "mode": "overlay", "opacity": 0.5 }}, "inputs": {{ "a": "dw", "b": "mt" }} }},
-           {{ "id": "he", "type": "hydraulic_erosion", "params": {{ "duration": 0.3, "seed": 3 }}, "inputs": {{ "height": "h", "hardness_map": "em", "rain_map": "bl" }} }},
+           {{ "id": "he", "type": "hydraulic_erosion", "params": {{ "duration": 0.3, "downcutting": 8, "seed": 3 }}, "inputs": {{ "height": "h", "hardness_map": "em", "rain_map": "bl" }} }},
            {{ "id": "te", "type": "thermal_erosion", "params": {{ "duration": 0.5, "talus_angle": 20 }}, "inputs": {{ "height": "he" }} }},
            {{ "id": "eroded", "type": "merge", "inputs": {{ "r": "te", "g": "he.flow", "b": "he.wear", "a": "he.deposition" }} }},
            {{ "id": "m6", "type": "blend", "params": {{ "mode": "overlay", "opacity": 0.5 }}, "inputs": {{ "a": "m5", "b": "eroded" }} }},

@@ -333,7 +333,7 @@ pub(super) enum Derived {
     Distance(u32, u32, DistanceSide, bool),
     FloodFill(u32, u32),
     Stretch(u32),
-    Erosion(u32, Option<u32>, Option<u32>, [u32; 9]),
+    Erosion(u32, Option<u32>, Option<u32>, [u32; 10]),
 }
 
 impl Derived {

@@ -39,7 +39,8 @@ pub static HYDRAULIC_EROSION: NodeDescriptor = NodeDescriptor {
     doc: "Rain falls on the heightfield, runs downhill and gathers into streams (each cell \
           passes its water and load to its lower neighbours in proportion to the squared \
           slope); water stands in hollows as lakes until they spill. Running water carries \
-          up to `capacity` × water × slope, wears the ground where it carries less and lays \
+          up to `capacity` × water × slope (large streams more with \
+          `downcutting`), wears the ground where it carries less and lays \
           material down where it carries more; still water lays down all it carries, so \
           lakes fill with sediment, and a lake still standing at the end is filled level to \
           its lowest water surface (its bed would read as a pit). It runs coarse to fine, from a grid of 128 cells \
@@ -115,6 +116,18 @@ pub static HYDRAULIC_EROSION: NodeDescriptor = NodeDescriptor {
             "How much material running water can carry: deeper cuts and larger deposits.",
         ),
         float(
+            "downcutting",
+            0.0,
+            0.0,
+            50.0,
+            "How much more large streams carry than their water alone says: a stream \
+             draining q of the texture carries (1 + downcutting × √(q / 0.002)) times as \
+             much, so streams cut their beds faster than their banks wear and valleys branch \
+             into gullies and ridges (10 is a strong cut). With 0, erosion smooths and fills \
+             more than it carves. Finer renders run finer grids, which cut finer gullies: an \
+             export shows more branches than its preview, on the same valleys.",
+        ),
+        float(
             "erosion",
             0.3,
             0.0,
@@ -147,6 +160,7 @@ pub static HYDRAULIC_EROSION: NodeDescriptor = NodeDescriptor {
             rain: ctx.uniform("rain")?,
             evaporation: ctx.uniform("evaporation")?,
             capacity: ctx.uniform("capacity")?,
+            downcutting: ctx.uniform("downcutting")?,
             erosion: ctx.uniform("erosion")?,
             deposition: ctx.uniform("deposition")?,
             min_slope: ctx.uniform("min_slope")?,

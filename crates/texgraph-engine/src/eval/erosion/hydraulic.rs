@@ -8,8 +8,11 @@
 //! river network. Water that reaches a hollow stands there as a lake, rising until it
 //! spills over the lowest rim. Running water carries up to `capacity` × area drained ×
 //! slope (transport-limited: what a stream can carry grows with its water, so the
-//! streams of a valley's sides carry no more into it than its floor carries on); a cell whose load is below that wears the ground (never below its lowest
-//! neighbour), one whose load is above lays the excess down, and standing water lays
+//! streams of a valley's sides carry no more into it than its floor carries on), times
+//! 1 + `downcutting` × √(area / [`FLOW_HALF`]): with it, large streams carry more than
+//! their share, cut down faster than the slopes feeding them and so draw more water, the
+//! instability that branches valleys into gullies. A cell whose load is below what it can
+//! carry wears the ground (never below its lowest neighbour), one whose load is above lays the excess down, and standing water lays
 //! down all it carries, so lakes fill with sediment; a lake still standing when the run
 //! ends is filled level (see `lakes`). A step is two passes (each cell's
 //! sum of weights, then each cell's gather and update), so every cell reads only its
@@ -177,6 +180,7 @@ impl Hydraulic {
             keep: (-s.evaporation.max(0.0) / w.max(h) as f32).exp(),
             area: 1.0 / (w as f32 * h as f32 * RAIN_DEPTH),
             capacity: CAPACITY * s.capacity.max(0.0),
+            downcutting: s.downcutting.max(0.0) / FLOW_HALF.sqrt(),
             erosion: s.erosion.clamp(0.0, 1.0),
             deposition: s.deposition.clamp(0.0, 1.0),
             min_slope: s.min_slope.max(0.0),
@@ -194,6 +198,9 @@ struct Rates {
     /// Area drained (a share of the texture's) per unit of water passed on.
     area: f32,
     capacity: f32,
+    /// `downcutting` / √[`FLOW_HALF`]: a stream draining `a` carries 1 + this × √a times
+    /// what its water alone would.
+    downcutting: f32,
     erosion: f32,
     deposition: f32,
     min_slope: f32,
@@ -469,7 +476,7 @@ multiversion! {
         s_out: &mut [f32], wear: &mut [f32], deposit: &mut [f32],
         rates: Rates,
     ) {
-        let Rates { grade, keep, area, capacity, erosion, deposition, min_slope } = rates;
+        let Rates { grade, keep, area, capacity, downcutting, erosion, deposition, min_slope } = rates;
         let w = g_out.len();
         let (za, zm, zb) = (&za[..w + 2], &zm[..w + 2], &zb[..w + 2]);
         let (qa, qm, qb) = (&qa[..w + 2], &qm[..w + 2], &qb[..w + 2]);
@@ -507,7 +514,8 @@ multiversion! {
             let load = load_in + held;
             let dry = pooled <= TINY;
             let carry = if dry {
-                capacity * (passed * area) * larger(steepest, min_slope)
+                let drained = passed * area;
+                capacity * drained * (1.0 + downcutting * drained.sqrt()) * larger(steepest, min_slope)
             } else {
                 0.0
             };

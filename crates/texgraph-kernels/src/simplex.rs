@@ -139,9 +139,10 @@ fn falloff(r2: f32, d2: f32, g: f32) -> f32 {
     t2 * t2 * g
 }
 
+/// A coordinate brought within the lattice's range (NaN to a bound).
 #[inline(always)]
 #[allow(clippy::manual_clamp)] // max/min map NaN to a bound; clamp would keep it
-fn bounded(c: f32) -> f32 {
+pub fn bounded(c: f32) -> f32 {
     c.max(-COORD_LIMIT).min(COORD_LIMIT)
 }
 
@@ -166,8 +167,22 @@ pub fn triangle2_with(x: f32, y: f32, split: impl Fn(f32) -> (f32, f32)) -> [f32
 /// caller that knows the cell already.
 #[inline(always)]
 pub fn offset_x(x: f32, i: f32, j: f32) -> f32 {
+    bounded(x) - cell_x(i, j)
+}
+
+/// The y0 [`triangle2_with`] gives a sample at y in cell (i, j) (see [`offset_x`]).
+#[inline(always)]
+pub fn offset_y(y: f32, i: f32, j: f32) -> f32 {
     let t = (i + j) * G2;
-    bounded(x) - (i - t)
+    bounded(y) - (j - t)
+}
+
+/// The x of cell (i, j)'s first corner, unskewed: a sample's x0 is its [`bounded`] x less
+/// this.
+#[inline(always)]
+pub fn cell_x(i: f32, j: f32) -> f32 {
+    let t = (i + j) * G2;
+    i - t
 }
 
 /// The gradients of the three corners of the lower (or upper) triangle of cell (i, j).
@@ -186,14 +201,56 @@ pub fn corners2(i: f32, j: f32, lower: bool, seed: u32) -> [[f32; 2]; 3] {
 /// triangle, and the triangle's corner gradients ([`corners2`]).
 #[inline(always)]
 pub fn blend2(x0: f32, y0: f32, lower: bool, g: [[f32; 2]; 3]) -> f32 {
-    let (i1, j1) = if lower { (1.0, 0.0) } else { (0.0, 1.0) };
-    let (x1, y1) = (x0 - i1 + G2, y0 - j1 + G2);
-    let (x2, y2) = (x0 - 1.0 + 2.0 * G2, y0 - 1.0 + 2.0 * G2);
-    let dot = |[gx, gy]: [f32; 2], x: f32, y: f32| gx * x + gy * y;
-    let n = falloff(0.5, x0 * x0 + y0 * y0, dot(g[0], x0, y0))
-        + falloff(0.5, x1 * x1 + y1 * y1, dot(g[1], x1, y1))
-        + falloff(0.5, x2 * x2 + y2 * y2, dot(g[2], x2, y2));
-    SCALE_2D * n
+    Triangle2::new(y0, lower, g).at(x0)
+}
+
+/// What 2D simplex noise in one triangle needs of a sample beside its x0: the parts of
+/// [`blend2`] that depend only on y0, the triangle and its gradients, worked out once for
+/// the samples of a row that share them. [`Triangle2::at`] then does the rest, the same
+/// operations in the same order, so the bits are [`blend2`]'s.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Triangle2 {
+    /// The second corner's step along x: 1 in the lower triangle, 0 in the upper.
+    pub i1: f32,
+    /// Each corner's y offset squared.
+    pub y_squared: [f32; 3],
+    /// Each corner's gradient x.
+    pub gx: [f32; 3],
+    /// Each corner's gradient y times its y offset.
+    pub gy_y: [f32; 3],
+}
+
+impl Triangle2 {
+    /// The terms of a sample at y offset `y0` from its cell's first corner, in the lower
+    /// or upper triangle, whose corner gradients are `g`.
+    #[inline(always)]
+    pub fn new(y0: f32, lower: bool, g: [[f32; 2]; 3]) -> Self {
+        let (i1, j1) = if lower { (1.0, 0.0) } else { (0.0, 1.0) };
+        let y1 = y0 - j1 + G2;
+        let y2 = y0 - 1.0 + 2.0 * G2;
+        Self {
+            i1,
+            y_squared: [y0 * y0, y1 * y1, y2 * y2],
+            gx: [g[0][0], g[1][0], g[2][0]],
+            gy_y: [g[0][1] * y0, g[1][1] * y1, g[2][1] * y2],
+        }
+    }
+
+    /// The noise at x offset `x0` from the cell's first corner.
+    #[inline(always)]
+    pub fn at(&self, x0: f32) -> f32 {
+        let x1 = x0 - self.i1 + G2;
+        let x2 = x0 - 1.0 + 2.0 * G2;
+        let corner = |k: usize, x: f32| {
+            falloff(
+                0.5,
+                x * x + self.y_squared[k],
+                self.gx[k] * x + self.gy_y[k],
+            )
+        };
+        let n = corner(0, x0) + corner(1, x1) + corner(2, x2);
+        SCALE_2D * n
+    }
 }
 
 /// 2D simplex noise at (x, y), in [−1, 1].

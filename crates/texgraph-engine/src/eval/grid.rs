@@ -255,64 +255,188 @@ pub(super) fn simplex_grid_pays(u: &[f32], freq: f32) -> bool {
     }
 }
 
+/// Whole blocks a tile row holds at most.
+const MAX_BLOCKS: usize = MAX_COLS / BLOCK;
+
+/// Samples of a tile row whose triangles [`simplex_grid`] works out together: each whole
+/// block's first, and the last block's last.
+const POINTS: usize = MAX_BLOCKS + 1;
+
+/// The triangles of the [`POINTS`] of a tile row, one array a value so that working them
+/// out for all the row's blocks at once vectorizes.
+struct BlockTriangles {
+    i: [f32; POINTS],
+    j: [f32; POINTS],
+    lower: [bool; POINTS],
+}
+
+impl BlockTriangles {
+    /// The triangles of the samples at x `xs` ([bounded](simplex::bounded)) in the row at
+    /// y.
+    #[inline(always)]
+    fn new(xs: &[f32; POINTS], y: f32) -> Self {
+        let mut t = BlockTriangles {
+            i: [0.0; POINTS],
+            j: [0.0; POINTS],
+            lower: [false; POINTS],
+        };
+        for (b, &x) in xs.iter().enumerate() {
+            let [i, j, x0, y0] = simplex::triangle2_with(x, y, split_vectorized);
+            (t.i[b], t.j[b], t.lower[b]) = (i, j, x0 > y0);
+        }
+        t
+    }
+
+    /// Whether points `a` and `b` lie in the same triangle.
+    #[inline(always)]
+    fn same(&self, a: usize, b: usize) -> bool {
+        self.i[a] == self.i[b] && self.j[a] == self.j[b] && self.lower[a] == self.lower[b]
+    }
+}
+
+/// Each block's [`simplex::Triangle2`] and its cell's x ([`simplex::cell_x`]) for the
+/// triangles of the blocks' first samples in [`BlockTriangles`], one array a value (see
+/// there).
+struct BlockTerms {
+    cell_x: [f32; MAX_BLOCKS],
+    i1: [f32; MAX_BLOCKS],
+    y_squared: [[f32; MAX_BLOCKS]; 3],
+    gx: [[f32; MAX_BLOCKS]; 3],
+    gy_y: [[f32; MAX_BLOCKS]; 3],
+}
+
+impl BlockTerms {
+    /// The terms of `triangles`, in the row at y.
+    #[inline(always)]
+    fn new(triangles: &BlockTriangles, y: f32, seed: u32) -> Self {
+        let mut terms = BlockTerms {
+            cell_x: [0.0; MAX_BLOCKS],
+            i1: [0.0; MAX_BLOCKS],
+            y_squared: [[0.0; MAX_BLOCKS]; 3],
+            gx: [[0.0; MAX_BLOCKS]; 3],
+            gy_y: [[0.0; MAX_BLOCKS]; 3],
+        };
+        for b in 0..MAX_BLOCKS {
+            let (i, j, lower) = (triangles.i[b], triangles.j[b], triangles.lower[b]);
+            let t = block_triangle(i, j, lower, y, seed);
+            terms.cell_x[b] = simplex::cell_x(i, j);
+            terms.i1[b] = t.i1;
+            for k in 0..3 {
+                terms.y_squared[k][b] = t.y_squared[k];
+                terms.gx[k][b] = t.gx[k];
+                terms.gy_y[k][b] = t.gy_y[k];
+            }
+        }
+        terms
+    }
+
+    /// Block `b`'s triangle.
+    #[inline(always)]
+    fn triangle(&self, b: usize) -> simplex::Triangle2 {
+        simplex::Triangle2 {
+            i1: self.i1[b],
+            y_squared: [0, 1, 2].map(|k| self.y_squared[k][b]),
+            gx: [0, 1, 2].map(|k| self.gx[k][b]),
+            gy_y: [0, 1, 2].map(|k| self.gy_y[k][b]),
+        }
+    }
+}
+
+/// The terms of triangle `lower` of cell (i, j) in the row at y: the same operations as
+/// [`simplex::triangle2_with`]'s y0 and [`simplex::blend2`]'s.
+#[inline(always)]
+fn block_triangle(i: f32, j: f32, lower: bool, y: f32, seed: u32) -> simplex::Triangle2 {
+    let y0 = simplex::offset_y(y, i, j);
+    simplex::Triangle2::new(y0, lower, simplex::corners2(i, j, lower, seed))
+}
+
+/// Picks `b` where `take_b`, else `a`, value by value (a select per value, which
+/// vectorizes, rather than a branch).
+#[inline(always)]
+fn pick(take_b: bool, a: &simplex::Triangle2, b: &simplex::Triangle2) -> simplex::Triangle2 {
+    let one = |x: f32, y: f32| if take_b { y } else { x };
+    simplex::Triangle2 {
+        i1: one(a.i1, b.i1),
+        y_squared: [0, 1, 2].map(|k| one(a.y_squared[k], b.y_squared[k])),
+        gx: [0, 1, 2].map(|k| one(a.gx[k], b.gx[k])),
+        gy_y: [0, 1, 2].map(|k| one(a.gy_y[k], b.gy_y[k])),
+    }
+}
+
 multiversion! {
     /// 2D simplex noise on the image grid: `u` holds the x of each column, `v` each
     /// sample's y (constant along a row), `p` is [frequency, offset x, offset y].
     ///
     /// A block of neighbouring samples in one row mostly falls in one triangle of the
-    /// skewed lattice; there the three corner gradients are hashed once (and kept while
-    /// the next blocks share the triangle) instead of per sample. Blocks across a triangle
-    /// edge hash per sample.
+    /// skewed lattice, and otherwise mostly in two: its first sample's and the next
+    /// block's first sample's. The triangles' corner gradients and the parts of the sum
+    /// that depend only on the row are worked out once a block, for all the row's blocks
+    /// together, and each sample takes its triangle's. Blocks that reach into a third
+    /// triangle hash per sample.
     pub(super) fn simplex_grid(out: &mut [f32], u: &[f32], v: &[f32], p: [f32; 3], seed: u32) {
         let [f, ox, oy] = p;
         let cols = u.len();
-        let blocks = (cols / BLOCK).min(MAX_COLS / BLOCK);
-        // The x of each whole block's first and last sample.
-        let mut ends = [0.0; 2 * MAX_COLS / BLOCK];
-        for (b, end) in ends.chunks_exact_mut(2).take(blocks).enumerate() {
-            end[0] = u[b * BLOCK] * f + ox;
-            end[1] = u[b * BLOCK + BLOCK - 1] * f + ox;
+        let blocks = (cols / BLOCK).min(MAX_BLOCKS);
+        let whole = blocks * BLOCK;
+        // Each column's x, and the x of each whole block's first sample and of the last
+        // block's last.
+        let mut xs = [0.0; MAX_COLS];
+        for (x, &u) in xs.iter_mut().zip(&u[..whole]) {
+            *x = simplex::bounded(u * f + ox);
+        }
+        let mut points = [0.0; POINTS];
+        for b in 0..blocks {
+            points[b] = xs[b * BLOCK];
+        }
+        if whole > 0 {
+            points[blocks] = xs[whole - 1];
         }
         for (row, out) in out.chunks_exact_mut(cols).enumerate() {
             let y = v[row * cols] * f + oy;
-            // The triangles of the blocks' ends, all at once: worked out block by block,
-            // each would be a long chain of dependent operations ahead of its branch.
-            let mut at = [[0.0; 4]; 2 * MAX_COLS / BLOCK];
-            for (at, &x) in at.iter_mut().zip(&ends).take(2 * blocks) {
-                *at = simplex::triangle2_with(x, y, split_vectorized);
-            }
-            let mut kept: Option<([f32; 2], bool, [[f32; 2]; 3])> = None;
-            for (b, (out, u)) in out.chunks_mut(BLOCK).zip(u.chunks(BLOCK)).enumerate() {
-                // Along a row x only grows (or only shrinks), and with it each sample's
-                // cell floors and, within a cell, whether it lies in the lower triangle:
-                // when the block's first and last samples share a triangle, all do.
-                let shared = b < blocks && {
-                    let ([i, j, x0, y0], last) = (at[2 * b], at[2 * b + 1]);
-                    [last[0], last[1]] == [i, j] && (last[2] > last[3]) == (x0 > y0)
-                };
-                if !shared {
-                    for (o, &u) in out.iter_mut().zip(u) {
-                        let n = simplex::simplex2_with(u * f + ox, y, seed, split_vectorized);
-                        *o = n.clamp(-1.0, 1.0);
+            let triangles = BlockTriangles::new(&points, y);
+            let terms = BlockTerms::new(&triangles, y, seed);
+            let (out, rest) = out.split_at_mut(whole);
+            for (b, (out, xs)) in out.chunks_exact_mut(BLOCK).zip(xs.chunks_exact(BLOCK)).enumerate() {
+                let out: &mut [f32; BLOCK] = out.try_into().expect("a whole block");
+                let xs: &[f32; BLOCK] = xs.try_into().expect("a whole block");
+                let first = terms.triangle(b);
+                // Along a row x only grows (or only shrinks), and a triangle is convex:
+                // when a block's first sample and the next point lie in one triangle, so
+                // does every sample between.
+                if triangles.same(b, b + 1) {
+                    let cell_x = terms.cell_x[b];
+                    for l in 0..BLOCK {
+                        out[l] = first.at(xs[l] - cell_x).clamp(-1.0, 1.0);
                     }
                     continue;
                 }
-                let out: &mut [f32; BLOCK] = out.try_into().expect("a whole block");
-                let u: &[f32; BLOCK] = u.try_into().expect("a whole block");
-                let [i, j, x0, y0] = at[2 * b];
-                let lower = x0 > y0;
-                let g = match kept {
-                    Some((cell, l, g)) if cell == [i, j] && l == lower => g,
-                    _ => {
-                        let g = simplex::corners2(i, j, lower, seed);
-                        kept = Some(([i, j], lower, g));
-                        g
-                    }
+                // Otherwise its samples lie in its first sample's triangle, then the next
+                // point's, and perhaps others between.
+                let next = if b + 1 < MAX_BLOCKS {
+                    terms.triangle(b + 1)
+                } else {
+                    let (i, j, lower) = (triangles.i[b + 1], triangles.j[b + 1], triangles.lower[b + 1]);
+                    block_triangle(i, j, lower, y, seed)
                 };
+                let (ai, aj, al) = (triangles.i[b], triangles.j[b], triangles.lower[b]);
+                let (bi, bj, bl) = (triangles.i[b + 1], triangles.j[b + 1], triangles.lower[b + 1]);
+                let mut all = true;
                 for l in 0..BLOCK {
-                    let x0 = simplex::offset_x(u[l] * f + ox, i, j);
-                    out[l] = simplex::blend2(x0, y0, lower, g).clamp(-1.0, 1.0);
+                    let [i, j, x0, y0] = simplex::triangle2_with(xs[l], y, split_vectorized);
+                    let lower = x0 > y0;
+                    let in_next = i == bi && j == bj && lower == bl;
+                    all &= in_next || (i == ai && j == aj && lower == al);
+                    out[l] = pick(in_next, &first, &next).at(x0).clamp(-1.0, 1.0);
                 }
+                if !all {
+                    for (o, &x) in out.iter_mut().zip(xs) {
+                        *o = simplex::simplex2_with(x, y, seed, split_vectorized).clamp(-1.0, 1.0);
+                    }
+                }
+            }
+            for (o, &u) in rest.iter_mut().zip(&u[whole..]) {
+                let n = simplex::simplex2_with(u * f + ox, y, seed, split_vectorized);
+                *o = n.clamp(-1.0, 1.0);
             }
         }
     }

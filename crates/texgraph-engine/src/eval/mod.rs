@@ -500,6 +500,11 @@ fn release(plane: Option<Arc<Image>>) {
 /// not yet started are skipped and a band under way stops at its next tile column.
 /// `report` is told how many texels each band added. Every sample depends only on its
 /// place on the grid, so any cut of the grid into such calls gives the same bits.
+/// Bytes of rows from which [`fill_rows`] writes single-channel rows with streaming
+/// stores: beyond what a core's caches hold, where a plain store's read of the line
+/// it overwrites is wasted. A 2048² single-channel render is 16 MiB.
+const STREAM_BYTES: usize = 8 << 20;
+
 #[allow(clippy::too_many_arguments)]
 fn fill_rows(
     program: &TileProgram,
@@ -521,6 +526,8 @@ fn fill_rows(
     }
     let [tile_cols, tile_rows] = tile;
     let band_len = tile_rows * row_len * channels;
+    // Rows too many to stay in the cache are written around it (see `stream_copy`).
+    let stream = data.len() * 4 >= STREAM_BYTES;
     data.par_chunks_mut(band_len)
         .enumerate()
         .for_each(|(band, chunk)| {
@@ -533,7 +540,7 @@ fn fill_rows(
                     }
                     let n = tile_cols.min(cols.end - col0);
                     ws.run(program, tables, col0, first, n, rows, width, height);
-                    ws.write(program, chunk, col0 - cols.start, n, rows, row_len);
+                    ws.write(program, chunk, col0 - cols.start, n, rows, row_len, stream);
                 }
                 report((rows * row_len) as u64);
             })
@@ -643,6 +650,7 @@ impl Workspace {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
         program: &TileProgram,
@@ -651,6 +659,7 @@ impl Workspace {
         cols: usize,
         rows: usize,
         width: usize,
+        stream: bool,
     ) {
         // Uniform channels are spread into a row of their own once, so that every channel
         // is a slice and the interleaving loop has no branches. Each channel as (samples,
@@ -670,7 +679,11 @@ impl Workspace {
         for r in 0..rows {
             let start = r * width + col0;
             if let [only] = sources[..] {
-                band[start..start + cols].copy_from_slice(row(only, r, cols));
+                if stream {
+                    interleave::stream_copy(&mut band[start..start + cols], row(only, r, cols));
+                } else {
+                    band[start..start + cols].copy_from_slice(row(only, r, cols));
+                }
                 continue;
             }
             if let [a, b, c, d] = sources[..] {
@@ -691,6 +704,9 @@ impl Workspace {
                     pixel[c] = v;
                 }
             }
+        }
+        if stream {
+            interleave::stream_fence();
         }
     }
 }

@@ -11,6 +11,8 @@
 //! the last stage that reads it.
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 pub mod blur;
 pub mod distance;

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use texgraph_kernels::dispatch::{Level, level, multiversion};
 
-#[cfg(target_arch = "x86_64")]
-use super::avx512;
 use super::instances;
+#[cfg(target_arch = "x86_64")]
+use super::{avx2, avx512};
 use crate::program::{
     Binary, BlendMode, InstanceShape, Instr, Interpolation, MAX_ARITY, NormalBlendMode, Op,
     Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
@@ -389,7 +389,8 @@ fn apply<'s>(
                 return;
             }
             #[cfg(target_arch = "x86_64")]
-            if let (Level::Avx512, Arg::S(xs), Arg::S(ys)) = (level(), arg(x), arg(y)) {
+            if let (Level::Avx512 | Level::Avx2, Arg::S(xs), Arg::S(ys)) = (level(), arg(x), arg(y))
+            {
                 let add = match arg(add) {
                     Arg::C(c) => avx512::Add::Uniform(c),
                     Arg::S(s) => avx512::Add::Slice(s),
@@ -405,9 +406,11 @@ fn apply<'s>(
                     abs,
                     max_cells: MAX_CELLS,
                 };
-                // SAFETY: level() reports AVX-512 only when the CPU has it.
+                // SAFETY: level() reports AVX-512 and AVX2 only when the CPU has them.
                 unsafe {
-                    if image_frame {
+                    if level() == Level::Avx2 {
+                        avx2::perlin_table(dst[0], xs, ys, add, &args);
+                    } else if image_frame {
                         avx512::perlin_table_grid(dst[0], xs, ys, cols, add, &args);
                     } else {
                         avx512::perlin_table(dst[0], xs, ys, add, &args);
@@ -1112,7 +1115,8 @@ fn perlin_plain_volume(
 }
 
 /// Cells in the largest tiled corner table.
-const MAX_CELLS: u32 = ((MAX_TABLE_PERIOD + ROW_PAD) * MAX_TABLE_PERIOD).next_power_of_two();
+pub(super) const MAX_CELLS: u32 =
+    ((MAX_TABLE_PERIOD + ROW_PAD) * MAX_TABLE_PERIOD).next_power_of_two();
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]

@@ -18,7 +18,8 @@ use texgraph_kernels::curve::Curve;
 use texgraph_kernels::gradient::Ramp;
 use texgraph_kernels::noise::{
     CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, constant,
-    cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split, value2,
+    cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split_vectorized,
+    value2,
 };
 use texgraph_kernels::scalar::{self, LUMA};
 use texgraph_kernels::shapes::{self, ShapeKind};
@@ -1081,14 +1082,17 @@ fn perlin_plain(
     for (start, out) in (0..out.len()).step_by(CHUNK).zip(out.chunks_mut(CHUNK)) {
         for (j, c) in cell[..out.len()].iter_mut().enumerate() {
             let (fx, fy) = (
-                split(x.get(start + j) * f + ox).0,
-                split(y.get(start + j) * f + oy).0,
+                split_vectorized(x.get(start + j) * f + ox).0,
+                split_vectorized(y.get(start + j) * f + oy).0,
             );
             *c = codes[plain_index(fx, fy)];
         }
         for (j, o) in out.iter_mut().enumerate() {
             let i = start + j;
-            let ((_, sx), (_, sy)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+            let ((_, sx), (_, sy)) = (
+                split_vectorized(x.get(i) * f + ox),
+                split_vectorized(y.get(i) * f + oy),
+            );
             *o = finish.apply(perlin_plane(cell[j], sx, sy), add.get(i));
         }
     }
@@ -1108,7 +1112,10 @@ fn perlin_plain_volume(
 ) {
     let [f, ox, oy, dz] = p;
     for (i, o) in out.iter_mut().enumerate() {
-        let ((fx, sx), (fy, sy)) = (split(x.get(i) * f + ox), split(y.get(i) * f + oy));
+        let ((fx, sx), (fy, sy)) = (
+            split_vectorized(x.get(i) * f + ox),
+            split_vectorized(y.get(i) * f + oy),
+        );
         let k = plain_index(fx, fy);
         *o = finish.apply(perlin_volume(below[k], above[k], sx, sy, dz), add.get(i));
     }
@@ -1136,7 +1143,10 @@ fn perlin_tiled(
     let last = (c0.len().min(c1.len()) - 1) as u32;
     let stride = below.stride();
     let cell = |i: usize| {
-        let (fx, fy) = (split(x.get(i) * f + ox).0, split(y.get(i) * f + oy).0);
+        let (fx, fy) = (
+            split_vectorized(x.get(i) * f + ox).0,
+            split_vectorized(y.get(i) * f + oy).0,
+        );
         let (cx, cy) = (
             cell_index(fx, Some(period)) as u32,
             cell_index(fy, Some(period)) as u32,
@@ -1145,7 +1155,12 @@ fn perlin_tiled(
         // bits, so the reads become 32-bit gathers.
         ((cx + cy * stride) & (MAX_CELLS - 1)).min(last) as usize
     };
-    let fraction = |i: usize| (split(x.get(i) * f + ox).1, split(y.get(i) * f + oy).1);
+    let fraction = |i: usize| {
+        (
+            split_vectorized(x.get(i) * f + ox).1,
+            split_vectorized(y.get(i) * f + oy).1,
+        )
+    };
     // Two passes per chunk as in `perlin_plain`; the plane case must not pay for the
     // volume's eight corners.
     let (mut lower, mut upper) = ([0u32; CHUNK], [0u32; CHUNK]);

@@ -430,13 +430,9 @@ fn apply<'s>(
             perm,
             tile,
         } => {
-            let (x, y, z, freq) = (arg(x), arg(y), arg(z), arg(freq));
-            let [ox, oy] = offset.map(f32::from_bits);
             let perm = &*tables.permutations[perm as usize];
-            for (i, o) in dst[0].iter_mut().enumerate() {
-                let (f, period) = frequency(freq.at(i), tile);
-                *o = perlin3(perm, x.at(i) * f + ox, y.at(i) * f + oy, z.at(i), period);
-            }
+            let at = [x, y, z, freq].map(arg);
+            perlin_k(dst[0], perm, offset.map(f32::from_bits), tile, at);
         }
         Op::Value {
             x,
@@ -1337,6 +1333,20 @@ fn simplex_noise(
         let (f, period) = frequency(freq.get(i), tile);
         let (sx, sy) = (x.get(i) * f + offset[0], y.get(i) * f + offset[1]);
         *o = simplex::simplex(sx, sy, z.get(i), period, volume, seed);
+    }
+}
+
+multiversion! {
+    /// Perlin noise with its corners hashed per sample (a frequency or z that varies, or
+    /// past the program's table budget); `at` holds x, y, z and frequency. Compiled per
+    /// level, so the floors are instructions rather than library calls on AVX2 and up.
+    fn perlin_k(out: &mut [f32], perm: &Permutation, offset: [f32; 2], tile: bool, at: [Arg<'_>; 4]) {
+        let [x, y, z, freq] = at;
+        let [ox, oy] = offset;
+        for (i, o) in out.iter_mut().enumerate() {
+            let (f, period) = frequency(freq.at(i), tile);
+            *o = perlin3(perm, x.at(i) * f + ox, y.at(i) * f + oy, z.at(i), period);
+        }
     }
 }
 

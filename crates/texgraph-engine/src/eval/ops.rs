@@ -832,7 +832,6 @@ fn smear_step<const WRAP: bool, const C: usize, const M: u8, const WINDOW: bool>
     }
 }
 
-/// Copies the tile's texels of a plane of the grid's own size into one slot per channel.
 /// Every channel of the texels at whole-number columns `x` and rows `y` (see
 /// [`Op::Texel`]): where each sample reads is found once, then each channel is gathered
 /// in a pass of its own.
@@ -853,6 +852,7 @@ fn texels(dst: &mut [&mut [f32]], view: &PlaneView<'_>, x: Arg<'_>, y: Arg<'_>) 
     }
 }
 
+/// Copies the tile's texels of a plane of the grid's own size into one slot per channel.
 fn fetch(view: &PlaneView<'_>, dst: &mut [&mut [f32]], cols: usize, at: TileAt) {
     let n = dst[0].len();
     let c = view.channels;

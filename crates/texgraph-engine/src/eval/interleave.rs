@@ -84,7 +84,7 @@ pub fn stream_copy(dst: &mut [f32], src: &[f32]) {
 }
 
 /// Makes the streamed stores of [`stream_copy`] visible to every thread, as plain stores
-/// are: called once a band is written.
+/// are: called once a tile's rows are written.
 pub fn stream_fence() {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a fence; SSE is in every x86-64 CPU.

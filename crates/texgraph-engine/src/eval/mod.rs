@@ -496,17 +496,17 @@ fn release(plane: Option<Arc<Image>>) {
     }
 }
 
+/// Bytes of rows from which [`fill_rows`] writes single-channel rows with streaming
+/// stores: beyond what a core's caches hold, where a plain store's read of the line
+/// it overwrites is wasted. A 2048² single-channel render is 16 MiB.
+const STREAM_BYTES: usize = 8 << 20;
+
 /// Renders `program` into `data`: the columns `cols` of the rows from `row0` on of a
 /// grid of `grid` (width, height) texels, as many rows as `data` holds, in bands of
 /// `tile[1]` rows of tiles `tile[0]` wide, in parallel. Once `cancel` is raised, bands
 /// not yet started are skipped and a band under way stops at its next tile column.
 /// `report` is told how many texels each band added. Every sample depends only on its
 /// place on the grid, so any cut of the grid into such calls gives the same bits.
-/// Bytes of rows from which [`fill_rows`] writes single-channel rows with streaming
-/// stores: beyond what a core's caches hold, where a plain store's read of the line
-/// it overwrites is wasted. A 2048² single-channel render is 16 MiB.
-const STREAM_BYTES: usize = 8 << 20;
-
 #[allow(clippy::too_many_arguments)]
 fn fill_rows(
     program: &TileProgram,

@@ -390,7 +390,8 @@ fn apply<'s>(
                 return;
             }
             #[cfg(target_arch = "x86_64")]
-            if let (Level::Avx512 | Level::Avx2, Arg::S(xs), Arg::S(ys)) = (level(), arg(x), arg(y))
+            if let (wide @ (Level::Avx512 | Level::Avx2), Arg::S(xs), Arg::S(ys)) =
+                (level(), arg(x), arg(y))
             {
                 let add = match arg(add) {
                     Arg::C(c) => avx512::Add::Uniform(c),
@@ -409,7 +410,7 @@ fn apply<'s>(
                 };
                 // SAFETY: level() reports AVX-512 and AVX2 only when the CPU has them.
                 unsafe {
-                    if level() == Level::Avx2 {
+                    if wide == Level::Avx2 {
                         avx2::perlin_table(dst[0], xs, ys, add, &args);
                     } else if image_frame {
                         avx512::perlin_table_grid(dst[0], xs, ys, cols, add, &args);

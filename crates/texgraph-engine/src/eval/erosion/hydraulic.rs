@@ -12,11 +12,12 @@
 //! 1 + `downcutting` × √(area / [`FLOW_HALF`]): with it, large streams carry more than
 //! their share, cut down faster than the slopes feeding them and so draw more water, the
 //! instability that branches valleys into gullies. A cell whose load is below what it can
-//! carry wears the ground (never below its lowest neighbour), one whose load is above lays the excess down, and standing water lays
-//! down all it carries, so lakes fill with sediment; a lake still standing when the run
-//! ends is filled level (see `lakes`). A step is two passes (each cell's
-//! sum of weights, then each cell's gather and update), so every cell reads only its
-//! neighbours and the step gives the same bits on any thread and instruction set.
+//! carry wears the ground (never below its lowest neighbour), one whose load is above
+//! lays the excess down, and standing water lays down all it carries, so lakes fill with
+//! sediment; a lake still standing when the run ends is filled level (see `lakes`). A
+//! step is two passes (each cell's sum of weights, then each cell's gather and update),
+//! so every cell reads only its neighbours and the step gives the same bits on any thread
+//! and instruction set.
 //! Material is only moved: the ground's height plus the sediment in transit stays the
 //! same, except what non-tileable grids let run out over their edges, where the ground
 //! beyond is the edge's slope continued (as it was when the grid started: a base level

@@ -258,27 +258,24 @@ pub(super) fn simplex_grid_pays(u: &[f32], freq: f32) -> bool {
 /// Whole blocks a tile row holds at most.
 const MAX_BLOCKS: usize = MAX_COLS / BLOCK;
 
-/// Samples of a tile row whose triangles [`simplex_grid`] works out together: each whole
-/// block's first, and the last block's last.
-const POINTS: usize = MAX_BLOCKS + 1;
-
-/// The triangles of the [`POINTS`] of a tile row, one array a value so that working them
-/// out for all the row's blocks at once vectorizes.
-struct BlockTriangles {
-    i: [f32; POINTS],
-    j: [f32; POINTS],
-    lower: [bool; POINTS],
+/// The triangles of `P` samples of a tile row whose triangles [`simplex_grid`] works out
+/// together (each whole block's first, and the last block's last), one array a value so
+/// that working them out for all the row's blocks at once vectorizes.
+struct BlockTriangles<const P: usize> {
+    i: [f32; P],
+    j: [f32; P],
+    lower: [bool; P],
 }
 
-impl BlockTriangles {
+impl<const P: usize> BlockTriangles<P> {
     /// The triangles of the samples at x `xs` ([bounded](simplex::bounded)) in the row at
     /// y.
     #[inline(always)]
-    fn new(xs: &[f32; POINTS], y: f32) -> Self {
+    fn new(xs: &[f32; P], y: f32) -> Self {
         let mut t = BlockTriangles {
-            i: [0.0; POINTS],
-            j: [0.0; POINTS],
-            lower: [false; POINTS],
+            i: [0.0; P],
+            j: [0.0; P],
+            lower: [false; P],
         };
         for (b, &x) in xs.iter().enumerate() {
             let [i, j, x0, y0] = simplex::triangle2_with(x, y, split_vectorized);
@@ -297,26 +294,26 @@ impl BlockTriangles {
 /// Each block's [`simplex::Triangle2`] and its cell's x ([`simplex::cell_x`]) for the
 /// triangles of the blocks' first samples in [`BlockTriangles`], one array a value (see
 /// there).
-struct BlockTerms {
-    cell_x: [f32; MAX_BLOCKS],
-    i1: [f32; MAX_BLOCKS],
-    y_squared: [[f32; MAX_BLOCKS]; 3],
-    gx: [[f32; MAX_BLOCKS]; 3],
-    gy_y: [[f32; MAX_BLOCKS]; 3],
+struct BlockTerms<const B: usize> {
+    cell_x: [f32; B],
+    i1: [f32; B],
+    y_squared: [[f32; B]; 3],
+    gx: [[f32; B]; 3],
+    gy_y: [[f32; B]; 3],
 }
 
-impl BlockTerms {
-    /// The terms of `triangles`, in the row at y.
+impl<const B: usize> BlockTerms<B> {
+    /// The terms of the first `B` of `triangles`, in the row at y.
     #[inline(always)]
-    fn new(triangles: &BlockTriangles, y: f32, seed: u32) -> Self {
+    fn new<const P: usize>(triangles: &BlockTriangles<P>, y: f32, seed: u32) -> Self {
         let mut terms = BlockTerms {
-            cell_x: [0.0; MAX_BLOCKS],
-            i1: [0.0; MAX_BLOCKS],
-            y_squared: [[0.0; MAX_BLOCKS]; 3],
-            gx: [[0.0; MAX_BLOCKS]; 3],
-            gy_y: [[0.0; MAX_BLOCKS]; 3],
+            cell_x: [0.0; B],
+            i1: [0.0; B],
+            y_squared: [[0.0; B]; 3],
+            gx: [[0.0; B]; 3],
+            gy_y: [[0.0; B]; 3],
         };
-        for b in 0..MAX_BLOCKS {
+        for b in 0..B {
             let (i, j, lower) = (triangles.i[b], triangles.j[b], triangles.lower[b]);
             let t = block_triangle(i, j, lower, y, seed);
             terms.cell_x[b] = simplex::cell_x(i, j);
@@ -374,70 +371,101 @@ multiversion! {
     /// together, and each sample takes its triangle's. Blocks that reach into a third
     /// triangle hash per sample.
     pub(super) fn simplex_grid(out: &mut [f32], u: &[f32], v: &[f32], p: [f32; 3], seed: u32) {
-        let [f, ox, oy] = p;
-        let cols = u.len();
-        let blocks = (cols / BLOCK).min(MAX_BLOCKS);
-        let whole = blocks * BLOCK;
-        // Each column's x, and the x of each whole block's first sample and of the last
-        // block's last.
-        let mut xs = [0.0; MAX_COLS];
-        for (x, &u) in xs.iter_mut().zip(&u[..whole]) {
-            *x = simplex::bounded(u * f + ox);
+        // Sized for the tile (128 columns by default): the per-row work covers every
+        // block the arrays hold.
+        if u.len() <= 8 * BLOCK {
+            simplex_rows::<9, 8>(out, u, v, p, seed);
+        } else {
+            simplex_rows::<{ MAX_BLOCKS + 1 }, MAX_BLOCKS>(out, u, v, p, seed);
         }
-        let mut points = [0.0; POINTS];
-        for b in 0..blocks {
-            points[b] = xs[b * BLOCK];
-        }
-        if whole > 0 {
-            points[blocks] = xs[whole - 1];
-        }
-        for (row, out) in out.chunks_exact_mut(cols).enumerate() {
-            let y = v[row * cols] * f + oy;
-            let triangles = BlockTriangles::new(&points, y);
-            let terms = BlockTerms::new(&triangles, y, seed);
-            let (out, rest) = out.split_at_mut(whole);
-            for (b, (out, xs)) in out.chunks_exact_mut(BLOCK).zip(xs.chunks_exact(BLOCK)).enumerate() {
-                let out: &mut [f32; BLOCK] = out.try_into().expect("a whole block");
-                let xs: &[f32; BLOCK] = xs.try_into().expect("a whole block");
-                let first = terms.triangle(b);
-                // Along a row x only grows (or only shrinks), and a triangle is convex:
-                // when a block's first sample and the next point lie in one triangle, so
-                // does every sample between.
-                if triangles.same(b, b + 1) {
-                    let cell_x = terms.cell_x[b];
-                    for l in 0..BLOCK {
-                        out[l] = first.at(xs[l] - cell_x).clamp(-1.0, 1.0);
-                    }
-                    continue;
-                }
-                // Otherwise its samples lie in its first sample's triangle, then the next
-                // point's, and perhaps others between.
-                let next = if b + 1 < MAX_BLOCKS {
-                    terms.triangle(b + 1)
-                } else {
-                    let (i, j, lower) = (triangles.i[b + 1], triangles.j[b + 1], triangles.lower[b + 1]);
-                    block_triangle(i, j, lower, y, seed)
-                };
-                let (ai, aj, al) = (triangles.i[b], triangles.j[b], triangles.lower[b]);
-                let (bi, bj, bl) = (triangles.i[b + 1], triangles.j[b + 1], triangles.lower[b + 1]);
-                let mut all = true;
+    }
+}
+
+/// [`simplex_grid`] for tile rows of at most `B` blocks, with `P` = `B` + 1 points.
+#[inline(always)]
+fn simplex_rows<const P: usize, const B: usize>(
+    out: &mut [f32],
+    u: &[f32],
+    v: &[f32],
+    p: [f32; 3],
+    seed: u32,
+) {
+    const { assert!(P == B + 1 && B <= MAX_BLOCKS) };
+    let [f, ox, oy] = p;
+    let cols = u.len();
+    let blocks = (cols / BLOCK).min(B);
+    let whole = blocks * BLOCK;
+    // Each column's x, and the x of each whole block's first sample and of the last
+    // block's last.
+    let mut xs = [0.0; MAX_COLS];
+    for (x, &u) in xs.iter_mut().zip(&u[..whole]) {
+        *x = simplex::bounded(u * f + ox);
+    }
+    let mut points = [0.0; P];
+    for b in 0..blocks {
+        points[b] = xs[b * BLOCK];
+    }
+    if whole > 0 {
+        points[blocks] = xs[whole - 1];
+    }
+    for (row, out) in out.chunks_exact_mut(cols).enumerate() {
+        let y = v[row * cols] * f + oy;
+        let triangles = BlockTriangles::new(&points, y);
+        let terms = BlockTerms::<B>::new(&triangles, y, seed);
+        let (out, rest) = out.split_at_mut(whole);
+        for (b, (out, xs)) in out
+            .chunks_exact_mut(BLOCK)
+            .zip(xs.chunks_exact(BLOCK))
+            .enumerate()
+        {
+            let out: &mut [f32; BLOCK] = out.try_into().expect("a whole block");
+            let xs: &[f32; BLOCK] = xs.try_into().expect("a whole block");
+            let first = terms.triangle(b);
+            // Along a row x only grows (or only shrinks), and a triangle is convex:
+            // when a block's first sample and the next point lie in one triangle, so
+            // does every sample between.
+            if triangles.same(b, b + 1) {
+                let cell_x = terms.cell_x[b];
                 for l in 0..BLOCK {
-                    let [i, j, x0, y0] = simplex::triangle2_with(xs[l], y, split_vectorized);
-                    let lower = x0 > y0;
-                    let in_next = i == bi && j == bj && lower == bl;
-                    all &= in_next || (i == ai && j == aj && lower == al);
-                    out[l] = pick(in_next, &first, &next).at(x0).clamp(-1.0, 1.0);
+                    out[l] = first.at(xs[l] - cell_x).clamp(-1.0, 1.0);
                 }
-                if !all {
-                    for (o, &x) in out.iter_mut().zip(xs) {
-                        *o = simplex::simplex2_with(x, y, seed, split_vectorized).clamp(-1.0, 1.0);
-                    }
+                continue;
+            }
+            // Otherwise its samples lie in its first sample's triangle, then the next
+            // point's, and perhaps others between.
+            let next = if b + 1 < B {
+                terms.triangle(b + 1)
+            } else {
+                let (i, j, lower) = (
+                    triangles.i[b + 1],
+                    triangles.j[b + 1],
+                    triangles.lower[b + 1],
+                );
+                block_triangle(i, j, lower, y, seed)
+            };
+            let (ai, aj, al) = (triangles.i[b], triangles.j[b], triangles.lower[b]);
+            let (bi, bj, bl) = (
+                triangles.i[b + 1],
+                triangles.j[b + 1],
+                triangles.lower[b + 1],
+            );
+            let mut all = true;
+            for l in 0..BLOCK {
+                let [i, j, x0, y0] = simplex::triangle2_with(xs[l], y, split_vectorized);
+                let lower = x0 > y0;
+                let in_next = i == bi && j == bj && lower == bl;
+                all &= in_next || (i == ai && j == aj && lower == al);
+                out[l] = pick(in_next, &first, &next).at(x0).clamp(-1.0, 1.0);
+            }
+            if !all {
+                for (o, &x) in out.iter_mut().zip(xs) {
+                    *o = simplex::simplex2_with(x, y, seed, split_vectorized).clamp(-1.0, 1.0);
                 }
             }
-            for (o, &u) in rest.iter_mut().zip(&u[whole..]) {
-                let n = simplex::simplex2_with(u * f + ox, y, seed, split_vectorized);
-                *o = n.clamp(-1.0, 1.0);
-            }
+        }
+        for (o, &u) in rest.iter_mut().zip(&u[whole..]) {
+            let n = simplex::simplex2_with(u * f + ox, y, seed, split_vectorized);
+            *o = n.clamp(-1.0, 1.0);
         }
     }
 }

@@ -40,6 +40,7 @@ use rayon::prelude::*;
 use crate::program::{Operand, PlaneId, Program, StageWork, TileProgram, U_SLOT, V_SLOT};
 use planes::{PlaneView, TileAt};
 use texgraph_base::error::{Error, Result};
+use texgraph_kernels::dispatch::multiversion;
 
 /// Columns and rows of the tiles the image is cut into. Wide tiles keep each written
 /// image row long (512 bytes) and give the grid kernels long runs of columns per lattice
@@ -628,19 +629,11 @@ impl Workspace {
         width: usize,
         height: usize,
     ) {
-        let (w, h) = (width as f32, height as f32);
-        // One row of u per tile, copied to every row (the same bits as computing each).
-        let us = &mut self.slots[U_SLOT as usize];
-        for (c, u) in us[..cols].iter_mut().enumerate() {
-            *u = ((col0 + c) as f32 + 0.5) / w;
-        }
-        for r in 1..rows {
-            us.copy_within(..cols, r * cols);
-        }
-        let vs = &mut self.slots[V_SLOT as usize];
-        for r in 0..rows {
-            vs[r * cols..(r + 1) * cols].fill(((row0 + r) as f32 + 0.5) / h);
-        }
+        let [us, vs] = self
+            .slots
+            .get_disjoint_mut([U_SLOT as usize, V_SLOT as usize])
+            .expect("the coordinate slots are two");
+        fill_coordinates(us, vs, [col0, row0, cols, rows], [width, height]);
         let at = TileAt {
             col0,
             row0,
@@ -709,6 +702,27 @@ impl Workspace {
         }
         if stream {
             interleave::stream_fence();
+        }
+    }
+}
+
+multiversion! {
+    /// Each sample's image coordinates in the tile of `cols` × `rows` samples at `col0`,
+    /// `row0` of a `width` × `height` image: u into `us`, v into `vs`. Compiled per level,
+    /// so that the wide stores fill the planes in a fraction of the baseline's time.
+    fn fill_coordinates(us: &mut [f32], vs: &mut [f32], tile: [usize; 4], size: [usize; 2]) {
+        let [col0, row0, cols, rows] = tile;
+        let (w, h) = (size[0] as f32, size[1] as f32);
+        // One row of u per tile, copied to every row (the same bits as computing each).
+        let (first, rest) = us[..cols * rows].split_at_mut(cols);
+        for (c, u) in first.iter_mut().enumerate() {
+            *u = ((col0 + c) as f32 + 0.5) / w;
+        }
+        for row in rest.chunks_exact_mut(cols) {
+            row.copy_from_slice(first);
+        }
+        for (r, row) in vs[..cols * rows].chunks_exact_mut(cols).enumerate() {
+            row.fill(((row0 + r) as f32 + 0.5) / h);
         }
     }
 }

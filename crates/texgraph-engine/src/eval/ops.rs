@@ -13,7 +13,7 @@ use crate::program::{
     Binary, BlendMode, InstanceShape, Instr, Interpolation, MAX_ARITY, NormalBlendMode, Op,
     Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
 };
-use texgraph_kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Samples, Search};
+use texgraph_kernels::cellular::{self, CHUNK as CELL_CHUNK, Cellular, Feature, Samples, Search};
 use texgraph_kernels::curve::Curve;
 use texgraph_kernels::gradient::Ramp;
 use texgraph_kernels::noise::{
@@ -494,8 +494,27 @@ fn apply<'s>(
                 volume,
                 tile,
             };
+            let [ox, oy] = offset.map(f32::from_bits);
+            let distances = !matches!(feature, Feature::Edge | Feature::CellValue);
+            if let (true, false, true, Arg::S(us), Arg::S(vs), Arg::C(freq), Arg::C(jitter)) = (
+                image_frame(x, y),
+                volume,
+                distances,
+                arg(x),
+                arg(y),
+                arg(freq),
+                arg(jitter),
+            ) {
+                let (f, period) = frequency(freq, tile);
+                if let Some(columns) =
+                    cellular::grid::Columns::new(&us[..cols], f, ox, jitter, period, seed)
+                {
+                    cellular_grid_k(dst[0], &columns, vs, p, [f, oy], period, jitter);
+                    return;
+                }
+            }
             let at = [x, y, z, freq, jitter].map(arg);
-            cellular_k(dst[0], p, offset.map(f32::from_bits), at);
+            cellular_k(dst[0], p, [ox, oy], at);
         }
         Op::Simplex {
             x,
@@ -1348,6 +1367,15 @@ multiversion! {
             let (f, period) = frequency(freq.at(i), tile);
             *o = perlin3(perm, x.at(i) * f + ox, y.at(i) * f + oy, z.at(i), period);
         }
+    }
+}
+
+multiversion! {
+    /// Cellular distances on the image grid ([`cellular::grid`]): `v` holds each sample's
+    /// y, `p` is [frequency, offset y].
+    fn cellular_grid_k(out: &mut [f32], columns: &cellular::grid::Columns, v: &[f32], kind: Cellular, p: [f32; 2], period: Option<f32>, jitter: f32) {
+        let mut search = Search::default();
+        cellular::grid::rows(out, columns, v, kind, p, period, jitter, &mut search);
     }
 }
 

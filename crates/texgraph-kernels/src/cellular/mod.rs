@@ -20,6 +20,8 @@
 
 use crate::noise::{cell_index, split_vectorized};
 
+pub mod grid;
+
 /// Samples searched together: the rings a chunk needs are decided once for all of them.
 pub const CHUNK: usize = 16;
 /// The farthest ring ever needed: the edge output's bound, d₁ + 2·e < 6 cells, is the

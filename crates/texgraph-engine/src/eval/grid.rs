@@ -119,8 +119,7 @@ fn corner_gradients(codes: u32, axis: usize) -> [f32; 4] {
 
 multiversion! {
     /// Perlin noise from corner tables on the image grid, written as scale·n + add (|n|
-    /// with `abs`): `v` holds each sample's y (constant along a row), `p` is [frequency,
-    /// offset y, dz, scale].
+    /// with `abs`): `v` holds each row's y, `p` is [frequency, offset y, dz, scale].
     #[allow(clippy::too_many_arguments)]
     pub(super) fn perlin_grid(out: &mut [f32], columns: &Columns, v: &[f32], below: &CornerTable, above: &CornerTable, p: [f32; 4], abs: bool, add: Arg<'_>) {
         let [f, oy, dz, scale] = p;
@@ -153,7 +152,7 @@ fn perlin_rows(
     let last = below.codes.len().min(above.codes.len()) - 1;
     for (row, out) in out.chunks_exact_mut(cols).enumerate() {
         let base = row * cols;
-        let (fy, y0) = split(v[base] * f + oy);
+        let (fy, y0) = split(v[row] * f + oy);
         let (y1, weight_y) = (y0 - 1.0, fade(y0));
         let row_start = below.cell(fy) * below.stride();
         for (r, (run, _)) in columns.runs().enumerate() {
@@ -209,13 +208,13 @@ fn perlin_rows(
 
 multiversion! {
     /// Value noise on the image grid with the columns' weights already interpolated:
-    /// `v` holds each sample's y, `p` is [frequency, offset y]; `interp` must be the
+    /// `v` holds each row's y, `p` is [frequency, offset y]; `interp` must be the
     /// weight the columns were built with.
     pub(super) fn value_grid(out: &mut [f32], columns: &Columns, v: &[f32], p: [f32; 2], period: Option<f32>, seed: u32, interp: fn(f32) -> f32) {
         let [f, oy] = p;
         let cols = columns.cols();
         for (row, out) in out.chunks_exact_mut(cols).enumerate() {
-            let (fy, y) = split(v[row * cols] * f + oy);
+            let (fy, y) = split(v[row] * f + oy);
             let y0 = cell_index(fy, period);
             let y1 = next_index(y0, period);
             let ty = interp(y);
@@ -261,6 +260,7 @@ const MAX_BLOCKS: usize = MAX_COLS / BLOCK;
 /// The triangles of `P` samples of a tile row whose triangles [`simplex_grid`] works out
 /// together (each whole block's first, and the last block's last), one array a value so
 /// that working them out for all the row's blocks at once vectorizes.
+#[derive(Clone)]
 struct BlockTriangles<const P: usize> {
     i: [f32; P],
     j: [f32; P],
@@ -289,6 +289,50 @@ impl<const P: usize> BlockTriangles<P> {
     fn same(&self, a: usize, b: usize) -> bool {
         self.i[a] == self.i[b] && self.j[a] == self.j[b] && self.lower[a] == self.lower[b]
     }
+
+    /// Whether every one of the first `B` points lies in the triangle it lies in in
+    /// `other`.
+    #[inline(always)]
+    fn same_blocks<const B: usize>(&self, other: &Self) -> bool {
+        let mut differ = false;
+        for b in 0..B {
+            differ |= self.i[b] != other.i[b]
+                || self.j[b] != other.j[b]
+                || self.lower[b] != other.lower[b];
+        }
+        !differ
+    }
+}
+
+/// The corner gradients ([`simplex::corners2`]) of the triangles of the first `B` points
+/// of a [`BlockTriangles`], one array a value. A triangle spans many rows, so most rows
+/// find their blocks' triangles, and these, as the row above left them.
+struct BlockGradients<const B: usize> {
+    /// Component `axis` of corner `k`'s gradient: `g[k][axis]`.
+    g: [[[f32; B]; 2]; 3],
+}
+
+impl<const B: usize> BlockGradients<B> {
+    #[inline(always)]
+    fn new<const P: usize>(triangles: &BlockTriangles<P>, seed: u32) -> Self {
+        let mut gradients = BlockGradients {
+            g: [[[0.0; B]; 2]; 3],
+        };
+        for b in 0..B {
+            let (i, j, lower) = (triangles.i[b], triangles.j[b], triangles.lower[b]);
+            for (k, g) in simplex::corners2(i, j, lower, seed).into_iter().enumerate() {
+                gradients.g[k][0][b] = g[0];
+                gradients.g[k][1][b] = g[1];
+            }
+        }
+        gradients
+    }
+
+    /// Block `b`'s corner gradients.
+    #[inline(always)]
+    fn of(&self, b: usize) -> [[f32; 2]; 3] {
+        [0, 1, 2].map(|k| [self.g[k][0][b], self.g[k][1][b]])
+    }
 }
 
 /// Each block's [`simplex::Triangle2`] and its cell's x ([`simplex::cell_x`]) for the
@@ -303,9 +347,14 @@ struct BlockTerms<const B: usize> {
 }
 
 impl<const B: usize> BlockTerms<B> {
-    /// The terms of the first `B` of `triangles`, in the row at y.
+    /// The terms of the first `B` of `triangles`, whose corner gradients are `gradients`,
+    /// in the row at y.
     #[inline(always)]
-    fn new<const P: usize>(triangles: &BlockTriangles<P>, y: f32, seed: u32) -> Self {
+    fn new<const P: usize>(
+        triangles: &BlockTriangles<P>,
+        gradients: &BlockGradients<B>,
+        y: f32,
+    ) -> Self {
         let mut terms = BlockTerms {
             cell_x: [0.0; B],
             i1: [0.0; B],
@@ -315,7 +364,8 @@ impl<const B: usize> BlockTerms<B> {
         };
         for b in 0..B {
             let (i, j, lower) = (triangles.i[b], triangles.j[b], triangles.lower[b]);
-            let t = block_triangle(i, j, lower, y, seed);
+            let y0 = simplex::offset_y(y, i, j);
+            let t = simplex::Triangle2::new(y0, lower, gradients.of(b));
             terms.cell_x[b] = simplex::cell_x(i, j);
             terms.i1[b] = t.i1;
             for k in 0..3 {
@@ -362,7 +412,7 @@ fn pick(take_b: bool, a: &simplex::Triangle2, b: &simplex::Triangle2) -> simplex
 
 multiversion! {
     /// 2D simplex noise on the image grid: `u` holds the x of each column, `v` each
-    /// sample's y (constant along a row), `p` is [frequency, offset x, offset y].
+    /// row's y, `p` is [frequency, offset x, offset y].
     ///
     /// A block of neighbouring samples in one row mostly falls in one triangle of the
     /// skewed lattice, and otherwise mostly in two: its first sample's and the next
@@ -408,10 +458,22 @@ fn simplex_rows<const P: usize, const B: usize>(
     if whole > 0 {
         points[blocks] = xs[whole - 1];
     }
+    // The triangles whose gradients `gradients` holds.
+    let mut known: Option<BlockTriangles<P>> = None;
+    let mut gradients = BlockGradients::<B> {
+        g: [[[0.0; B]; 2]; 3],
+    };
     for (row, out) in out.chunks_exact_mut(cols).enumerate() {
-        let y = v[row * cols] * f + oy;
+        let y = v[row] * f + oy;
         let triangles = BlockTriangles::new(&points, y);
-        let terms = BlockTerms::<B>::new(&triangles, y, seed);
+        if !known
+            .as_ref()
+            .is_some_and(|k| k.same_blocks::<B>(&triangles))
+        {
+            gradients = BlockGradients::new(&triangles, seed);
+            known = Some(triangles.clone());
+        }
+        let terms = BlockTerms::new(&triangles, &gradients, y);
         let (out, rest) = out.split_at_mut(whole);
         for (b, (out, xs)) in out
             .chunks_exact_mut(BLOCK)
@@ -480,6 +542,12 @@ mod tests {
     const COLS: usize = 64;
     const ROWS: usize = 8;
 
+    /// The y of each row of a tile `cols` wide whose samples' y are `v`, as the grid
+    /// kernels take them.
+    fn each_row(v: &[f32], cols: usize) -> Vec<f32> {
+        v.iter().step_by(cols).copied().collect()
+    }
+
     fn tile(col0: usize, row0: usize, side: f32) -> (Vec<f32>, Vec<f32>) {
         let u = (0..COLS)
             .map(|c| ((col0 + c) as f32 + 0.5) / side)
@@ -515,7 +583,16 @@ mod tests {
                             for (abs, add) in [(false, Arg::C(0.25)), (true, Arg::S(&add))] {
                                 let mut out = vec![0.0; COLS * ROWS];
                                 let p = [f, oy, dz, 0.5];
-                                perlin_grid(&mut out, &columns, &v, &below, &above, p, abs, add);
+                                perlin_grid(
+                                    &mut out,
+                                    &columns,
+                                    &each_row(&v, COLS),
+                                    &below,
+                                    &above,
+                                    p,
+                                    abs,
+                                    add,
+                                );
                                 let finish = Finish { scale: 0.5, abs };
                                 for (i, &o) in out.iter().enumerate() {
                                     let (x, y) = (u[i % COLS] * f + ox, v[i] * f + oy);
@@ -552,7 +629,15 @@ mod tests {
                 let (ox, oy) = (4.25, 0.5);
                 let columns = Columns::new(&u, f, ox, interp, 1).expect("a tile's columns");
                 let mut out = vec![0.0; COLS * ROWS];
-                value_grid(&mut out, &columns, &v, [f, oy], period, 7, interp);
+                value_grid(
+                    &mut out,
+                    &columns,
+                    &each_row(&v, COLS),
+                    [f, oy],
+                    period,
+                    7,
+                    interp,
+                );
                 for (i, &o) in out.iter().enumerate() {
                     let expected = value2(u[i % COLS] * f + ox, v[i] * f + oy, 7, period, interp);
                     assert_eq!(o.to_bits(), expected.to_bits(), "{f} sample {i}");
@@ -574,7 +659,7 @@ mod tests {
                 .collect();
             let (ox, oy) = (-2.5, 0.75);
             let mut out = vec![0.0; cols * ROWS];
-            simplex_grid(&mut out, u, &v, [f, ox, oy], seed);
+            simplex_grid(&mut out, u, &each_row(&v, cols), [f, ox, oy], seed);
             for (i, &o) in out.iter().enumerate() {
                 let expected =
                     simplex::simplex(u[i % cols] * f + ox, v[i] * f + oy, 0.0, None, false, seed);

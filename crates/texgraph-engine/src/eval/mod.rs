@@ -15,6 +15,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub mod blur;
+mod coordinates;
 pub mod distance;
 pub mod erosion;
 pub mod flood;
@@ -38,9 +39,9 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::program::{Operand, PlaneId, Program, StageWork, TileProgram, U_SLOT, V_SLOT};
+use coordinates::Coordinates;
 use planes::{PlaneView, TileAt};
 use texgraph_base::error::{Error, Result};
-use texgraph_kernels::dispatch::multiversion;
 
 /// Columns and rows of the tiles the image is cut into. Wide tiles keep each written
 /// image row long (512 bytes) and give the grid kernels long runs of columns per lattice
@@ -554,7 +555,7 @@ thread_local! {
     /// Each worker thread's tile buffers, kept from band to band: allocated per band they
     /// would be returned to the system and faulted back in, zeroed page by page, every time.
     static WORKSPACE: std::cell::RefCell<Workspace> =
-        const { std::cell::RefCell::new(Workspace::EMPTY) };
+        const { std::cell::RefCell::new(Workspace::empty()) };
 }
 
 /// Most bytes of tile buffers a thread keeps between bands (more are freed after each).
@@ -565,14 +566,19 @@ struct Workspace {
     slots: Vec<Vec<f32>>,
     /// One tile row of each output channel that is uniform, filled with its value.
     uniform_rows: Vec<Vec<f32>>,
+    /// The image coordinates of the tile being run.
+    coordinates: Coordinates,
 }
 
 impl Workspace {
     /// No buffers yet.
-    const EMPTY: Workspace = Workspace {
-        slots: Vec::new(),
-        uniform_rows: Vec::new(),
-    };
+    const fn empty() -> Workspace {
+        Workspace {
+            slots: Vec::new(),
+            uniform_rows: Vec::new(),
+            coordinates: Coordinates::new(),
+        }
+    }
 
     /// Runs `work` with this thread's workspace made ready for `program` with tiles of
     /// `tile` columns and rows.
@@ -584,7 +590,7 @@ impl Workspace {
             let ws = match borrowed.as_deref_mut() {
                 Ok(ws) => ws,
                 Err(_) => {
-                    own = Workspace::EMPTY;
+                    own = Workspace::empty();
                     &mut own
                 }
             };
@@ -601,6 +607,7 @@ impl Workspace {
     /// buffers), and spreads its uniform output channels into tile rows.
     fn prepare(&mut self, program: &TileProgram, [cols, rows]: [usize; 2]) {
         let count = program.slot_count as usize;
+        self.coordinates.forget();
         self.slots.truncate(count);
         self.slots.resize_with(count, Vec::new);
         for slot in &mut self.slots {
@@ -629,11 +636,8 @@ impl Workspace {
         width: usize,
         height: usize,
     ) {
-        let [us, vs] = self
-            .slots
-            .get_disjoint_mut([U_SLOT as usize, V_SLOT as usize])
-            .expect("the coordinate slots are two");
-        fill_coordinates(us, vs, [col0, row0, cols, rows], [width, height]);
+        self.coordinates
+            .start([col0, row0, cols, rows], [width, height]);
         let at = TileAt {
             col0,
             row0,
@@ -641,7 +645,15 @@ impl Workspace {
             height,
         };
         for instr in &program.instrs {
-            ops::step(&mut self.slots, tables, instr, cols * rows, cols, at);
+            ops::step(
+                &mut self.slots,
+                &self.coordinates,
+                tables,
+                instr,
+                cols * rows,
+                cols,
+                at,
+            );
         }
     }
 
@@ -665,6 +677,9 @@ impl Workspace {
             .enumerate()
             .map(|(c, operand)| match operand {
                 Operand::Const(_) => (&self.uniform_rows[c][..cols], 0),
+                // u is the same in every row.
+                Operand::Slot(U_SLOT) => (&self.coordinates.u_row()[..cols], 0),
+                Operand::Slot(V_SLOT) => (&self.coordinates.v()[..rows * cols], cols),
                 Operand::Slot(s) => (&self.slots[*s as usize][..rows * cols], cols),
             })
             .collect();
@@ -702,27 +717,6 @@ impl Workspace {
         }
         if stream {
             interleave::stream_fence();
-        }
-    }
-}
-
-multiversion! {
-    /// Each sample's image coordinates in the tile of `cols` × `rows` samples at `col0`,
-    /// `row0` of a `width` × `height` image: u into `us`, v into `vs`. Compiled per level,
-    /// so that the wide stores fill the planes in a fraction of the baseline's time.
-    fn fill_coordinates(us: &mut [f32], vs: &mut [f32], tile: [usize; 4], size: [usize; 2]) {
-        let [col0, row0, cols, rows] = tile;
-        let (w, h) = (size[0] as f32, size[1] as f32);
-        // One row of u per tile, copied to every row (the same bits as computing each).
-        let (first, rest) = us[..cols * rows].split_at_mut(cols);
-        for (c, u) in first.iter_mut().enumerate() {
-            *u = ((col0 + c) as f32 + 0.5) / w;
-        }
-        for row in rest.chunks_exact_mut(cols) {
-            row.copy_from_slice(first);
-        }
-        for (r, row) in vs[..cols * rows].chunks_exact_mut(cols).enumerate() {
-            row.fill(((row0 + r) as f32 + 0.5) / h);
         }
     }
 }

@@ -25,6 +25,7 @@ use texgraph_kernels::scalar::{self, LUMA};
 use texgraph_kernels::shapes::{self, ShapeKind};
 use texgraph_kernels::simplex;
 
+use super::coordinates::Coordinates;
 use super::flood;
 use super::grid;
 use super::lanes::{Arg, Finish, Lane, Uniform};
@@ -127,14 +128,24 @@ fn map4(
 
 /// Whether an operation samples at the image's own coordinates (u depends only on the
 /// column, v only on the row), where the grid kernels and grid reads apply.
+/// Where an operation runs: the tile's coordinates, its columns, and where it lies.
+#[derive(Clone, Copy)]
+struct Frame<'c> {
+    coordinates: &'c Coordinates,
+    cols: usize,
+    at: TileAt,
+}
+
 fn image_frame(x: Operand, y: Operand) -> bool {
     (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT))
 }
 
 /// Runs `instr` over the first `n` samples of `slots`: a tile of rows of `cols` samples at
 /// `at` on the stage's grid.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn step(
     slots: &mut [Vec<f32>],
+    coordinates: &Coordinates,
     tables: &Tables<'_>,
     instr: &Instr,
     n: usize,
@@ -142,6 +153,8 @@ pub(super) fn step(
     at: TileAt,
 ) {
     let first = instr.dst as usize;
+    // The coordinate planes are written once a tile (v once a band) and only read.
+    debug_assert!(first > V_SLOT as usize && first > U_SLOT as usize);
     let arity = instr.op.arity() as usize;
     // Destinations are moved out so that sources can be borrowed beside them; an
     // operation never reads its own destination. Empty vectors do not allocate.
@@ -153,13 +166,20 @@ pub(super) fn step(
         let slots = &*slots;
         let arg = |o: Operand| match o {
             Operand::Const(c) => Arg::C(c),
+            Operand::Slot(U_SLOT) => Arg::S(&coordinates.u()[..n]),
+            Operand::Slot(V_SLOT) => Arg::S(&coordinates.v()[..n]),
             Operand::Slot(s) => Arg::S(&slots[s as usize][..n]),
         };
         let mut dst = outs.each_mut().map(|v| {
             let len = n.min(v.len());
             &mut v[..len]
         });
-        apply(&instr.op, tables, &arg, &mut dst[..arity], cols, at);
+        let frame = Frame {
+            coordinates,
+            cols,
+            at,
+        };
+        apply(&instr.op, tables, &arg, &mut dst[..arity], frame);
     }
     for (k, out) in outs.into_iter().enumerate().take(arity) {
         slots[first + k] = out;
@@ -174,7 +194,13 @@ pub fn apply_uniform(op: &Op, tables: &Tables<'_>) -> [f32; 4] {
     let arg = |o: Operand| Arg::C(o.as_const().expect("uniform operands"));
     let [a, b, c, d] = &mut out;
     let mut dst: [&mut [f32]; 4] = [a, b, c, d];
-    apply(op, tables, &arg, &mut dst[..arity], 1, TileAt::default());
+    let none = Coordinates::new();
+    let frame = Frame {
+        coordinates: &none,
+        cols: 1,
+        at: TileAt::default(),
+    };
+    apply(op, tables, &arg, &mut dst[..arity], frame);
     out.map(|v| v[0])
 }
 
@@ -184,9 +210,13 @@ fn apply<'s>(
     tables: &Tables<'_>,
     arg: &dyn Fn(Operand) -> Arg<'s>,
     dst: &mut [&mut [f32]],
-    cols: usize,
-    at: TileAt,
+    frame: Frame<'_>,
 ) {
+    let Frame {
+        coordinates,
+        cols,
+        at,
+    } = frame;
     let n = dst[0].len();
     match *op {
         Op::Sample {
@@ -380,9 +410,9 @@ fn apply<'s>(
                 &*tables.corners[above as usize],
             );
             let image_frame = image_frame(x, y);
-            if let (true, Arg::S(us), Arg::S(vs)) = (image_frame, arg(x), arg(y))
-                && let Some(columns) =
-                    grid::Columns::new(&us[..cols], p[0], ox, fade, grid::min_run())
+            let (us, vs) = (coordinates.u_row(), coordinates.v_rows());
+            if image_frame
+                && let Some(columns) = grid::Columns::new(us, p[0], ox, fade, grid::min_run())
             {
                 let [freq, _, oy, dz, scale] = p;
                 let grid_p = [freq, oy, dz, scale];
@@ -446,9 +476,8 @@ fn apply<'s>(
         } => {
             let [ox, oy] = offset.map(f32::from_bits);
             let image_frame = image_frame(x, y);
-            if let (true, Arg::S(us), Arg::S(vs), Arg::C(freq)) =
-                (image_frame, arg(x), arg(y), arg(freq))
-            {
+            if let (true, Arg::C(freq)) = (image_frame, arg(freq)) {
+                let (us, vs) = (coordinates.u_row(), coordinates.v_rows());
                 let interp: fn(f32) -> f32 = match interpolation {
                     Interpolation::Linear => linear,
                     Interpolation::Cosine => cosine,
@@ -456,9 +485,7 @@ fn apply<'s>(
                     Interpolation::Constant => constant,
                 };
                 let (f, period) = frequency(freq, tile);
-                if let Some(columns) =
-                    grid::Columns::new(&us[..cols], f, ox, interp, grid::min_run())
-                {
+                if let Some(columns) = grid::Columns::new(us, f, ox, interp, grid::min_run()) {
                     grid::value_grid(dst[0], &columns, vs, [f, oy], period, seed, interp);
                     return;
                 }
@@ -496,18 +523,12 @@ fn apply<'s>(
             };
             let [ox, oy] = offset.map(f32::from_bits);
             let distances = !matches!(feature, Feature::Edge | Feature::CellValue);
-            if let (true, false, true, Arg::S(us), Arg::S(vs), Arg::C(freq), Arg::C(jitter)) = (
-                image_frame(x, y),
-                volume,
-                distances,
-                arg(x),
-                arg(y),
-                arg(freq),
-                arg(jitter),
-            ) {
+            if let (true, false, true, Arg::C(freq), Arg::C(jitter)) =
+                (image_frame(x, y), volume, distances, arg(freq), arg(jitter))
+            {
+                let (us, vs) = (coordinates.u_row(), coordinates.v_rows());
                 let (f, period) = frequency(freq, tile);
-                if let Some(columns) =
-                    cellular::grid::Columns::new(&us[..cols], f, ox, jitter, period, seed)
+                if let Some(columns) = cellular::grid::Columns::new(us, f, ox, jitter, period, seed)
                 {
                     cellular_grid_k(dst[0], &columns, vs, p, [f, oy], period, jitter);
                     return;
@@ -528,11 +549,11 @@ fn apply<'s>(
         } => {
             let [ox, oy] = offset.map(f32::from_bits);
             let image_frame = image_frame(x, y);
-            if let (true, false, false, Arg::S(us), Arg::S(vs), Arg::C(freq)) =
-                (image_frame, volume, tile, arg(x), arg(y), arg(freq))
-                && grid::simplex_grid_pays(&us[..cols], freq)
+            let (us, vs) = (coordinates.u_row(), coordinates.v_rows());
+            if let (true, false, false, Arg::C(freq)) = (image_frame, volume, tile, arg(freq))
+                && grid::simplex_grid_pays(us, freq)
             {
-                grid::simplex_grid(dst[0], &us[..cols], vs, [freq, ox, oy], seed);
+                grid::simplex_grid(dst[0], us, vs, [freq, ox, oy], seed);
                 return;
             }
             let at = [x, y, z, freq].map(arg);
@@ -1371,7 +1392,7 @@ multiversion! {
 }
 
 multiversion! {
-    /// Cellular distances on the image grid ([`cellular::grid`]): `v` holds each sample's
+    /// Cellular distances on the image grid ([`cellular::grid`]): `v` holds each row's
     /// y, `p` is [frequency, offset y].
     fn cellular_grid_k(out: &mut [f32], columns: &cellular::grid::Columns, v: &[f32], kind: Cellular, p: [f32; 2], period: Option<f32>, jitter: f32) {
         let mut search = Search::default();

@@ -158,7 +158,7 @@ fn ring_distance(f: f32) -> f32 {
 }
 
 /// Cellular distances (F1, F2 or F2 − F1 of `p`; `p` is 2D) of a tile: `columns` from
-/// its x, `v` holding each sample's y in image units (constant along a row), at
+/// its x, `v` holding each row's y in image units, at
 /// frequency `freq` and `offset_y`; `period` and `jitter` as [`Columns::new`] was given.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -244,7 +244,7 @@ fn rows_with<const METRIC: u8, const SECOND: bool>(
         if METRIC == EUCLIDEAN { d.sqrt() } else { d }
     };
     for (row, out) in out.chunks_exact_mut(cols).enumerate() {
-        let y = v[row * cols] * freq + offset_y;
+        let y = v[row] * freq + offset_y;
         // False for NaN too.
         let inside = y.abs() <= LIMIT;
         if !inside {
@@ -347,9 +347,7 @@ mod tests {
         let f = period.unwrap_or(freq);
         let side = 300.0;
         let u: Vec<f32> = (0..cols).map(|c| (c as f32 + 7.5) / side).collect();
-        let v: Vec<f32> = (0..cols * rows_n)
-            .map(|i| ((i / cols) as f32 + 3.5) / side)
-            .collect();
+        let v: Vec<f32> = (0..rows_n).map(|r| (r as f32 + 3.5) / side).collect();
         let Some(columns) = Columns::new(&u, f, offset[0], jitter, period, p.seed) else {
             panic!("{p:?} at {freq}: no grid");
         };
@@ -366,7 +364,7 @@ mod tests {
             &mut search,
         );
         for (i, got) in out.iter().enumerate() {
-            let (x, y) = (u[i % cols] * f + offset[0], v[i] * f + offset[1]);
+            let (x, y) = (u[i % cols] * f + offset[0], v[i / cols] * f + offset[1]);
             let mut s = Samples::default();
             (s.pos[0][0], s.pos[1][0]) = (x, y);
             s.period[0] = period.unwrap_or(1.0);

@@ -175,8 +175,8 @@ pub enum Op {
         /// Wrap with period max(1, round(freq)).
         tile: bool,
     },
-    /// Simplex noise, signed, at (x·freq + ox, y·freq + oy[, z]): see
-    /// [`texgraph_kernels::simplex`].
+    /// Simplex noise at (x·freq + ox, y·freq + oy[, z]), signed or mapped to 0.5 + 0.5·n:
+    /// see [`texgraph_kernels::simplex`].
     Simplex {
         /// Sample x.
         x: Operand,
@@ -194,6 +194,8 @@ pub enum Op {
         volume: bool,
         /// Tile with period max(1, round(freq)) (4D noise on a torus).
         tile: bool,
+        /// Mapped to [0, 1] as [`Unary::ToUnit`] maps it, in the same pass.
+        unit: bool,
     },
     /// The `shape` node's mask at (x, y) relative to the image centre (and, when tiling,
     /// the union of the copies in the 2×2 tiles nearest the sample).

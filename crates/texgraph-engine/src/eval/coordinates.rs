@@ -52,13 +52,10 @@ impl Coordinates {
         if !same_rows {
             recycle(&mut self.v, &self.spare_v);
         }
-        let (w, h) = (width as f32, height as f32);
-        self.u_row.clear();
-        self.u_row
-            .extend((0..cols).map(|c| ((col0 + c) as f32 + 0.5) / w));
-        self.v_rows.clear();
-        self.v_rows
-            .extend((0..rows).map(|r| ((row0 + r) as f32 + 0.5) / h));
+        self.u_row.resize(cols, 0.0);
+        centres(&mut self.u_row, col0, width);
+        self.v_rows.resize(rows, 0.0);
+        centres(&mut self.v_rows, row0, height);
     }
 
     /// Forgets the planes (their buffers are kept), so that the next tile makes them anew.
@@ -103,6 +100,27 @@ impl Coordinates {
 fn recycle(plane: &mut OnceCell<Vec<f32>>, spare: &Cell<Vec<f32>>) {
     if let Some(buffer) = plane.take() {
         spare.set(buffer);
+    }
+}
+
+multiversion! {
+    /// The centres of pixels `first`, `first` + 1, … of `size`, in image units, into `out`.
+    fn centres(out: &mut [f32], first: usize, size: usize) {
+        let size = size as f32;
+        match i32::try_from(first + out.len()) {
+            // Through i32, which converts to f32 in one vector instruction: the same
+            // integer, so the same f32.
+            Ok(_) => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = ((first + k) as i32 as f32 + 0.5) / size;
+                }
+            }
+            Err(_) => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = ((first + k) as f32 + 0.5) / size;
+                }
+            }
+        }
     }
 }
 

@@ -17,6 +17,7 @@ use texgraph_kernels::noise::{
     split_vectorized,
 };
 
+use texgraph_kernels::scalar::{self, Unary};
 use texgraph_kernels::simplex;
 
 use super::lanes::{Arg, Finish, Lane, Uniform};
@@ -420,20 +421,34 @@ multiversion! {
     /// that depend only on the row are worked out once a block, for all the row's blocks
     /// together, and each sample takes its triangle's. Blocks that reach into a third
     /// triangle hash per sample.
-    pub(super) fn simplex_grid(out: &mut [f32], u: &[f32], v: &[f32], p: [f32; 3], seed: u32) {
+    pub(super) fn simplex_grid(out: &mut [f32], u: &[f32], v: &[f32], p: [f32; 3], seed: u32, unit: bool) {
         // Sized for the tile (128 columns by default): the per-row work covers every
         // block the arrays hold.
-        if u.len() <= 8 * BLOCK {
-            simplex_rows::<9, 8>(out, u, v, p, seed);
-        } else {
-            simplex_rows::<{ MAX_BLOCKS + 1 }, MAX_BLOCKS>(out, u, v, p, seed);
+        match (u.len() <= 8 * BLOCK, unit) {
+            (true, true) => simplex_rows::<9, 8, true>(out, u, v, p, seed),
+            (true, false) => simplex_rows::<9, 8, false>(out, u, v, p, seed),
+            (false, true) => simplex_rows::<{ MAX_BLOCKS + 1 }, MAX_BLOCKS, true>(out, u, v, p, seed),
+            (false, false) => simplex_rows::<{ MAX_BLOCKS + 1 }, MAX_BLOCKS, false>(out, u, v, p, seed),
         }
     }
 }
 
-/// [`simplex_grid`] for tile rows of at most `B` blocks, with `P` = `B` + 1 points.
+/// A simplex sum as the noise gives it: clamped to [−1, 1], and mapped to [0, 1] as
+/// [`Unary::ToUnit`] maps it when `UNIT`.
 #[inline(always)]
-fn simplex_rows<const P: usize, const B: usize>(
+fn finish<const UNIT: bool>(n: f32) -> f32 {
+    let n = n.clamp(-1.0, 1.0);
+    if UNIT {
+        scalar::unary(Unary::ToUnit, n)
+    } else {
+        n
+    }
+}
+
+/// [`simplex_grid`] for tile rows of at most `B` blocks, with `P` = `B` + 1 points, mapped
+/// to [0, 1] when `UNIT`.
+#[inline(always)]
+fn simplex_rows<const P: usize, const B: usize, const UNIT: bool>(
     out: &mut [f32],
     u: &[f32],
     v: &[f32],
@@ -489,7 +504,7 @@ fn simplex_rows<const P: usize, const B: usize>(
             if triangles.same(b, b + 1) {
                 let cell_x = terms.cell_x[b];
                 for l in 0..BLOCK {
-                    out[l] = first.at(xs[l] - cell_x).clamp(-1.0, 1.0);
+                    out[l] = finish::<UNIT>(first.at(xs[l] - cell_x));
                 }
                 continue;
             }
@@ -517,17 +532,17 @@ fn simplex_rows<const P: usize, const B: usize>(
                 let lower = x0 > y0;
                 let in_next = i == bi && j == bj && lower == bl;
                 all &= in_next || (i == ai && j == aj && lower == al);
-                out[l] = pick(in_next, &first, &next).at(x0).clamp(-1.0, 1.0);
+                out[l] = finish::<UNIT>(pick(in_next, &first, &next).at(x0));
             }
             if !all {
                 for (o, &x) in out.iter_mut().zip(xs) {
-                    *o = simplex::simplex2_with(x, y, seed, split_vectorized).clamp(-1.0, 1.0);
+                    *o = finish::<UNIT>(simplex::simplex2_with(x, y, seed, split_vectorized));
                 }
             }
         }
         for (o, &u) in rest.iter_mut().zip(&u[whole..]) {
             let n = simplex::simplex2_with(u * f + ox, y, seed, split_vectorized);
-            *o = n.clamp(-1.0, 1.0);
+            *o = finish::<UNIT>(n);
         }
     }
 }
@@ -650,20 +665,22 @@ mod tests {
     fn grid_simplex_has_the_bits_of_the_per_sample_formula() {
         let seed = simplex::seed_term(5);
         // Low frequencies keep whole blocks in one triangle; high ones cross edges inside
-        // blocks; 40 columns leave a partial block.
-        for (f, cols) in [(3.0, 64), (8.5, 40), (40.0, 64), (300.0, 64)] {
-            let (u, _) = tile(17, 250, 512.0);
-            let u = &u[..cols];
+        // blocks; 40 and 200 columns leave a partial block (200: the rows of 16 blocks).
+        for (f, cols) in [(3.0, 64), (8.5, 40), (40.0, 64), (300.0, 64), (6.0, 200)] {
+            let u: Vec<f32> = (0..cols).map(|c| ((17 + c) as f32 + 0.5) / 512.0).collect();
             let v: Vec<f32> = (0..cols * ROWS)
                 .map(|i| ((250 + i / cols) as f32 + 0.5) / 512.0)
                 .collect();
             let (ox, oy) = (-2.5, 0.75);
-            let mut out = vec![0.0; cols * ROWS];
-            simplex_grid(&mut out, u, &each_row(&v, cols), [f, ox, oy], seed);
-            for (i, &o) in out.iter().enumerate() {
-                let expected =
-                    simplex::simplex(u[i % cols] * f + ox, v[i] * f + oy, 0.0, None, false, seed);
-                assert_eq!(o.to_bits(), expected.to_bits(), "{f} sample {i}");
+            for unit in [false, true] {
+                let mut out = vec![0.0; cols * ROWS];
+                simplex_grid(&mut out, &u, &each_row(&v, cols), [f, ox, oy], seed, unit);
+                for (i, &o) in out.iter().enumerate() {
+                    let (x, y) = (u[i % cols] * f + ox, v[i] * f + oy);
+                    let n = simplex::simplex(x, y, 0.0, None, false, seed);
+                    let expected = if unit { 0.5 + 0.5 * n } else { n };
+                    assert_eq!(o.to_bits(), expected.to_bits(), "{f} {unit} sample {i}");
+                }
             }
         }
     }

@@ -546,6 +546,7 @@ fn apply<'s>(
             seed,
             volume,
             tile,
+            unit,
         } => {
             let [ox, oy] = offset.map(f32::from_bits);
             let image_frame = image_frame(x, y);
@@ -553,11 +554,16 @@ fn apply<'s>(
             if let (true, false, false, Arg::C(freq)) = (image_frame, volume, tile, arg(freq))
                 && grid::simplex_grid_pays(us, freq)
             {
-                grid::simplex_grid(dst[0], us, vs, [freq, ox, oy], seed);
+                grid::simplex_grid(dst[0], us, vs, [freq, ox, oy], seed, unit);
                 return;
             }
             let at = [x, y, z, freq].map(arg);
             simplex_k(dst[0], seed, volume, tile, [ox, oy], at);
+            if unit {
+                for o in dst[0].iter_mut() {
+                    *o = scalar::unary(Unary::ToUnit, *o);
+                }
+            }
         }
         Op::Shape {
             x,

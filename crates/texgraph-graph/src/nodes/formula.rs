@@ -173,10 +173,7 @@ impl Target for Emitter<'_, '_, '_> {
         match kind {
             // The nodes' own helpers, so `perlin(vec2(u, v), 8, 0)` is the perlin node's bits.
             Noise::Perlin => noise::perlin(ctx, frame, z, frequency, zero, seed, Layer::UNIT),
-            Noise::Simplex => {
-                let n = noise::simplex(ctx, frame, [frequency, z], zero, seed, volume)?;
-                ctx.emit(Op::Unary(Unary::ToUnit, n))
-            }
+            Noise::Simplex => noise::simplex(ctx, frame, [frequency, z], zero, seed, volume, true),
             Noise::Value => {
                 let n = noise::value(ctx, frame, frequency, zero, seed, Interpolation::Quintic)?;
                 ctx.emit(Op::Unary(Unary::ToUnit, n))

@@ -217,7 +217,7 @@ fn fractal(ctx: &mut NodeCtx<'_, '_>, kind: Kind) -> Result<Vec<Val>, GraphError
                     )?
                 } else if basis == Basis::Simplex {
                     let at = [f, Operand::Const(0.0)];
-                    noise::simplex(ctx, frame, at, *offset_xy, seed, false)?
+                    noise::simplex(ctx, frame, at, *offset_xy, seed, false, false)?
                 } else if basis == Basis::Cellular {
                     // Worley's F1 at full jitter, from [0, ~1] to about [−1, 1].
                     let kind = Cellular {

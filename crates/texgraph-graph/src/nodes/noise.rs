@@ -101,13 +101,13 @@ pub static SIMPLEX: NodeDescriptor = NodeDescriptor {
         } else {
             Operand::Const(0.0)
         };
-        let n = simplex(ctx, ctx.frame(), [freq, z], [0.0, 0.0], seed, volume)?;
-        Ok(vec![Val::Scalar(ctx.emit(Op::Unary(Unary::ToUnit, n))?)])
+        let n = simplex(ctx, ctx.frame(), [freq, z], [0.0, 0.0], seed, volume, true)?;
+        Ok(vec![Val::Scalar(n)])
     },
 };
 
-/// Signed simplex noise at (x·freq + offset, y·freq + offset[, z]); `at` holds frequency
-/// and z.
+/// Simplex noise at (x·freq + offset, y·freq + offset[, z]), signed, or mapped to
+/// 0.5 + 0.5·n when `unit`; `at` holds frequency and z.
 pub fn simplex(
     ctx: &mut NodeCtx<'_, '_>,
     frame: Frame,
@@ -115,6 +115,7 @@ pub fn simplex(
     offset: [f32; 2],
     seed: u32,
     volume: bool,
+    unit: bool,
 ) -> Result<Operand, GraphError> {
     let [freq, z] = at;
     let tile = ctx.tileable();
@@ -127,6 +128,7 @@ pub fn simplex(
         seed: seed_term(seed),
         volume,
         tile,
+        unit,
     })
 }
 

@@ -126,8 +126,6 @@ fn map4(
     }
 }
 
-/// Whether an operation samples at the image's own coordinates (u depends only on the
-/// column, v only on the row), where the grid kernels and grid reads apply.
 /// Where an operation runs: the tile's coordinates, its columns, and where it lies.
 #[derive(Clone, Copy)]
 struct Frame<'c> {
@@ -136,6 +134,8 @@ struct Frame<'c> {
     at: TileAt,
 }
 
+/// Whether an operation samples at the image's own coordinates (u depends only on the
+/// column, v only on the row), where the grid kernels and grid reads apply.
 fn image_frame(x: Operand, y: Operand) -> bool {
     (x, y) == (Operand::Slot(U_SLOT), Operand::Slot(V_SLOT))
 }

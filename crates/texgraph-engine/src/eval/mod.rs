@@ -610,9 +610,12 @@ impl Workspace {
         self.coordinates.forget();
         self.slots.truncate(count);
         self.slots.resize_with(count, Vec::new);
-        for slot in &mut self.slots {
+        for (s, slot) in self.slots.iter_mut().enumerate() {
             slot.clear();
-            slot.resize(cols * rows, 0.0);
+            // The coordinate slots stay empty: u and v live in `coordinates`.
+            if s != U_SLOT as usize && s != V_SLOT as usize {
+                slot.resize(cols * rows, 0.0);
+            }
         }
         self.uniform_rows
             .resize_with(program.channels.len(), Vec::new);

@@ -243,6 +243,11 @@ fn rows_with<const METRIC: u8, const SECOND: bool>(
     let distance = |d: f32| {
         if METRIC == EUCLIDEAN { d.sqrt() } else { d }
     };
+    // Each cell's offset along x from its box (before the sample's own), and its term of
+    // the distance along y (the same for every sample of a row), for the rows of cells
+    // below, at and above the sample's: the first `width` of each, rewritten every row.
+    let mut jittered_x = [[0.0f32; MAX_WIDTH]; 3];
+    let mut y_term = [[0.0f32; MAX_WIDTH]; 3];
     for (row, out) in out.chunks_exact_mut(cols).enumerate() {
         let y = v[row] * freq + offset_y;
         // False for NaN too.
@@ -255,11 +260,6 @@ fn rows_with<const METRIC: u8, const SECOND: bool>(
         }
         let (floor, frac) = split_vectorized(y);
         let index = cell_index(floor, None);
-        // Each cell's offset along x from its box (before the sample's own), and its
-        // term of the distance along y (the same for every sample of the row), for the
-        // rows of cells below, at and above the sample's.
-        let mut jittered_x = [[0.0f32; MAX_WIDTH]; 3];
-        let mut y_term = [[0.0f32; MAX_WIDTH]; 3];
         for (dy, (jx, ty)) in jittered_x.iter_mut().zip(&mut y_term).enumerate() {
             let d = dy as i32 - 1;
             let row_term = (neighbour(floor, index, d, period) as u32).wrapping_mul(AXIS_KEYS[1]);

@@ -9,6 +9,7 @@ pub mod fastmath;
 pub mod gradient;
 pub mod noise;
 pub mod normals;
+pub mod perlin_bits;
 pub mod scalar;
 pub mod shapes;
 pub mod simplex;

@@ -18,9 +18,9 @@ use texgraph_kernels::curve::Curve;
 use texgraph_kernels::gradient::Ramp;
 use texgraph_kernels::noise::{
     CornerTable, MAX_TABLE_PERIOD, PLAIN_TABLE_LEN, Permutation, ROW_PAD, cell_index, constant,
-    cosine, fade, linear, period_of, perlin_plane, perlin_volume, perlin3, split_vectorized,
-    value2,
+    cosine, fade, linear, period_of, perlin3, split_vectorized, value2,
 };
+use texgraph_kernels::perlin_bits::{cell_bits, perlin_plane_bits, perlin_volume_bits};
 use texgraph_kernels::scalar::{self, LUMA};
 use texgraph_kernels::shapes::{self, ShapeKind};
 use texgraph_kernels::simplex;
@@ -1105,7 +1105,15 @@ fn plain_index(fx: f32, fy: f32) -> usize {
     ((x & 255) + (y & 255) * (256 + ROW_PAD)) as usize
 }
 
-/// Samples per pass of the two-pass table loops.
+/// Replaces each index in `cells` by the gradient bits of the table's codes there.
+#[inline(always)]
+fn read_bits(cells: &mut [u32], codes: &[u32]) {
+    for c in cells {
+        *c = cell_bits(codes[*c as usize]);
+    }
+}
+
+/// Samples per pass of the table loops.
 const CHUNK: usize = 256;
 
 #[inline(always)]
@@ -1119,24 +1127,27 @@ fn perlin_plain(
     add: impl Lane,
 ) {
     let [f, ox, oy] = p;
-    // Two passes per chunk: first only the table reads, so that many are in flight at
-    // once, then the arithmetic on codes read back from L1.
+    // Three passes per chunk: the cells' indices (vectorized), then only the table reads
+    // (each code turned into its gradient bits), so that many are in flight at once,
+    // then the arithmetic on bits read back from L1.
     let mut cell = [0u32; CHUNK];
     for (start, out) in (0..out.len()).step_by(CHUNK).zip(out.chunks_mut(CHUNK)) {
-        for (j, c) in cell[..out.len()].iter_mut().enumerate() {
+        let cell = &mut cell[..out.len()];
+        for (j, c) in cell.iter_mut().enumerate() {
             let (fx, fy) = (
                 split_vectorized(x.get(start + j) * f + ox).0,
                 split_vectorized(y.get(start + j) * f + oy).0,
             );
-            *c = codes[plain_index(fx, fy)];
+            *c = plain_index(fx, fy) as u32;
         }
+        read_bits(cell, codes);
         for (j, o) in out.iter_mut().enumerate() {
             let i = start + j;
             let ((_, sx), (_, sy)) = (
                 split_vectorized(x.get(i) * f + ox),
                 split_vectorized(y.get(i) * f + oy),
             );
-            *o = finish.apply(perlin_plane(cell[j], sx, sy), add.get(i));
+            *o = finish.apply(perlin_plane_bits(cell[j], sx, sy), add.get(i));
         }
     }
 }
@@ -1160,7 +1171,8 @@ fn perlin_plain_volume(
             split_vectorized(y.get(i) * f + oy),
         );
         let k = plain_index(fx, fy);
-        *o = finish.apply(perlin_volume(below[k], above[k], sx, sy, dz), add.get(i));
+        let (lower, upper) = (cell_bits(below[k]), cell_bits(above[k]));
+        *o = finish.apply(perlin_volume_bits(lower, upper, sx, sy, dz), add.get(i));
     }
 }
 
@@ -1204,30 +1216,31 @@ fn perlin_tiled(
             split_vectorized(y.get(i) * f + oy).1,
         )
     };
-    // Two passes per chunk as in `perlin_plain`; the plane case must not pay for the
+    // Passes per chunk as in `perlin_plain`; the plane case must not pay for the
     // volume's eight corners.
     let (mut lower, mut upper) = ([0u32; CHUNK], [0u32; CHUNK]);
     for (start, out) in (0..out.len()).step_by(CHUNK).zip(out.chunks_mut(CHUNK)) {
         let m = out.len();
         if dz == 0.0 {
             for (j, c) in lower[..m].iter_mut().enumerate() {
-                // SAFETY: `cell` stays within the table.
-                *c = unsafe { *c0.get_unchecked(cell(start + j)) };
+                *c = cell(start + j) as u32;
             }
+            read_bits(&mut lower[..m], c0);
             for (j, o) in out.iter_mut().enumerate() {
                 let (sx, sy) = fraction(start + j);
-                *o = finish.apply(perlin_plane(lower[j], sx, sy), add.get(start + j));
+                *o = finish.apply(perlin_plane_bits(lower[j], sx, sy), add.get(start + j));
             }
         } else {
-            for (j, (a, b)) in lower[..m].iter_mut().zip(&mut upper[..m]).enumerate() {
-                let k = cell(start + j);
-                // SAFETY: `cell` stays within both tables.
-                (*a, *b) = unsafe { (*c0.get_unchecked(k), *c1.get_unchecked(k)) };
+            for (j, c) in lower[..m].iter_mut().enumerate() {
+                *c = cell(start + j) as u32;
             }
+            upper[..m].copy_from_slice(&lower[..m]);
+            read_bits(&mut lower[..m], c0);
+            read_bits(&mut upper[..m], c1);
             for (j, o) in out.iter_mut().enumerate() {
                 let (sx, sy) = fraction(start + j);
                 *o = finish.apply(
-                    perlin_volume(lower[j], upper[j], sx, sy, dz),
+                    perlin_volume_bits(lower[j], upper[j], sx, sy, dz),
                     add.get(start + j),
                 );
             }

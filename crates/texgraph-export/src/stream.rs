@@ -293,6 +293,9 @@ fn floats(band: &Image, spec: &FileSpec) -> Result<Vec<f32>, String> {
 /// Turns a band into a TIFF's samples.
 type Samples<T> = fn(&Image, &FileSpec) -> Result<Vec<T>, String>;
 
+/// TIFF's ExtraSamples value for an alpha channel that is not premultiplied.
+const UNASSOCIATED_ALPHA: u16 = 2;
+
 /// Rows per TIFF strip: about 64 KiB each.
 fn strip_rows(spec: &FileSpec) -> u32 {
     let row = (u64::from(spec.width) * bytes_per_pixel(spec.depth, spec.channels)).max(1);
@@ -319,6 +322,14 @@ where
         .map_err(fail)?;
     let per_strip = strip_rows(spec);
     image.rows_per_strip(per_strip).map_err(fail)?;
+    if C::SAMPLE_FORMAT.len() == 4 {
+        // The fourth sample is alpha, not premultiplied: without the tag, readers must
+        // guess what it is (libtiff warns and calls it unspecified).
+        image
+            .encoder()
+            .write_tag(tiff::tags::Tag::ExtraSamples, UNASSOCIATED_ALPHA)
+            .map_err(fail)?;
+    }
     if let Some(note) = &spec.note {
         image
             .encoder()
@@ -459,4 +470,48 @@ fn write_exr<B: Deref<Target = Image>>(
         },
     )
     .map_err(|e| failure.take().unwrap_or_else(|| e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+    use tiff::decoder::Decoder;
+    use tiff::tags::Tag;
+
+    /// A TIFF of `channels` at `depth`, read back: its ExtraSamples tag, if any.
+    fn extra_samples(channels: usize, depth: Depth) -> Option<Vec<u32>> {
+        let spec = FileSpec {
+            format: Format::Tiff,
+            depth,
+            encoding: Encoding::Linear,
+            width: 3,
+            height: 2,
+            channels,
+            note: None,
+            block: None,
+        };
+        let image = Image {
+            width: 3,
+            height: 2,
+            channels,
+            data: (0..6 * channels).map(|i| i as f32 / 30.0).collect(),
+        };
+        let mut file = Cursor::new(Vec::new());
+        let mut once = Some(&image);
+        write(&mut file, &spec, &mut || once.take()).unwrap();
+        file.set_position(0);
+        let mut decoder = Decoder::new(file).unwrap();
+        decoder.find_tag_unsigned_vec(Tag::ExtraSamples).unwrap()
+    }
+
+    #[test]
+    fn rgba_tiffs_say_their_fourth_sample_is_straight_alpha() {
+        for depth in [Depth::Eight, Depth::Sixteen, Depth::Float] {
+            assert_eq!(extra_samples(4, depth), Some(vec![2]), "{depth:?}");
+        }
+        for depth in [Depth::Eight, Depth::Sixteen] {
+            assert_eq!(extra_samples(1, depth), None, "{depth:?}");
+        }
+    }
 }

@@ -1250,7 +1250,20 @@ fn a_formula_is_typed_its_mistake_shown_and_the_last_good_image_kept() {
     let mut h = open_json(dir.path(), "f.json", FORMULA);
     let title = on_canvas(&h, "f: Formula");
     click_at(&mut h, title.center(), PointerButton::Primary);
-    wait_for_preview(&mut h);
+    // Selecting the node may start its own render (a draft, then the full size): the good
+    // image is the full-size one, taken once nothing more is on its way.
+    for _ in 0..20 {
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    wait_until(&mut h, "the full-size preview", |app| {
+        !app.preview.drafted
+            && app
+                .preview
+                .image
+                .as_ref()
+                .is_some_and(|i| i.width == app.preview.size)
+    });
     // The slider shows the name and range the node gives it.
     let slider = h.get_by_label_contains("stripes (p1)").rect();
     assert!(slider.width() > 0.0);

@@ -2,17 +2,18 @@
 # texgraph against FastNoise2 1.1.1 on the same noises, one thread, 2048², ns per sample,
 # at each instruction set: texgraph's TEXGRAPH_SIMD against FastNoise2's matching feature
 # set (avx512, avx2, and the baseline against SSE2). The noises: Perlin 2D, fBm of 6
-# Perlin octaves, value, simplex 2D and Perlin 3D at z = half a cell, all 8 cells across,
-# and cellular F1 (jitter 1) at 16 and 256 cells. Each round runs every pair back to back,
+# Perlin octaves, value, simplex 2D, and Perlin and simplex 3D at z = half a cell, all 8
+# cells across; cellular F1 (jitter 1) at 16 and 256 cells, and in 3D at 16 cells. Each round runs every pair back to back,
 # alternating, each side the fastest of 11 reps; at the end one table per level gives
 # each side's fastest over the rounds and their ratio (below 1: texgraph is faster).
 # texgraph's figure is a whole `texgraph bench` render, writing the image included;
-# FastNoise2's is GenUniformGrid2D (3D for Perlin 3D) into a buffer
+# FastNoise2's is GenUniformGrid2D (3D for the 3D noises) into a buffer
 # (scripts/fastnoise2/bench.cpp). Run a few rounds on a quiet machine.
 #
 # Needs git, cmake and a C++17 compiler. FastNoise2 and the FastSIMD commit it pins are
 # cloned from GitHub into target/fastnoise2, or taken from FASTNOISE2_SRC and FASTSIMD_SRC
-# (local clones) when set. Usage: scripts/bench-fastnoise2.sh [rounds]
+# (local clones) when set. Usage: scripts/bench-fastnoise2.sh [rounds]; NOISES="simplex3d
+# cellular16_3d" runs only those.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
@@ -51,7 +52,9 @@ node simplex '{ "id": "n", "type": "simplex", "params": { "frequency": 8 } }'
 node perlin3d '{ "id": "n", "type": "perlin", "params": { "frequency": 8, "z": 0.5 } }'
 node cellular16 '{ "id": "n", "type": "cellular", "params": { "frequency": 16, "jitter": 1 } }'
 node cellular256 '{ "id": "n", "type": "cellular", "params": { "frequency": 256, "jitter": 1 } }'
-noises="perlin fbm value simplex perlin3d cellular16 cellular256"
+node simplex3d '{ "id": "n", "type": "simplex", "params": { "frequency": 8, "dimensions": "3d", "z": 0.5 } }'
+node cellular16_3d '{ "id": "n", "type": "cellular", "params": { "frequency": 16, "jitter": 1, "dimensions": "3d", "z": 0.5 } }'
+noises=${NOISES:-"perlin fbm value simplex perlin3d simplex3d cellular16 cellular256 cellular16_3d"}
 ours() { # ours LEVEL NOISE: ns per sample, the fastest of 11 renders
   TEXGRAPH_SIMD=$1 "$texgraph" bench "$graphs/$2.json" --size 2048 --threads 1 --reps 11 2>&1 |
     sed -n 's/.*fastest \([0-9.]*\) ms;.*/\1/p' | awk '{ printf "%.2f", $1 * 1e6 / (2048 * 2048) }'

@@ -228,19 +228,27 @@ fn a_chunk_inside_one_cell_gives_the_bits_of_samples_searched_alone() {
 #[test]
 fn a_chunk_across_a_row_of_cells_gives_the_bits_of_samples_searched_alone() {
     // Sixteen samples in one row of cells, across one to four cell columns (up to three
-    // share one block of cells), tiled at a period of 3 (so the block wraps) or not.
+    // share one block of cells), tiled at a period of 3 (so the block wraps) or not; in
+    // 2D, and in 3D in one layer of cells (z = 1.37: shared blocks) or across layers (z
+    // varying: none).
     for (metric, feature) in [
         (Metric::Euclidean, Feature::F1),
         (Metric::Euclidean, Feature::F2),
         (Metric::Manhattan, Feature::F1),
         (Metric::Chebyshev, Feature::F2MinusF1),
     ] {
-        for tile in [false, true] {
+        for (tile, volume, layered) in [
+            (false, false, false),
+            (true, false, false),
+            (false, true, false),
+            (true, true, false),
+            (false, true, true),
+        ] {
             let kind = Cellular {
                 seed: 9,
                 metric,
                 feature,
-                volume: false,
+                volume,
                 tile,
             };
             for (jitter, width) in [(1.0, 0.9), (0.4, 1.9), (1.0, 2.6), (0.7, 3.5)] {
@@ -256,6 +264,9 @@ fn a_chunk_across_a_row_of_cells_gives_the_bits_of_samples_searched_alone() {
                     let mut samples = Samples::default();
                     for (l, p) in at.iter().enumerate() {
                         (samples.pos[0][l], samples.pos[1][l]) = (p[0], p[1]);
+                        // Across layers: z from the sample's own x (so a sample alone has
+                        // the z it had in the chunk).
+                        samples.pos[2][l] = if layered { 1.37 + p[0] * 0.9 } else { 1.37 };
                         samples.jitter[l] = jitter;
                         samples.period[l] = if tile { 3.0 } else { 1.0 };
                     }
@@ -269,7 +280,7 @@ fn a_chunk_across_a_row_of_cells_gives_the_bits_of_samples_searched_alone() {
                     assert_eq!(
                         together[l].to_bits(),
                         alone[0].to_bits(),
-                        "{kind:?} jitter {jitter} width {width} lane {l}"
+                        "{kind:?} jitter {jitter} width {width} layered {layered} lane {l}"
                     );
                 }
             }

@@ -339,23 +339,26 @@ fn chunk<const METRIC: u8, const VOLUME: bool, const NEAREST: bool, const SECOND
     search: &mut Search,
 ) {
     let dims = if VOLUME { 3 } else { 2 };
-    // In 2D the 16 samples of a chunk mostly lie in one row of one to three cells: the
-    // feature points of the block of cells around them are then worked out once, not once
-    // per sample. Only distances are kept here, and a minimum does not depend on the order
-    // its values come in (nor on a cell seen twice), so this gives the same bits as the
-    // search below.
+    // The 16 samples of a chunk mostly lie in one row of one to three cells (and in 3D
+    // in one layer): the feature points of the block of cells around them are then
+    // worked out once, not once per sample. Only distances are kept here, and a minimum
+    // does not depend on the order its values come in (nor on a cell seen twice), so
+    // this gives the same bits as the search below.
     let mut first_ring = 0;
-    if !VOLUME && !NEAREST {
+    if !NEAREST {
         // Folding a cell twice leaves the nearest distance as it was but could make it the
         // second nearest too: a search for F2 shares only blocks of one cell, whose cells
         // the rings after it never visit again.
         let widest = if SECOND { 0 } else { MAX_SPAN };
         // One instantiation per span, so that each block's loops are unrolled.
-        if let Some((span, left)) = shared_span(search, m, p.tile, widest) {
-            match span {
-                0 => visit_shared_block::<METRIC, SECOND, 0>(search, p, left),
-                1 => visit_shared_block::<METRIC, SECOND, 1>(search, p, left),
-                _ => visit_shared_block::<METRIC, SECOND, 2>(search, p, left),
+        if let Some((span, left)) = shared_span(search, m, p.tile, widest, VOLUME) {
+            match (VOLUME, span) {
+                (false, 0) => visit_shared_block::<METRIC, SECOND, 0>(search, p, left),
+                (false, 1) => visit_shared_block::<METRIC, SECOND, 1>(search, p, left),
+                (false, _) => visit_shared_block::<METRIC, SECOND, 2>(search, p, left),
+                (true, 0) => visit_shared_block3::<METRIC, SECOND, 0>(search, p, left),
+                (true, 1) => visit_shared_block3::<METRIC, SECOND, 1>(search, p, left),
+                (true, _) => visit_shared_block3::<METRIC, SECOND, 2>(search, p, left),
             }
             first_ring = 2;
         }
@@ -611,11 +614,18 @@ impl<'s> CellLanes<'s> {
 const MAX_SPAN: usize = 2;
 
 /// How many cell columns past the leftmost the samples of the chunk (and the lanes past
-/// them) reach, and the leftmost's cell index, when they lie in one row of 2D cells, at
-/// most `widest` columns apart, with the same period and jitter: then they all see one
-/// block of (span + 3) × 3 cells, whose feature points are worked out once.
+/// them) reach, and the leftmost's cell index, when they lie in one row of cells (and in
+/// 3D one layer), at most `widest` columns apart, with the same period and jitter: then
+/// they all see one block of (span + 3) × 3 (× 3) cells, whose feature points are worked
+/// out once.
 #[inline(always)]
-fn shared_span(search: &Search, m: usize, tile: bool, widest: usize) -> Option<(usize, i32)> {
+fn shared_span(
+    search: &Search,
+    m: usize,
+    tile: bool,
+    widest: usize,
+    volume: bool,
+) -> Option<(usize, i32)> {
     // Every lane against the last one wanted: a lane the optimizer cannot name, so it
     // compares whole vectors (knowing that a lane matches itself, it would compare the
     // others in pieces, which stall on the store of the whole vector just written).
@@ -628,8 +638,10 @@ fn shared_span(search: &Search, m: usize, tile: bool, widest: usize) -> Option<(
         }
         !differ
     };
-    let shared =
-        uniform(&search.floor[1]) && uniform(&search.spread) && (!tile || uniform(&search.period));
+    let shared = uniform(&search.floor[1])
+        && (!volume || uniform(&search.floor[2]))
+        && uniform(&search.spread)
+        && (!tile || uniform(&search.period));
     if !shared {
         return None;
     }
@@ -663,6 +675,28 @@ const fn block(span: usize) -> [[i32; CHUNK]; 2] {
 
 /// The blocks of every span.
 const BLOCKS: [[[i32; CHUNK]; 2]; MAX_SPAN + 1] = [block(0), block(1), block(2)];
+
+/// Cells of the widest 3D block, (2 + 3) × 3 × 3, rounded up to whole chunks.
+const BLOCK3_CELLS: usize = 48;
+
+/// Offsets along x, y and z of the cells of a 3D block `span` + 3 cells wide, 3 high and
+/// 3 deep, as [`block`] lays out the 2D one, layer after layer.
+const fn block3(span: usize) -> [[i32; BLOCK3_CELLS]; 3] {
+    let width = span + 3;
+    let mut block = [[0; BLOCK3_CELLS]; 3];
+    let mut c = 0;
+    while c < BLOCK3_CELLS {
+        let cell = if c < 9 * width { c } else { 9 * width - 1 };
+        block[0][c] = (cell % width) as i32 - 1;
+        block[1][c] = (cell / width % 3) as i32 - 1;
+        block[2][c] = (cell / (3 * width)) as i32 - 1;
+        c += 1;
+    }
+    block
+}
+
+/// The 3D blocks of every span.
+const BLOCKS3: [[[i32; BLOCK3_CELLS]; 3]; MAX_SPAN + 1] = [block3(0), block3(1), block3(2)];
 
 /// Folds the block of 2D cells that all samples share ([`shared_span`]) into the nearest
 /// and second nearest distances: each cell's hash and jittered position once, then per
@@ -730,6 +764,77 @@ fn visit_shared_block<const METRIC: u8, const SECOND: bool, const SPAN: usize>(
             // Neither distance is ever NaN, so compares give min's results in one
             // instruction (the search state's copies below need min: there a compare
             // would become a masked store, which later loads cannot forward from).
+            let nearest = f1s[l];
+            if SECOND {
+                let other = if d > nearest { d } else { nearest };
+                f2s[l] = if other < f2s[l] { other } else { f2s[l] };
+            }
+            f1s[l] = if d < nearest { d } else { nearest };
+        }
+    }
+    (search.f1, search.f2) = (f1s, f2s);
+}
+
+/// [`visit_shared_block`] in 3D: the block's cells in one layer after another, each
+/// cell's hash and jittered position once, then per sample the offset from the sample's
+/// own box corner, as [`CellLanes::feature`] computes it.
+#[inline(always)]
+fn visit_shared_block3<const METRIC: u8, const SECOND: bool, const SPAN: usize>(
+    search: &mut Search,
+    p: Cellular,
+    left: i32,
+) {
+    let block = &BLOCKS3[SPAN];
+    let cells = 9 * (SPAN + 3);
+    let left_floor = left as f32;
+    // The cells' hashes side by side, with the terms `Search::fill` computes (z never
+    // wraps).
+    let mut hash = [p.seed.wrapping_mul(SEED_KEY); BLOCK3_CELLS];
+    let period = p.tile.then_some(search.period[0]);
+    for (axis, floor, index, period) in [
+        (0, left_floor, left, period),
+        (1, search.floor[1][0], search.index[1][0], period),
+        (2, search.floor[2][0], search.index[2][0], None),
+    ] {
+        for c in 0..BLOCK3_CELLS {
+            let i = neighbour(floor, index, block[axis][c], period);
+            hash[c] ^= (i as u32).wrapping_mul(AXIS_KEYS[axis]);
+        }
+    }
+    for d in -1..=1 {
+        search.fill_base(1, d);
+        search.fill_base(2, d);
+    }
+    // As in 2D: each sample's box offset along x for each column of the block.
+    let mut column_base = [[0.0f32; CHUNK]; MAX_SPAN + 3];
+    for (column, base) in column_base.iter_mut().enumerate().take(SPAN + 3) {
+        for l in 0..CHUNK {
+            let d = (column as f32 - 1.0) - (search.floor[0][l] - left_floor);
+            base[l] = d + (0.5 - 0.5 * search.jitter[l]) - search.frac[0][l];
+        }
+    }
+    let spread = search.spread[0];
+    let mut jittered = [[0.0f32; BLOCK3_CELLS]; 3];
+    for c in 0..BLOCK3_CELLS {
+        let unit = feature_steps(mix(hash[c]), true);
+        for axis in 0..3 {
+            jittered[axis][c] = spread * unit[axis];
+        }
+    }
+    let (mut f1s, mut f2s) = (search.f1, search.f2);
+    for c in 0..cells {
+        let bx = &column_base[(block[0][c] + 1) as usize];
+        let by = &search.base[1][(block[1][c] + MAX_RING) as usize];
+        let bz = &search.base[2][(block[2][c] + MAX_RING) as usize];
+        let (jx, jy, jz) = (jittered[0][c], jittered[1][c], jittered[2][c]);
+        for l in 0..CHUNK {
+            let (x, y, z) = (bx[l] + jx, by[l] + jy, bz[l] + jz);
+            let d = match METRIC {
+                EUCLIDEAN => x * x + y * y + z * z,
+                MANHATTAN => x.abs() + y.abs() + z.abs(),
+                _ => x.abs().max(y.abs()).max(z.abs()),
+            };
+            // As in 2D: compares for min, neither distance being NaN.
             let nearest = f1s[l];
             if SECOND {
                 let other = if d > nearest { d } else { nearest };

@@ -1389,6 +1389,8 @@ fn simplex_noise(
     z: impl Lane,
     freq: impl Lane,
 ) {
+    // Blocks pay on the baseline's four lanes; on AVX2 and AVX-512 a block's hashing,
+    // done once but in scalar code, costs about what the lanes' hashing saves.
     if volume && !tile && level() == Level::Baseline {
         return simplex_volume(out, seed, offset, x, y, z, freq);
     }

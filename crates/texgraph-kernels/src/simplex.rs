@@ -300,8 +300,8 @@ pub fn tetrahedron3_with(x: f32, y: f32, z: f32, split: impl Fn(f32) -> (f32, f3
     let (x, y, z) = (bounded(x), bounded(y), bounded(z));
     let s = (x + y + z) * F3;
     let (i, j, k) = (split(x + s).0, split(y + s).0, split(z + s).0);
-    let t = (i + j + k) * G3;
-    let offset = [x - (i - t), y - (j - t), z - (k - t)];
+    let [oi, oj, ok] = cell_origin3([i, j, k]);
+    let offset = [x - oi, y - oj, z - ok];
     // The simplex's corners step along the axes in order of the offset's components.
     let [a, b, c] = offset;
     let (ab, bc, ac) = (a >= b, b >= c, a >= c);
@@ -315,6 +315,15 @@ pub fn tetrahedron3_with(x: f32, y: f32, z: f32, split: impl Fn(f32) -> (f32, f3
         cell: [i, j, k],
         order: bits(first) | bits(second) << 3,
     }
+}
+
+/// The first corner of the cell with floors `cell`, unskewed: a sample's offset
+/// ([`Tetrahedron::offset`]) is its [`bounded`] position less this.
+#[inline(always)]
+pub fn cell_origin3(cell: [f32; 3]) -> [f32; 3] {
+    let [i, j, k] = cell;
+    let t = (i + j + k) * G3;
+    [i - t, j - t, k - t]
 }
 
 /// The axes corner `index` (0–3) of tetrahedron `order` steps along.
@@ -348,22 +357,81 @@ pub fn gradients3(cell: [f32; 3], order: u32, seed: u32) -> [[f32; 3]; 4] {
 /// The noise at `offset` in tetrahedron `order` whose corners have the gradients `g`.
 #[inline(always)]
 pub fn blend3(offset: [f32; 3], order: u32, g: [[f32; 3]; 4]) -> f32 {
-    let corner = |index: u32| {
-        let steps = steps3(order, index);
-        let back = index as f32 * G3;
-        let mut p = [0.0; 3];
-        for axis in 0..3 {
-            let step = if steps[axis] { 1.0 } else { 0.0 };
-            p[axis] = offset[axis] - step + back;
+    TetrahedronRow::new(offset[1], offset[2], order, g).at(offset[0])
+}
+
+/// What 3D simplex noise in one tetrahedron needs of a sample beside its x offset: the
+/// parts of [`blend3`] that depend only on the y and z offsets, the tetrahedron and its
+/// gradients, worked out once for the samples of a row that share them.
+/// [`TetrahedronRow::at`] does the rest, the same operations in the same order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TetrahedronRow {
+    /// Each corner's step along x: 1 or 0.
+    pub step_x: [f32; 4],
+    /// Each corner's y offset squared.
+    pub y_squared: [f32; 4],
+    /// Each corner's z offset squared.
+    pub z_squared: [f32; 4],
+    /// Each corner's gradient x.
+    pub gx: [f32; 4],
+    /// Each corner's gradient y times its y offset.
+    pub gy_y: [f32; 4],
+    /// Each corner's gradient z times its z offset.
+    pub gz_z: [f32; 4],
+}
+
+impl TetrahedronRow {
+    /// The terms of samples at y and z offsets `y0`, `z0` from their cell's first corner,
+    /// in tetrahedron `order`, whose corners have the gradients `g`.
+    #[inline(always)]
+    pub fn new(y0: f32, z0: f32, order: u32, g: [[f32; 3]; 4]) -> Self {
+        let mut row = TetrahedronRow {
+            step_x: [0.0; 4],
+            y_squared: [0.0; 4],
+            z_squared: [0.0; 4],
+            gx: [0.0; 4],
+            gy_y: [0.0; 4],
+            gz_z: [0.0; 4],
+        };
+        for (index, [gx, gy, gz]) in g.into_iter().enumerate() {
+            let steps = steps3(order, index as u32);
+            let back = index as f32 * G3;
+            let step = |axis: usize| if steps[axis] { 1.0 } else { 0.0 };
+            let (y, z) = (y0 - step(1) + back, z0 - step(2) + back);
+            row.step_x[index] = step(0);
+            row.y_squared[index] = y * y;
+            row.z_squared[index] = z * z;
+            row.gx[index] = gx;
+            row.gy_y[index] = gy * y;
+            row.gz_z[index] = gz * z;
         }
-        let [gx, gy, gz] = g[index as usize];
-        let d2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
-        falloff(0.6, d2, gx * p[0] + gy * p[1] + gz * p[2])
-    };
-    // Written out, not looped, so that the loop over samples is the innermost and
-    // vectorizes.
-    let n = corner(0) + corner(1) + corner(2) + corner(3);
-    SCALE_3D * n
+        row
+    }
+
+    /// The noise at x offset `x0` from the cell's first corner.
+    #[inline(always)]
+    pub fn at(&self, x0: f32) -> f32 {
+        let corner = |index: usize| {
+            // The first corner never steps along x, the last always does: constants,
+            // which spare a load (the same values, so the same bits).
+            let step = match index {
+                0 => 0.0,
+                3 => 1.0,
+                _ => self.step_x[index],
+            };
+            let x = x0 - step + index as f32 * G3;
+            let d2 = x * x + self.y_squared[index] + self.z_squared[index];
+            falloff(
+                0.6,
+                d2,
+                self.gx[index] * x + self.gy_y[index] + self.gz_z[index],
+            )
+        };
+        // Written out, not looped, so that the loop over samples is the innermost and
+        // vectorizes.
+        let n = corner(0) + corner(1) + corner(2) + corner(3);
+        SCALE_3D * n
+    }
 }
 
 /// The 3D lattice's skew and unskew factors.
@@ -456,4 +524,53 @@ pub fn simplex(x: f32, y: f32, z: f32, period: Option<f32>, volume: bool, seed: 
         None => simplex2(x, y, seed),
     };
     n.clamp(-1.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::noise::splitmix64;
+
+    /// 3D simplex noise in one tetrahedron summed as Gustavson writes it: each corner's
+    /// offset, squared distance and gradient dot product from the whole offset.
+    fn blend3_written_out(offset: [f32; 3], order: u32, g: [[f32; 3]; 4]) -> f32 {
+        let mut terms = [0.0; 4];
+        for index in 0..4u32 {
+            let steps = steps3(order, index);
+            let back = index as f32 * G3;
+            let p: [f32; 3] =
+                std::array::from_fn(|a| offset[a] - if steps[a] { 1.0 } else { 0.0 } + back);
+            let [gx, gy, gz] = g[index as usize];
+            let d2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+            terms[index as usize] = falloff(0.6, d2, gx * p[0] + gy * p[1] + gz * p[2]);
+        }
+        // Summed from the first term, not from 0 (0 + −0 is +0).
+        SCALE_3D * (terms[0] + terms[1] + terms[2] + terms[3])
+    }
+
+    /// The row form (y and z terms once, then x) gives the written-out sum's bits, in all
+    /// six tetrahedra, for every gradient, at offsets that include both zeros and the
+    /// cell's edges.
+    #[test]
+    fn a_tetrahedron_row_sums_as_the_written_out_blend() {
+        let mut state = 3;
+        let mut at = vec![0.0, -0.0, 1.0, 0.5, 1.0 / 6.0, 1.0 - f32::EPSILON / 2.0];
+        at.extend((0..8).map(|_| (splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32));
+        let mut checked = 0;
+        for h in (0..16u32).map(|code| code << 28) {
+            for &x in &at {
+                for &y in &at {
+                    for &z in &at {
+                        let t = tetrahedron3_with(x, y, z, split);
+                        let g = [0, 1, 2, 3].map(|k| gradient3(h.rotate_left(k * 7)));
+                        let expected = blend3_written_out(t.offset, t.order, g);
+                        let got = blend3(t.offset, t.order, g);
+                        assert_eq!(got.to_bits(), expected.to_bits(), "{h:x} at {x} {y} {z}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 16 * at.len().pow(3));
+    }
 }

@@ -532,7 +532,8 @@ const BUFFERED_WARPS: &str = r#"{ "format": "texgraph", "version": 1, "settings"
 
 /// The node library's generators: every cellular output and metric, in 3D, with a
 /// per-sample jitter and warped (so off the pixel grid), simplex in 2D and 3D (on the
-/// torus when tileable), both as fractal bases, a star, bricks and a scatter of the star,
+/// torus when tileable; at a low frequency, on the grid kernel when not), both as fractal
+/// bases, a star, bricks and a scatter of the star,
 /// summed.
 const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "tileable": TILE }, "nodes": [
     { "id": "j", "type": "perlin", "params": { "frequency": 3 } },
@@ -550,7 +551,9 @@ const LIBRARY: &str = r#"{ "format": "texgraph", "version": 1, "settings": { "ti
     { "id": "s3", "type": "simplex", "params": { "frequency": 3.2, "dimensions": "3d", "z": 0.7 } },
     { "id": "f", "type": "fbm", "params": { "basis": "simplex", "octaves": 3 } },
     { "id": "g", "type": "ridged", "params": { "basis": "cellular", "octaves": 3 } },
-    { "id": "e", "type": "math", "params": { "op": "add" }, "inputs": { "a": "s2", "b": "s3" } },
+    { "id": "s4", "type": "simplex", "params": { "frequency": 0.3, "dimensions": "3d", "z": -1.3 } },
+    { "id": "s5", "type": "math", "params": { "op": "add" }, "inputs": { "a": "s3", "b": "s4" } },
+    { "id": "e", "type": "math", "params": { "op": "add" }, "inputs": { "a": "s2", "b": "s5" } },
     { "id": "h", "type": "math", "params": { "op": "add" }, "inputs": { "a": "f", "b": "g" } },
     { "id": "i", "type": "math", "params": { "op": "add" }, "inputs": { "a": "e", "b": "h" } },
     { "id": "k", "type": "math", "params": { "op": "add" }, "inputs": { "a": "d", "b": "i" } },

@@ -436,7 +436,7 @@ multiversion! {
 /// A simplex sum as the noise gives it: clamped to [−1, 1], and mapped to [0, 1] as
 /// [`Unary::ToUnit`] maps it when `UNIT`.
 #[inline(always)]
-fn finish<const UNIT: bool>(n: f32) -> f32 {
+pub(super) fn finish<const UNIT: bool>(n: f32) -> f32 {
     let n = n.clamp(-1.0, 1.0);
     if UNIT {
         scalar::unary(Unary::ToUnit, n)

@@ -27,6 +27,7 @@ mod material;
 mod ops;
 pub mod planes;
 pub mod pool;
+mod simplex_grid3;
 pub mod stream;
 
 pub use crate::image::{Image, image_bytes};

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use texgraph_kernels::dispatch::{Level, level, multiversion};
 
-use super::instances;
 #[cfg(target_arch = "x86_64")]
 use super::{avx2, avx512};
+use super::{instances, simplex_grid3};
 use crate::program::{
     Binary, BlendMode, InstanceShape, Instr, Interpolation, MAX_ARITY, NormalBlendMode, Op,
     Operand, Program, SlopeMode, U_SLOT, Unary, V_SLOT,
@@ -555,6 +555,13 @@ fn apply<'s>(
                 && grid::simplex_grid_pays(us, freq)
             {
                 grid::simplex_grid(dst[0], us, vs, [freq, ox, oy], seed, unit);
+                return;
+            }
+            if let (true, true, false, Arg::C(freq), Arg::C(z)) =
+                (image_frame, volume, tile, arg(freq), arg(z))
+                && simplex_grid3::simplex_grid3_pays(us, freq)
+            {
+                simplex_grid3::simplex_grid3(dst[0], us, vs, [freq, ox, oy], z, seed, unit);
                 return;
             }
             let at = [x, y, z, freq].map(arg);

@@ -26,6 +26,7 @@ mod batch;
 mod bench;
 mod deps;
 mod load;
+mod params;
 mod plan;
 mod presets;
 mod progress;
@@ -70,6 +71,9 @@ enum Command {
     Deps(deps::DepsArgs),
     /// List the export presets (`render --preset`): their files and channels.
     Presets(presets::PresetsArgs),
+    /// List a graph's params (node, name, value, kind and range) and, with `--json`, its
+    /// settings and outputs too, for programs that drive texgraph.
+    Params(params::ParamsArgs),
     /// List every node type with its ports and params.
     Nodes {
         /// Print the Markdown reference (docs/nodes.md).
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
         Command::Stitch(args) => stitch::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Deps(args) => deps::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Presets(args) => presets::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Params(args) => params::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Nodes { markdown } => nodes(markdown).map(|()| ExitCode::SUCCESS),
     };
     result.unwrap_or_else(|error| {

@@ -39,6 +39,11 @@ pub struct RenderArgs {
     /// Override a param: `node.param=value` (repeatable).
     #[arg(long = "set", value_name = "NODE.PARAM=VALUE")]
     sets: Vec<String>,
+    /// Vary every noise at once: each node's `seed` (and each subgraph's exposed `seed`)
+    /// moves on by this much, wrapping within its range, after any `--set`, as a batch's
+    /// `seeds` do. 0 is the graph as saved.
+    #[arg(long, value_name = "N")]
+    seed: Option<u32>,
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
@@ -132,6 +137,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let mut graph = load(&args.graph)?;
     for assignment in &args.sets {
         apply_set(&mut graph, assignment).with_context(|| args.graph.display().to_string())?;
+    }
+    if let Some(offset) = args.seed {
+        texgraph_core::variation::offset_seeds(&mut graph, offset);
     }
     if let Some(time) = args.time {
         if !time.is_finite() {

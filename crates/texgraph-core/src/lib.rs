@@ -7,7 +7,7 @@
 //! - `texgraph-export` ([`export`], [`animation`]): formats, presets, streamed renders
 //!   written band by band, regions and stitching, staged commits.
 //! - `texgraph-graph` ([`graph`], [`registry`], [`nodes`], [`validate`], [`subgraph`],
-//!   [`compile`], …): the document, the node types, validation and the compiler.
+//!   [`compile`], [`params`], …): the document, the node types, validation and the compiler.
 //! - `texgraph-engine` ([`program`], [`eval`], [`plan`], [`usage`], [`image`]): the
 //!   compiled program as plain data and its evaluator.
 //! - `texgraph-kernels` ([`kernels`]): per-sample math and instruction-set dispatch.
@@ -36,8 +36,8 @@ pub use texgraph_engine::{eval, image, plan, program, terrain, usage};
 pub use texgraph_export as export;
 pub use texgraph_export::animation;
 pub use texgraph_graph::{
-    catalog, checks, compile, descriptor, docs, formula, graph, images, library, nodes, paths,
-    registry, search_words, subgraph, validate, variation,
+    catalog, checks, compile, descriptor, docs, formula, graph, images, library, nodes, params,
+    paths, registry, search_words, subgraph, validate, variation,
 };
 pub use texgraph_kernels as kernels;
 

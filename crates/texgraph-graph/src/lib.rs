@@ -22,6 +22,7 @@ pub mod graph;
 pub mod images;
 pub mod library;
 pub mod nodes;
+pub mod params;
 pub mod paths;
 pub mod registry;
 pub mod search_words;

@@ -268,6 +268,12 @@ pub fn interface(path: &Path) -> Result<Interface, String> {
     Ok(included.interface)
 }
 
+/// Whether `graph` moves with time: a `time` node in it or in a subgraph it uses.
+pub fn uses_time(graph: &Graph) -> bool {
+    let timed = |g: &Graph| g.nodes.iter().any(|n| n.kind == "time");
+    inline(graph).map_or_else(|_| timed(graph), |flat| timed(&flat))
+}
+
 /// The exposed params of the graph file at `path` that are file paths (an `image` node's
 /// `path`, exposed): an including graph writes them relative to its own folder. Reads only
 /// what it must, and nothing when the file is broken (inlining reports that).

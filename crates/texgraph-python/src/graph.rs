@@ -15,7 +15,6 @@ use texgraph_core::export::Format;
 use texgraph_core::export::material::{MaterialSettings, render_together};
 use texgraph_core::export::presets::{built_in, find};
 use texgraph_core::export::{Depth, Exported, file_stem_for, to_linear_light};
-use texgraph_core::registry;
 use texgraph_core::usage::Encoding;
 use texgraph_core::variation::set_param;
 use texgraph_core::{
@@ -189,28 +188,19 @@ impl PyGraph {
         output_names(&self.graph)
     }
 
-    /// Every param of every node: a list of dicts with `node`, `type` (the node's),
-    /// `param`, `kind` (float, integer, choice, color, text, file, boolean, stops,
-    /// points), `value` (the graph's, or the default), `default`, `min` and `max`
-    /// (numbers; None otherwise), `options` (choices; None otherwise) and `doc`.
+    /// Every param of every node (a subgraph node's `file` and the params its graph
+    /// exposes), as `texgraph params --json` lists them: a list of dicts with `node`,
+    /// `type` (the node's), `param`, `kind` (float, integer, choice, color, text, file,
+    /// boolean, stops, points), `value` (the graph's, or the default), `default`, `min`
+    /// and `max` (numbers; None otherwise), `options` (choices; None otherwise) and `doc`.
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let mut list = Vec::new();
-        for node in &self.graph.nodes {
-            let Some(desc) = registry::lookup(&node.kind) else {
-                continue;
-            };
-            for param in desc.params {
-                let entry = crate::values::param_dict(py, param)?;
-                entry.set_item("node", &node.id)?;
-                entry.set_item("type", desc.id)?;
-                let value = node
-                    .params
-                    .get(param.name)
-                    .cloned()
-                    .unwrap_or_else(|| param.kind.default_value());
-                entry.set_item("value", param_value_to_py(py, &value, &param.kind)?)?;
-                list.push(entry);
-            }
+        for p in texgraph_core::params::graph_params(&self.graph) {
+            let entry = crate::values::param_entry(py, &p.name, &p.kind, &p.default, &p.doc)?;
+            entry.set_item("node", &p.node)?;
+            entry.set_item("type", &p.node_type)?;
+            entry.set_item("value", param_value_to_py(py, &p.value, &p.kind)?)?;
+            list.push(entry);
         }
         Ok(list)
     }

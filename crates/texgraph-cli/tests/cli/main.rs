@@ -14,6 +14,7 @@ mod editor_export;
 mod limits;
 mod materials;
 mod memory;
+mod params;
 mod raster;
 mod regions;
 mod subgraphs;

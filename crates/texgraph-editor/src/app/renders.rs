@@ -27,7 +27,7 @@ impl EditorApp {
         self.renders.preview_errors.retain(|id, _| ids.contains(id));
         self.collect_errors();
         let graph = Arc::new(self.shown_graph());
-        self.animated = uses_time(&graph);
+        self.animated = texgraph_core::subgraph::uses_time(&graph);
         // What the renders asked for now read; a later change on disk renders again.
         self.watch.file_stamps = file_stamps(&graph);
         self.request_preview_of(graph.clone());
@@ -429,12 +429,6 @@ impl EditorApp {
             self.collect_errors();
         }
     }
-}
-
-/// Whether `graph` moves with time: a `time` node in it or in a subgraph it uses.
-fn uses_time(graph: &Graph) -> bool {
-    let timed = |g: &Graph| g.nodes.iter().any(|n| n.kind == "time");
-    texgraph_core::subgraph::inline(graph).map_or_else(|_| timed(graph), |flat| timed(&flat))
 }
 
 /// The modification time of every file the graph reads (`None` when unreadable): what

@@ -28,6 +28,9 @@ class _Job:
         self.command = None  # its command line
         self.started = 0.0
         self.due = None  # when to start the next render, or None
+        # The command of the render whose maps are on disk. Kept here, not in the
+        # material, so that undo, which restores the material, cannot make it lie.
+        self.rendered = None
 
 
 _jobs = {}  # material uid → _Job
@@ -165,7 +168,7 @@ def _finish(material, job, result):
             image.reload()
     settings.rendering = False
     settings.error = ""
-    settings.rendered = json.dumps(job.command[1:])
+    job.rendered = job.command[1:]
     settings.status = f"Rendered in {time.monotonic() - job.started:.1f} s"
     if material.node_tree is not None:
         material.node_tree.update_tag()
@@ -238,12 +241,16 @@ def rerender_if_stale():
     """Renders every material whose settings no longer match its maps: after an undo or
     redo, which restores settings without telling the add-on."""
     for material in bpy.data.materials:
-        settings = material.texgraph
-        if not settings.params_json or not settings.rendered:
+        job = _jobs.get(material.texgraph.uid)
+        if job is None or job.rendered is None or not material.texgraph.params_json:
             continue
         try:
-            stale = json.dumps(command(material)[1:]) != settings.rendered
+            stale = command(material)[1:] != job.rendered
         except cli.TexgraphError:
             continue
         if stale:
             schedule(material, delay=0.0)
+        else:
+            # Undo brought back whatever the panel said then.
+            material.texgraph.status = "Rendered"
+            material.texgraph.error = ""

@@ -50,7 +50,6 @@ def load(material, graph_path, size=None):
     material.property_unset(settings.params_attribute)
     settings.folder = maps_folder(material)
     settings.error = ""
-    settings.rendered = ""
     images = {}
     base = described.get("name") or jobs.stem(material)
     for out in described["outputs"]:

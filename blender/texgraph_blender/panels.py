@@ -43,8 +43,8 @@ def draw(layout, material):
     elif settings.status:
         layout.label(text=settings.status, icon="CHECKMARK")
     row = layout.row(align=True)
-    row.operator("texgraph.render", icon="RENDER_STILL")
-    row.operator("texgraph.reset_params", icon="LOOP_BACK")
+    row.operator("texgraph.render", text="Render", icon="RENDER_STILL")
+    row.operator("texgraph.reset_params", text="Reset", icon="LOOP_BACK")
 
     group = getattr(material, settings.params_attribute, None)
     if group is None:

@@ -54,7 +54,6 @@ class TexgraphMaterial(bpy.types.PropertyGroup):
     params_json: bpy.props.StringProperty(description="`texgraph params --json` of the graph")
     params_attribute: bpy.props.StringProperty(description="The property holding the params")
     images_json: bpy.props.StringProperty(description="Output name → image name")
-    rendered: bpy.props.StringProperty(description="The arguments of the last render that succeeded")
     size: bpy.props.EnumProperty(
         name="Resolution", items=SIZES, default="1024", update=_render_soon,
         description="The size of the maps",

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -147,8 +148,19 @@ for name in ("basecolor", "normal", "height"):
         f"the {name} map after the edits is `texgraph render --set`'s, byte for byte",
     )
 check(pixels_digest(texture("basecolor").image) != before, "Blender shows the new base color")
+# A change while a render runs supersedes it: the running render (at 4096², seconds
+# long) is stopped, and the maps are the newer settings'.
+brick.texgraph.size = "4096"
+job = jobs._jobs[brick.texgraph.uid]
+jobs._step(brick, job, job.due)
+first = job.process
+check(first is not None and first.poll() is None, "the 4096² render runs")
+brick.texgraph.size = str(SIZE)
 brick.texgraph.seed = 3
+jobs._step(brick, job, job.due)
+check(first._process.returncode == -signal.SIGTERM, f"it was stopped: {first._process.returncode}")
 check(jobs.wait(brick), f"the reseeded brick_wall renders: {brick.texgraph.error}")
+check(tuple(texture("roughness").image.size) == (SIZE, SIZE), "no 4096² map was written")
 check(
     read(os.path.join(maps, "brick_wall_roughness.png"))
     == cli_render(brick_graph, "roughness", os.path.join(cli_dir, "seed.png"), *sets, "--seed", "3"),

@@ -433,6 +433,40 @@ multiversion! {
     }
 }
 
+/// A tile row's columns as the simplex grid kernels take them, in blocks of `block`
+/// samples.
+pub(super) struct RowPoints<const P: usize> {
+    /// Each column's x ([bounded](simplex::bounded)), up to the last whole block's.
+    pub xs: [f32; MAX_COLS],
+    /// The x of each whole block's first sample, then of the last block's last: the
+    /// points whose simplices are worked out once a row.
+    pub points: [f32; P],
+    /// The columns in whole blocks.
+    pub whole: usize,
+}
+
+impl<const P: usize> RowPoints<P> {
+    /// The columns at `u` (at most `most_blocks` whole blocks of them) at frequency `f`
+    /// and offset `ox`.
+    #[inline(always)]
+    pub(super) fn new(u: &[f32], f: f32, ox: f32, block: usize, most_blocks: usize) -> Self {
+        let blocks = (u.len() / block).min(most_blocks);
+        let whole = blocks * block;
+        let mut xs = [0.0; MAX_COLS];
+        for (x, &u) in xs.iter_mut().zip(&u[..whole]) {
+            *x = simplex::bounded(u * f + ox);
+        }
+        let mut points = [0.0; P];
+        for b in 0..blocks {
+            points[b] = xs[b * block];
+        }
+        if whole > 0 {
+            points[blocks] = xs[whole - 1];
+        }
+        RowPoints { xs, points, whole }
+    }
+}
+
 /// A simplex sum as the noise gives it: clamped to [−1, 1], and mapped to [0, 1] as
 /// [`Unary::ToUnit`] maps it when `UNIT`.
 #[inline(always)]
@@ -458,21 +492,7 @@ fn simplex_rows<const P: usize, const B: usize, const UNIT: bool>(
     const { assert!(P == B + 1 && B <= MAX_BLOCKS) };
     let [f, ox, oy] = p;
     let cols = u.len();
-    let blocks = (cols / BLOCK).min(B);
-    let whole = blocks * BLOCK;
-    // Each column's x, and the x of each whole block's first sample and of the last
-    // block's last.
-    let mut xs = [0.0; MAX_COLS];
-    for (x, &u) in xs.iter_mut().zip(&u[..whole]) {
-        *x = simplex::bounded(u * f + ox);
-    }
-    let mut points = [0.0; P];
-    for b in 0..blocks {
-        points[b] = xs[b * BLOCK];
-    }
-    if whole > 0 {
-        points[blocks] = xs[whole - 1];
-    }
+    let RowPoints { xs, points, whole } = RowPoints::<P>::new(u, f, ox, BLOCK, B);
     // The triangles whose gradients `gradients` holds.
     let mut known: Option<BlockTriangles<P>> = None;
     let mut gradients = BlockGradients::<B> {

@@ -100,10 +100,28 @@ def command(material):
 def _report(message):
     reports.append(message)
     print(f"texgraph: {message}")
+    # From a timer there is no window in the context: report in the first window's, so
+    # that the message reaches its status bar and the Info log.
+    windows = getattr(bpy.context.window_manager, "windows", None) or []
     try:
-        bpy.ops.texgraph.report("EXEC_DEFAULT", message=message)
+        if windows:
+            with bpy.context.temp_override(window=windows[0]):
+                bpy.ops.texgraph.report("INVOKE_DEFAULT", message=message)
+        else:
+            bpy.ops.texgraph.report("EXEC_DEFAULT", message=message)
     except (RuntimeError, AttributeError):
-        pass  # no window to report in (a background run): printed above
+        pass  # nowhere to report: printed above
+    _status_bar("texgraph: " + message.splitlines()[0])
+
+
+def _status_bar(text):
+    """Shows `text` in every window's status bar (None: the usual hints again)."""
+    for window in getattr(bpy.context.window_manager, "windows", None) or []:
+        try:
+            with bpy.context.temp_override(window=window):
+                bpy.context.workspace.status_text_set(text)
+        except (RuntimeError, AttributeError):
+            pass
 
 
 def _redraw():
@@ -166,6 +184,8 @@ def _finish(material, job, result):
         image = bpy.data.images.get(name)
         if image is not None:
             image.reload()
+    if settings.error:
+        _status_bar(None)
     settings.rendering = False
     settings.error = ""
     job.rendered = job.command[1:]

@@ -165,6 +165,9 @@ class TEXGRAPH_OT_report(bpy.types.Operator):
         self.report({"ERROR"}, self.message)
         return {"FINISHED"}
 
+    def invoke(self, context, event):
+        return self.execute(context)
+
 
 def menu_import(self, context):
     self.layout.operator(TEXGRAPH_OT_import.bl_idname, text="texgraph graph (.json)")

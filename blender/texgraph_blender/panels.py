@@ -2,6 +2,7 @@
 graph, its render settings and its params node by node."""
 
 import json
+import textwrap
 
 import bpy
 
@@ -15,8 +16,21 @@ def _node_title(p):
     return f"{p['label']} ({p['node']})" if p.get("label") else f"{p['node']} ({p['type']})"
 
 
-def draw(layout, material):
-    """Draws `material`'s texgraph settings and params into `layout`."""
+def _error_lines(error, graph_path, width):
+    """texgraph's error lines, without the graph file's path (the panel shows it above),
+    wrapped to `width` characters."""
+    prefix = f"error: {bpy.path.abspath(graph_path)}: "
+    lines = []
+    for line in error.splitlines():
+        if line.startswith(prefix):
+            line = line[len(prefix) :]
+        lines += textwrap.wrap(line, width) or [""]
+    return lines
+
+
+def draw(layout, material, width=40):
+    """Draws `material`'s texgraph settings and params into `layout`, whose lines hold
+    about `width` characters."""
     settings = material.texgraph
     if not settings.params_json:
         layout.operator("texgraph.load_graph", icon="FILEBROWSER")
@@ -38,8 +52,10 @@ def draw(layout, material):
         layout.label(text=f"Rendering… {settings.progress * 100:.0f}%", icon="RENDER_ANIMATION")
     elif settings.error:
         box = layout.box()
-        for line in settings.error.splitlines():
-            box.label(text=line, icon="ERROR")
+        box.label(text="Render failed:", icon="ERROR")
+        for line in _error_lines(settings.error, settings.graph_path, width):
+            box.label(text=line)
+        box.label(text="The last good maps stay.")
     elif settings.status:
         layout.label(text=settings.status, icon="CHECKMARK")
     row = layout.row(align=True)
@@ -91,7 +107,7 @@ class MATERIAL_PT_texgraph(bpy.types.Panel):
         if material is None:
             self.layout.operator("texgraph.load_graph", icon="FILEBROWSER")
             return
-        draw(self.layout, material)
+        draw(self.layout, material, _characters(context))
 
 
 class VIEW3D_PT_texgraph(bpy.types.Panel):
@@ -110,7 +126,13 @@ class VIEW3D_PT_texgraph(bpy.types.Panel):
         if material is None:
             self.layout.operator("texgraph.load_graph", icon="FILEBROWSER")
             return
-        draw(self.layout, material)
+        draw(self.layout, material, _characters(context))
+
+
+def _characters(context):
+    """About how many characters a line of the panel's region holds."""
+    scale = context.preferences.system.ui_scale
+    return max(20, int(context.region.width / (7.5 * scale)) - 4)
 
 
 classes = (MATERIAL_PT_texgraph, VIEW3D_PT_texgraph)

@@ -215,7 +215,8 @@ class Graph:
     def outputs(self) -> list[str]:
         """The names of the graph's outputs, in order."""
     def params(self) -> list[GraphParam]:
-        """Every param of every node, with its value in this graph."""
+        """Every param of every node (a subgraph node's `file` and the params its graph
+        exposes), with its value in this graph: what `texgraph params --json` lists."""
     def set(self, key: str, value: Any) -> None:
         """Sets `node.param` as `texgraph render --set node.param=value` does."""
     def render(

@@ -6,21 +6,29 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+#[cfg(target_arch = "x86_64")]
 use texgraph_kernels::dispatch::{Level, level};
 
 /// RGBA pixels from four channel rows of the pixels' length.
 pub fn interleave4(pixels: &mut [f32], [red, green, blue, alpha]: [&[f32]; 4]) {
     let n = pixels.len() / 4;
     let (red, green, blue, alpha) = (&red[..n], &green[..n], &blue[..n], &alpha[..n]);
-    let mut done = 0;
-    #[cfg(target_arch = "x86_64")]
-    if level() == Level::Avx512 {
-        // SAFETY: level() reports AVX-512 only when the CPU has it.
-        done = unsafe { interleave4_avx512(pixels, [red, green, blue, alpha]) };
-    }
+    let done = interleave4_by_hand(pixels, [red, green, blue, alpha]);
     for i in done..n {
         pixels[4 * i..4 * i + 4].copy_from_slice(&[red[i], green[i], blue[i], alpha[i]]);
     }
+}
+
+/// Interleaves what a hand-written kernel of this CPU can (whole groups of sixteen pixels
+/// with AVX-512); returns how many pixels it wrote.
+fn interleave4_by_hand(pixels: &mut [f32], rows: [&[f32]; 4]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if level() == Level::Avx512 {
+        // SAFETY: level() reports AVX-512 only when the CPU has it.
+        return unsafe { interleave4_avx512(pixels, rows) };
+    }
+    let _ = (pixels, rows);
+    0
 }
 
 /// Interleaves whole groups of sixteen pixels; returns how many pixels it wrote.

@@ -4,6 +4,7 @@ beside the .blend, its shader network, and the first render."""
 import json
 import os
 import re
+import shutil
 import uuid
 
 import bpy
@@ -45,7 +46,7 @@ def load(material, graph_path, size=None):
     if size is not None:
         settings.size = str(size)
     settings.params_json = json.dumps(described)
-    settings.params_attribute = params.ensure_registered(described)
+    settings.params_attribute = params.ensure_registered(described, jobs.params_changed)
     # The values of an earlier graph's params mean nothing to this one.
     material.property_unset(settings.params_attribute)
     settings.folder = maps_folder(material)
@@ -68,15 +69,13 @@ def reregister_all():
     for material in bpy.data.materials:
         if material.texgraph.params_json:
             material.texgraph.params_attribute = params.ensure_registered(
-                json.loads(material.texgraph.params_json)
+                json.loads(material.texgraph.params_json), jobs.params_changed
             )
 
 
 def move_maps_beside(blend_path):
     """Moves the maps of materials made before the .blend was first saved into
     `texgraph/MATERIAL/` beside it, and points their images there, relative to it."""
-    import shutil
-
     start = os.path.dirname(blend_path)
     for material in bpy.data.materials:
         settings = material.texgraph

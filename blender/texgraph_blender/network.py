@@ -10,20 +10,6 @@ import bpy
 # The color space Blender reads each of texgraph's encodings in.
 _COLOR_SPACE = {"srgb": "sRGB", "as_rendered": "sRGB", "linear": "Non-Color"}
 
-_TITLES = {
-    "basecolor": "Base color",
-    "normal": "Normal",
-    "roughness": "Roughness",
-    "metallic": "Metallic",
-    "height": "Height",
-    "ambient_occlusion": "Ambient occlusion",
-    "emissive": "Emissive",
-    "opacity": "Opacity",
-    "mask": "Mask",
-    "splat": "Splat",
-    "color": "Color",
-}
-
 
 def _input(node, *names):
     """The first of `names` that `node` has as an input (sockets were renamed in 4.0)."""
@@ -45,9 +31,8 @@ def color_space(output):
 
 def title(output):
     """What a map is, for node labels: "Roughness (Non-Color)"."""
-    name = _TITLES.get(output["usage"], output["usage"])
-    if output["usage"] == "color" and output["name"] != "color":
-        name = output["name"]
+    # texgraph's name for the usage; a plain image goes by its output's name.
+    name = output["name"] if output["usage"] == "color" else output["label"]
     return f"{name} ({color_space(output)})"
 
 

@@ -51,12 +51,6 @@ def property_name(index):
     return f"p{index}"
 
 
-def _changed(group, context):
-    from . import jobs
-
-    jobs.params_changed(group.id_data)
-
-
 def hex_to_rgba(text):
     """`#rrggbb` or `#rrggbbaa` as four floats in 0..1 (as written: sRGB-encoded)."""
     digits = text.lstrip("#")
@@ -72,9 +66,9 @@ def rgba_to_hex(rgba):
     return text if byte[3] == 255 else text + f"{byte[3]:02x}"
 
 
-def _property(p):
+def _property(p, update):
     kind, value = p["kind"], p["value"]
-    common = {"name": p["param"], "description": p["doc"], "update": _changed}
+    common = {"name": p["param"], "description": p["doc"], "update": update}
     if kind == "float":
         return bpy.props.FloatProperty(
             default=float(value), min=p["min"], max=p["max"], precision=3, **common
@@ -95,13 +89,20 @@ def _property(p):
     return bpy.props.StringProperty(default=value, **common)
 
 
-def ensure_registered(described):
+def ensure_registered(described, on_change):
     """Registers the property group of a description's params (once per digest) and
-    returns the name of its pointer property on materials."""
+    returns the name of its pointer property on materials. A change to a param calls
+    `on_change(material)`."""
     key = key_of(described)
     attribute = ATTRIBUTE_PREFIX + key
     if key not in _registered:
-        annotations = {property_name(i): _property(p) for i, p in enumerate(shown(described))}
+
+        def update(group, context):
+            on_change(group.id_data)
+
+        annotations = {
+            property_name(i): _property(p, update) for i, p in enumerate(shown(described))
+        }
         cls = type(
             "TEXGRAPH_PG_params_" + key,
             (bpy.types.PropertyGroup,),

@@ -2,7 +2,7 @@
 # The whole test suite, as the README gives it and CI runs it: the workspace's Rust tests,
 # then the Python module's (scripts/test-python.sh), then the example materials' glTF
 # exports through the Khronos validator (scripts/test-gltf.sh), then the Blender add-on in
-# Blender (scripts/test-blender.sh). It installs what the tests need where it is missing
+# Blender (scripts/test-blender.sh), then the web page in Chromium (scripts/test-web.sh). It installs what the tests need where it is missing
 # and prints how long each part took.
 #
 # Speed on a small machine: where Debian's `mold` linker can be had it links the test
@@ -66,3 +66,4 @@ part "rust tests" cargo test --workspace
 part python scripts/test-python.sh
 part gltf scripts/test-gltf.sh
 part blender scripts/test-blender.sh
+part web scripts/test-web.sh

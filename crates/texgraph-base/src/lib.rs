@@ -13,7 +13,11 @@
 pub mod error;
 pub mod files;
 pub mod memory;
+pub mod memory_files;
 pub mod signals;
+// On disk, or in memory where there is no file system (the web page).
+#[cfg_attr(not(target_arch = "wasm32"), path = "staging/on_disk.rs")]
+#[cfg_attr(target_arch = "wasm32", path = "staging/in_memory.rs")]
 pub mod staging;
 pub mod text;
 

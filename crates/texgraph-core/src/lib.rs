@@ -31,7 +31,7 @@
 pub mod request;
 
 pub use texgraph_ball as ball;
-pub use texgraph_base::{error, files, memory, signals, staging, text};
+pub use texgraph_base::{error, files, memory, memory_files, signals, staging, text};
 pub use texgraph_engine::{eval, image, plan, program, terrain, usage};
 pub use texgraph_export as export;
 pub use texgraph_export::animation;

@@ -9,7 +9,7 @@
 //! written, so a failure or a cancellation leaves every target as it was.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 use texgraph_ball::{BallSettings, material_maps, render_ball};
 use texgraph_base::error::{Error, Result};
@@ -303,7 +303,7 @@ impl BallExport {
         }
         let start = Instant::now();
         let maps = material_maps(graph, self.map_size, options.clone())?;
-        let image = match options.threads {
+        let image = match options.threads.filter(|_| !cfg!(target_arch = "wasm32")) {
             Some(threads) => rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()

@@ -168,7 +168,7 @@ struct RenderState {
     stage_nodes: std::collections::HashSet<String>,
     stages_by_slot: HashMap<crate::jobs::preview::Slot, Vec<String>>,
     /// When each preview still on its way was asked for, by generation.
-    requested: std::collections::VecDeque<(u64, std::time::Instant)>,
+    requested: std::collections::VecDeque<(u64, web_time::Instant)>,
     /// Stops the full preview render last asked for, when a newer one replaces it.
     preview_cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// The generation of the draft shown last.
@@ -184,7 +184,7 @@ struct RenderState {
 impl RenderState {
     /// When the render of `generation` was asked for, if it still waited; it and every
     /// older one wait no more.
-    fn answered(&mut self, generation: u64) -> Option<std::time::Instant> {
+    fn answered(&mut self, generation: u64) -> Option<web_time::Instant> {
         let asked = self
             .requested
             .iter()
@@ -225,7 +225,7 @@ struct FileWatch {
     /// The files the graph reads, with their modification times, and when they were
     /// last looked at.
     file_stamps: Vec<(String, Option<std::time::SystemTime>)>,
-    files_checked: std::time::Instant,
+    files_checked: web_time::Instant,
 }
 
 /// The window: its scale, title and status line, and the context it draws in.
@@ -345,7 +345,7 @@ impl EditorApp {
             },
             watch: FileWatch {
                 file_stamps: Vec::new(),
-                files_checked: std::time::Instant::now(),
+                files_checked: web_time::Instant::now(),
             },
             library: Default::default(),
             animated: false,
@@ -719,7 +719,7 @@ impl EditorApp {
             crate::recovery::ready_to_end();
             return;
         }
-        let now = std::time::Instant::now();
+        let now = web_time::Instant::now();
         let next = self.autosave.tick(
             &self.graph,
             path.as_deref(),
@@ -744,6 +744,21 @@ impl EditorApp {
         self.recovery_question(ctx);
     }
 
+    /// Writes the recovery copy at once when anything is unsaved (the web page, before it
+    /// loads again).
+    pub fn keep_unsaved_now(&mut self) {
+        if self.unsaved_anywhere() {
+            let path = self.path.clone();
+            self.autosave
+                .write_now(&self.graph, path.as_deref(), self.renders.generation);
+        }
+    }
+
+    /// The work left behind the editor is offering to restore, by name, while it asks.
+    pub fn offering_recovery(&self) -> Option<String> {
+        self.recoveries.first().map(|found| found.names())
+    }
+
     /// "Restore unsaved work?" for the first recovery left behind.
     fn recovery_question(&mut self, ctx: &egui::Context) {
         let Some(found) = self.recoveries.first().cloned() else {
@@ -753,8 +768,13 @@ impl EditorApp {
         egui::Modal::new(Id::new("recovery_question")).show(ctx, |ui| {
             ui.set_width(440.0);
             ui.heading("Restore unsaved work?");
+            let how = if cfg!(target_arch = "wasm32") {
+                "A texgraph page was closed or reloaded with unsaved work."
+            } else {
+                "texgraph did not close normally."
+            };
             ui.label(format!(
-                "texgraph did not close normally. Unsaved changes to {} were kept at {}.",
+                "{how} Unsaved changes to {} were kept at {}.",
                 texgraph_core::text::printable(&found.names()),
                 crate::recovery::when(found.saved_at)
             ));

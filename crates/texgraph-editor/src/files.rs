@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use eframe::egui::{self, Id, Key, Ui};
 
@@ -128,51 +129,10 @@ impl Files {
             self.open_fallback(purpose, start);
             return;
         }
-        let mut dialog = rfd::FileDialog::new();
-        dialog = match purpose {
-            Purpose::Open | Purpose::SaveAs(_) => dialog.add_filter("texgraph graph", &["json"]),
-            Purpose::Export => dialog
-                .add_filter("PNG image", &["png"])
-                .add_filter("OpenEXR image", &["exr"]),
-            Purpose::Param { .. } => dialog.add_filter("image", IMAGE_EXTENSIONS),
-            Purpose::Environment => {
-                dialog.add_filter("equirectangular HDR or EXR image", ENVIRONMENT_EXTENSIONS)
-            }
-        };
-        if let Some(start) = start {
-            let folder = if start.is_dir() {
-                Some(start)
-            } else {
-                start.parent()
-            };
-            if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
-                dialog = dialog.set_directory(folder);
-            }
-            if !start.is_dir()
-                && let Some(name) = start.file_name()
-            {
-                dialog = dialog.set_file_name(name.to_string_lossy());
-            }
-        }
-        let (send, result) = channel();
-        let wake = ctx.clone();
-        let saving = !matches!(
-            purpose,
-            Purpose::Open | Purpose::Param { .. } | Purpose::Environment
-        );
-        std::thread::spawn(move || {
-            let chosen = if saving {
-                dialog.save_file()
-            } else {
-                dialog.pick_file()
-            };
-            let _ = send.send(chosen);
-            wake.request_repaint();
-        });
         self.running = Some(Native {
-            purpose,
+            purpose: purpose.clone(),
             started: Instant::now(),
-            result,
+            result: ask(ctx, purpose, start),
         });
     }
 
@@ -194,7 +154,7 @@ impl Files {
             let native = self.running.take().expect("checked");
             match chosen {
                 Some(path) => return Some((native.purpose, path)),
-                None if native.started.elapsed() < NO_PORTAL => {
+                None if native.started.elapsed() < NO_PORTAL && !cfg!(target_arch = "wasm32") => {
                     self.native = false; // no portal here: use the in-app chooser from now on
                     self.open_fallback(native.purpose, None);
                 }
@@ -354,6 +314,100 @@ fn listing(typed: &str, extensions: &[&str]) -> Vec<(String, bool)> {
         .collect();
     found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     found
+}
+
+/// Asks the desktop's file dialog for a path for `purpose`, starting at `start`, on a
+/// thread of its own: the path comes through the receiver (`None`: cancelled).
+#[cfg(not(target_arch = "wasm32"))]
+fn ask(ctx: &egui::Context, purpose: Purpose, start: Option<&Path>) -> Receiver<Option<PathBuf>> {
+    let mut dialog = rfd::FileDialog::new();
+    dialog = match purpose {
+        Purpose::Open | Purpose::SaveAs(_) => dialog.add_filter("texgraph graph", &["json"]),
+        Purpose::Export => dialog
+            .add_filter("PNG image", &["png"])
+            .add_filter("OpenEXR image", &["exr"]),
+        Purpose::Param { .. } => dialog.add_filter("image", IMAGE_EXTENSIONS),
+        Purpose::Environment => {
+            dialog.add_filter("equirectangular HDR or EXR image", ENVIRONMENT_EXTENSIONS)
+        }
+    };
+    if let Some(start) = start {
+        let folder = if start.is_dir() {
+            Some(start)
+        } else {
+            start.parent()
+        };
+        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            dialog = dialog.set_directory(folder);
+        }
+        if !start.is_dir()
+            && let Some(name) = start.file_name()
+        {
+            dialog = dialog.set_file_name(name.to_string_lossy());
+        }
+    }
+    let (send, result) = channel();
+    let wake = ctx.clone();
+    let saving = !matches!(
+        purpose,
+        Purpose::Open | Purpose::Param { .. } | Purpose::Environment
+    );
+    std::thread::spawn(move || {
+        let chosen = if saving {
+            dialog.save_file()
+        } else {
+            dialog.pick_file()
+        };
+        let _ = send.send(chosen);
+        wake.request_repaint();
+    });
+    result
+}
+
+/// The folder of the files the web page was handed (opened, picked, dropped).
+pub const OPENED_FOLDER: &str = "/opened";
+
+/// The folder of the graphs the web page saves under a new name (a download each).
+pub const SAVED_FOLDER: &str = "/saved";
+
+/// In the web page: a file to open comes from the browser's file picker and is put in
+/// [`OPENED_FOLDER`]; a file to save or export keeps the name `start` has (in
+/// [`SAVED_FOLDER`] when saved under a new name), and what is written there goes to the
+/// browser's downloads.
+#[cfg(target_arch = "wasm32")]
+fn ask(ctx: &egui::Context, purpose: Purpose, start: Option<&Path>) -> Receiver<Option<PathBuf>> {
+    let (send, result) = channel();
+    let (label, extensions): (&str, &[&str]) = match purpose {
+        Purpose::Open => ("texgraph graph", &["json"]),
+        Purpose::Param { .. } => ("image", IMAGE_EXTENSIONS),
+        Purpose::Environment => ("equirectangular HDR or EXR image", ENVIRONMENT_EXTENSIONS),
+        Purpose::SaveAs(_) | Purpose::Export => {
+            let name = start
+                .and_then(Path::file_name)
+                .map_or_else(|| "graph.json".into(), |n| n.to_owned());
+            let folder = match (&purpose, start.and_then(Path::parent)) {
+                (Purpose::Export, Some(folder)) => folder.to_owned(),
+                _ => PathBuf::from(SAVED_FOLDER),
+            };
+            let _ = send.send(Some(folder.join(name)));
+            return result;
+        }
+    };
+    let dialog = rfd::AsyncFileDialog::new().add_filter(label, extensions);
+    let wake = ctx.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let chosen = match dialog.pick_file().await {
+            Some(file) => {
+                let path = Path::new(OPENED_FOLDER).join(file.file_name());
+                texgraph_core::memory_files::put(&path, file.read().await);
+                Some(path)
+            }
+            None => None,
+        };
+        let _ = send.send(chosen);
+        wake.request_repaint();
+    });
+    result
 }
 
 #[cfg(test)]

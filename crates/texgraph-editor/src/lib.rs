@@ -9,6 +9,7 @@ pub mod command;
 pub mod comment_layout;
 mod curve_editor;
 pub mod document;
+pub mod downloads;
 pub mod files;
 pub mod history;
 pub mod jobs;
@@ -16,6 +17,9 @@ pub mod navigation;
 pub mod panels;
 pub mod recovery;
 pub mod settings;
+pub mod share;
 pub mod shown;
 pub mod slider;
 pub mod subgraphs;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,5 +1,8 @@
 //! `texgraph-editor [GRAPH.json]`: opens the editor on a graph (graphs/marble.json when
-//! none is given and it exists, else a new graph).
+//! none is given and it exists, else a new graph). The web page starts from
+//! `texgraph-web` instead; built for the web, this program is empty.
+
+#![cfg_attr(target_arch = "wasm32", allow(unused_imports))]
 
 use std::path::PathBuf;
 
@@ -10,6 +13,10 @@ use texgraph_editor::files::Files;
 use texgraph_editor::recovery::{self, Autosave, Watch};
 use texgraph_editor::settings::Settings;
 
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> eframe::Result {
     texgraph_core::memory::fit_allocator_to_address_limit();
     let path = std::env::args_os().nth(1).map(PathBuf::from).or_else(|| {

@@ -23,17 +23,33 @@
 //! answered, so two editors running at once do not both offer the same work.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Duration;
+use web_time::{Instant, SystemTime};
+
+// Recovery files in a folder on the desktop; in the web page, entries of the browser's
+// storage.
+#[cfg_attr(not(target_arch = "wasm32"), path = "recovery/on_disk.rs")]
+#[cfg_attr(target_arch = "wasm32", path = "recovery/in_browser.rs")]
+mod storage;
+
+#[cfg(target_arch = "wasm32")]
+pub use storage::page_closing;
+use storage::{Held, Lock, hold_lock, keep, try_lock};
 
 use serde_json::json;
 use texgraph_core::Graph;
 
-/// How long after an edit the graph is written (and at most how often).
-pub const INTERVAL: Duration = Duration::from_secs(3);
+/// How long after an edit the graph is written (and at most how often). The web page's
+/// storage is quick, and a page can be closed with no last frame to write in: it keeps
+/// its copy closer behind.
+pub const INTERVAL: Duration = if cfg!(target_arch = "wasm32") {
+    Duration::from_millis(500)
+} else {
+    Duration::from_secs(3)
+};
 
 /// How often a running editor looks for work that other editors left behind (see
 /// [`Watch`]).
@@ -54,7 +70,7 @@ pub struct Autosave {
     store: Option<PathBuf>,
     /// The recovery file's lock file, open and locked (`None`: autosave is off, or the
     /// lock could not be taken yet; it is tried again before each write).
-    lock: Option<File>,
+    lock: Option<Held>,
     /// The edit generation last written (or known to need no writing).
     written: u64,
     /// When the edits not yet written are due.
@@ -109,11 +125,11 @@ impl Autosave {
     pub fn in_folder(dir: &Path) -> Self {
         let store = dir.join(format!(
             "recovery-{}-{}.json",
-            std::process::id(),
+            storage::process_id(),
             unique_now()
         ));
         Self {
-            lock: hold_lock(&store),
+            lock: hold_lock(&lock_path(&store)),
             store: Some(store),
             written: 0,
             due: None,
@@ -149,6 +165,9 @@ impl Autosave {
         if self.writing.as_ref().is_some_and(|w| w.is_finished()) {
             self.finish_writing();
         }
+        if let Some(lock) = &self.lock {
+            storage::beat(lock);
+        }
         if !modified && self.on_disk {
             // Nothing is unsaved any more, yet a copy was kept: its edits were undone
             // back to the saved state, and after a crash it would bring them back.
@@ -167,7 +186,12 @@ impl Autosave {
             return Some(Duration::from_millis(100));
         }
         if let Some((store, text)) = self.snapshot(graph, file, generation) {
-            self.writing = Some(std::thread::spawn(move || keep(&store, &text)));
+            if cfg!(target_arch = "wasm32") {
+                // The web page has one thread, and its storage is quick.
+                self.failure = keep(&store, &text).err();
+            } else {
+                self.writing = Some(std::thread::spawn(move || keep(&store, &text)));
+            }
         }
         Some(Duration::from_millis(100))
     }
@@ -192,7 +216,7 @@ impl Autosave {
         self.due = None;
         self.on_disk = false;
         if let Some(store) = &self.store {
-            let _ = std::fs::remove_file(store);
+            storage::remove(store);
         }
     }
 
@@ -218,7 +242,7 @@ impl Autosave {
         if self.lock.is_none() {
             // Not taken at set-up (no folder yet?): a recovery file must not look left
             // behind while this editor runs.
-            self.lock = hold_lock(&store);
+            self.lock = hold_lock(&lock_path(&store));
         }
         self.due = None;
         self.written = generation;
@@ -253,9 +277,9 @@ impl Drop for Autosave {
         // With a recovery file still there (dropped without closing cleanly, as when the
         // editor panics) the lock file stays with it: once released, it says "left behind".
         if let Some(store) = &self.store
-            && !store.exists()
+            && !storage::exists(store)
         {
-            let _ = std::fs::remove_file(lock_path(store));
+            storage::remove(&lock_path(store));
         }
         drop(lock); // released after the removal: never a free lock beside a live file
     }
@@ -283,50 +307,12 @@ fn unique_now() -> u64 {
     next(last)
 }
 
-/// Makes the lock file of recovery file `store` and locks it, for the life of the returned
-/// file. It is made under a temporary name and renamed into place once locked, so another
-/// editor never finds it unlocked while its writer runs (and takes it for left behind).
-fn hold_lock(store: &Path) -> Option<File> {
-    let lock = lock_path(store);
-    let dir = lock.parent()?;
-    let _ = std::fs::create_dir_all(dir);
-    let temp = dir.join(format!(".{}.new", lock.file_name()?.to_string_lossy()));
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .ok()?;
-    if file.try_lock().is_ok() && std::fs::rename(&temp, &lock).is_ok() {
-        Some(file)
-    } else {
-        let _ = std::fs::remove_file(&temp);
-        None
-    }
-}
-
 /// `path` made absolute, as text (the next start may be in another working directory).
 fn absolute(path: &Path) -> String {
     std::path::absolute(path)
         .unwrap_or_else(|_| path.to_owned())
         .to_string_lossy()
         .into_owned()
-}
-
-/// Writes a recovery file atomically, making its folder if needed.
-fn keep(store: &Path, text: &str) -> Result<(), String> {
-    if let Some(dir) = store.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    texgraph_core::staging::write_atomically(store, |out| {
-        use std::io::Write;
-        out.write_all(text.as_bytes())
-            .map_err(|source| texgraph_core::Error::Io {
-                path: store.to_owned(),
-                source,
-            })
-    })
-    .map_err(|e| format!("cannot keep a recovery copy: {e}"))
 }
 
 /// A signal is ending the process: the UI writes the recovery copy at once, then says
@@ -380,7 +366,7 @@ pub struct Recovered {
     /// The lock of the process that wrote it, taken by this one until the question is
     /// answered, so another editor running does not offer the same work (`None` for a
     /// recovery file without a lock file).
-    claim: Option<Arc<File>>,
+    claim: Option<Arc<Held>>,
 }
 
 impl PartialEq for Recovered {
@@ -423,10 +409,10 @@ impl Recovered {
 
     /// Removes the recovery file and its lock file (restored or discarded).
     pub fn forget(&self) {
-        let _ = std::fs::remove_file(&self.store);
+        storage::remove(&self.store);
         // After the recovery file: a lock file alone is removed by whoever can lock it,
         // while a recovery file whose lock file is gone would be judged by its pid.
-        let _ = std::fs::remove_file(lock_path(&self.store));
+        storage::remove(&lock_path(&self.store));
     }
 }
 
@@ -439,18 +425,14 @@ pub fn left_behind(dir: &Path) -> Vec<Recovered> {
 
 /// [`left_behind`], but recovery files that `skip` says were seen already are not read.
 fn look_in(dir: &Path, skip: impl Fn(&Path) -> bool) -> Vec<Recovered> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Some(entries) = storage::listing(dir) else {
         return Vec::new();
     };
     let mut found = Vec::new();
-    for entry in entries.flatten() {
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
+    for (name, path) in entries {
         let Some(tag) = name.strip_prefix("recovery-") else {
             continue;
         };
-        let path = entry.path();
         if let Some(tag) = tag.strip_suffix(".json") {
             if !skip(&path)
                 && let Some(recovered) = examine(&path, tag)
@@ -459,12 +441,12 @@ fn look_in(dir: &Path, skip: impl Fn(&Path) -> bool) -> Vec<Recovered> {
             }
         } else if tag.ends_with(".lock")
             && !skip(&path)
-            && !path.with_extension("json").exists()
+            && !storage::exists(&path.with_extension("json"))
             && let Lock::Free(lock) = try_lock(&path)
         {
             // Its process ended with nothing unsaved. Removed while locked: its
             // recovery file cannot appear meanwhile (its writer is gone).
-            let _ = std::fs::remove_file(&path);
+            storage::remove(&path);
             drop(lock);
         }
     }
@@ -497,30 +479,8 @@ fn examine(store: &Path, tag: &str) -> Option<Recovered> {
     Some(found)
 }
 
-/// What a lock file says of its process.
-enum Lock {
-    /// Locked now by us: its process is gone.
-    Free(File),
-    /// Locked by a running process.
-    Held,
-    /// No lock file, or it cannot be locked here.
-    Unknown,
-}
-
-fn try_lock(lock: &Path) -> Lock {
-    // Opened for writing too: an exclusive lock on NFS needs it.
-    let Ok(file) = OpenOptions::new().read(true).write(true).open(lock) else {
-        return Lock::Unknown;
-    };
-    match file.try_lock() {
-        Ok(()) => Lock::Free(file),
-        Err(TryLockError::WouldBlock) => Lock::Held,
-        Err(TryLockError::Error(_)) => Lock::Unknown,
-    }
-}
-
 fn read(store: &Path) -> Option<Recovered> {
-    let text = std::fs::read_to_string(store).ok()?;
+    let text = storage::read(store)?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     if value.get("format")?.as_str()? != "texgraph-recovery" {
         return None;
@@ -603,10 +563,11 @@ fn parse_stat(stat: &str) -> Option<(char, u64)> {
 /// When a process started `ticks` clock ticks after boot. The boot time is now less the
 /// uptime, both to 10 ms (the whole seconds of `btime` in `/proc/stat` are too coarse to
 /// tell a process started just after a file was written).
-fn started_at(ticks: u64) -> Option<SystemTime> {
+fn started_at(ticks: u64) -> Option<std::time::SystemTime> {
     let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
     let uptime: f64 = uptime.split_whitespace().next()?.parse().ok()?;
-    let boot = SystemTime::now().checked_sub(Duration::try_from_secs_f64(uptime).ok()?)?;
+    let boot =
+        std::time::SystemTime::now().checked_sub(Duration::try_from_secs_f64(uptime).ok()?)?;
     let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(clock_ticks_per_second());
     boot.checked_add(Duration::from_nanos(u64::try_from(nanos).ok()?))
 }
@@ -848,7 +809,7 @@ mod tests {
             .join(format!("recovery-{}-1.json", std::process::id()));
         std::fs::write(&before, &text).unwrap();
         let long_ago = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
-        File::options()
+        std::fs::File::options()
             .write(true)
             .open(&before)
             .unwrap()

@@ -10,7 +10,7 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::{Clipping, Depth, ExportSettings, Exported, Format};
 use texgraph_base::error::{Error, Result};

@@ -25,7 +25,7 @@ pub mod streamed;
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 use texgraph_base::error::{Error, Result};
 use texgraph_base::staging::{self, Staged};

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::presets::{Content, NormalConvention, Preset, PresetFile, Source};
 use crate::{Depth, Exported, Format};

@@ -9,7 +9,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::stream::{self, FileSpec};
 use crate::{Clipping, ExportSettings, Exported, checked_targets};
@@ -99,9 +99,13 @@ pub fn export_in_bands(
         })
         .collect();
     let start = Instant::now();
-    let band = band
-        .unwrap_or_else(|| band_rows(&program, region.width, region.height, threads))
-        .max(1);
+    let band = if cfg!(target_arch = "wasm32") {
+        // The web page has one thread: no writer threads, so one band.
+        region.height
+    } else {
+        band.unwrap_or_else(|| band_rows(&program, region.width, region.height, threads))
+    }
+    .max(1);
     let mut bands = Bands::new(
         &program,
         width,

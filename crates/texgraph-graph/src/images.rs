@@ -5,13 +5,15 @@
 //! file is refused with a message instead of exhausting memory.
 //!
 //! Decoded images are kept in a process-wide cache keyed by path, length and modification
-//! time: previews re-use them, and a file changed on disk is read again.
+//! time: previews re-use them, and a file changed on disk is read again. The web page,
+//! which has no file system, reads the files it was handed ([`memory_files`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use texgraph_base::memory_files;
 use texgraph_engine::eval::Image;
 
 /// Largest file read, in bytes.
@@ -26,6 +28,8 @@ const CACHE_BYTES: usize = 1 << 30;
 struct Stamp {
     len: u64,
     modified: Option<SystemTime>,
+    /// A file in memory: where its bytes are (a file handed over again is a new buffer).
+    buffer: Option<usize>,
 }
 
 #[derive(Default)]
@@ -40,23 +44,39 @@ static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 /// The image at `path` as RGBA floats; the error says what is wrong, in words that follow
 /// the path.
 pub fn load(path: &Path) -> Result<Arc<Image>, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if !meta.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
-    }
-    if meta.len() > MAX_FILE_BYTES {
+    let cannot_read = |e: &dyn std::fmt::Display| format!("cannot read {}: {e}", path.display());
+    let in_memory = if cfg!(target_arch = "wasm32") {
+        let found = memory_files::get(path);
+        Some(found.ok_or_else(|| cannot_read(&memory_files::not_found(path)))?)
+    } else {
+        None
+    };
+    let stamp = match &in_memory {
+        Some(bytes) => Stamp {
+            len: bytes.len() as u64,
+            modified: None,
+            buffer: Some(bytes.as_ptr() as usize),
+        },
+        None => {
+            let meta = std::fs::metadata(path).map_err(|e| cannot_read(&e))?;
+            if !meta.is_file() {
+                return Err(format!("{} is not a regular file", path.display()));
+            }
+            Stamp {
+                len: meta.len(),
+                modified: meta.modified().ok(),
+                buffer: None,
+            }
+        }
+    };
+    if stamp.len > MAX_FILE_BYTES {
         return Err(format!(
             "{} is {} MiB; image files are read up to {} MiB",
             path.display(),
-            meta.len() >> 20,
+            stamp.len >> 20,
             MAX_FILE_BYTES >> 20
         ));
     }
-    let stamp = Stamp {
-        len: meta.len(),
-        modified: meta.modified().ok(),
-    };
     {
         let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         let cache = guard.get_or_insert_with(Cache::default);
@@ -69,7 +89,12 @@ pub fn load(path: &Path) -> Result<Arc<Image>, String> {
             return Ok(image.clone());
         }
     }
-    let image = Arc::new(decode(path)?);
+    let image = Arc::new(match in_memory {
+        Some(bytes) => decode(path, || Ok(std::io::Cursor::new(bytes.clone())))?,
+        None => decode(path, || {
+            std::fs::File::open(path).map(std::io::BufReader::new)
+        })?,
+    });
     let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let cache = guard.get_or_insert_with(Cache::default);
     cache.clock += 1;
@@ -96,14 +121,22 @@ fn evict(cache: &mut Cache) {
     }
 }
 
-fn decode(path: &Path) -> Result<Image, String> {
+/// Decodes the image `path` names from what `read` opens (each call from its start).
+fn decode<R: std::io::BufRead + std::io::Seek>(
+    path: &Path,
+    read: impl Fn() -> std::io::Result<R>,
+) -> Result<Image, String> {
     let fail =
         |e: &dyn std::fmt::Display| format!("cannot read {} as an image: {e}", path.display());
-    let open = || -> Result<image::ImageReader<_>, String> {
-        let reader = image::ImageReader::open(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-            .with_guessed_format()
-            .map_err(|e| fail(&e))?;
+    let open = || -> Result<image::ImageReader<R>, String> {
+        let mut reader = read()
+            .map(image::ImageReader::new)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        // The name's extension first, then the content's signature, as `ImageReader::open`.
+        if let Ok(format) = image::ImageFormat::from_path(path) {
+            reader.set_format(format);
+        }
+        let reader = reader.with_guessed_format().map_err(|e| fail(&e))?;
         match reader.format() {
             Some(_) => Ok(reader),
             None => Err(format!(

@@ -493,7 +493,12 @@ fn read_included(path: &Path) -> Result<(Graph, PathBuf), String> {
         let graph = Graph::from_json(found?).map_err(|e| format!("{shown}: {e}"))?;
         return Ok((graph, path.to_owned()));
     }
-    let canonical = std::fs::canonicalize(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    // The web page's files are in memory, named by paths that are canonical already.
+    let canonical = if cfg!(target_arch = "wasm32") {
+        path.to_owned()
+    } else {
+        std::fs::canonicalize(path).map_err(|e| format!("cannot read {shown}: {e}"))?
+    };
     let mut graph = Graph::load(path).map_err(|e| match e {
         Error::Io { source, .. } => format!("cannot read {shown}: {source}"),
         other => format!("{shown}: {other}"),

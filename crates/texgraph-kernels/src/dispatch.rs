@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 /// Instruction-set levels the evaluator is compiled for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
-    /// The build target's baseline (SSE2 on x86-64).
+    /// The build target's baseline (SSE2 on x86-64; on the web, WebAssembly's 128-bit
+    /// SIMD, which `scripts/build-web.sh` enables).
     Baseline,
     /// x86-64-v3: AVX2 (8 lanes, gathers).
     Avx2,

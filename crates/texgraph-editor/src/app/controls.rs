@@ -323,11 +323,37 @@ impl EditorApp {
         if item(ui, "Export…", "Ctrl+E") {
             self.open_export();
         }
-        ui.separator();
-        // Through the unsaved-changes question, as the window's close button.
-        if item(ui, "Quit", "Ctrl+Q") {
-            self.request(Then::Quit);
+        #[cfg(target_arch = "wasm32")]
+        self.web_file_items(ui);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            ui.separator();
+            // Through the unsaved-changes question, as the window's close button.
+            if item(ui, "Quit", "Ctrl+Q") {
+                self.request(Then::Quit);
+            }
         }
+    }
+
+    /// The web page's own: the graph as a link, and the examples it carries.
+    #[cfg(target_arch = "wasm32")]
+    fn web_file_items(&mut self, ui: &mut Ui) {
+        ui.separator();
+        if ui
+            .button("Copy link")
+            .on_hover_text("the graph in the page's address, to share")
+            .clicked()
+        {
+            self.status = crate::web::copy_link(ui.ctx(), &self.graph);
+            ui.close();
+        }
+        ui.menu_button("Examples", |ui| {
+            for (name, path) in crate::web::examples() {
+                if ui.button(name).clicked() {
+                    self.request(Then::Open(path));
+                }
+            }
+        });
     }
 
     fn edit_menu(&mut self, ui: &mut Ui) {

@@ -189,7 +189,7 @@ impl EditorApp {
         if self.watch.files_checked.elapsed() < EVERY {
             return;
         }
-        self.watch.files_checked = std::time::Instant::now();
+        self.watch.files_checked = web_time::Instant::now();
         // The graph the stamps were taken of (a fed preview reads the parent's files too).
         let shown = self.shown_graph();
         if file_stamps(&shown) != self.watch.file_stamps {
@@ -238,7 +238,7 @@ impl EditorApp {
         self.preview.following = self.followed_node();
         self.renders
             .requested
-            .push_back((self.renders.generation, std::time::Instant::now()));
+            .push_back((self.renders.generation, web_time::Instant::now()));
         if self.renders.requested.len() > 64 {
             self.renders.requested.pop_front();
         }

@@ -5,7 +5,8 @@
 //! environment and kept.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use super::{Background, Work};
 

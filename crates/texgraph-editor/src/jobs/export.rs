@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 use texgraph_core::export::Exported;
 use texgraph_core::{ExportRequest, Graph, RenderOptions, output_names};

@@ -1,15 +1,23 @@
 //! Work off the UI thread. Each kind of background work (the preview's renders, the 3D
 //! view's frames, an export) is a [`Work`]: how jobs wait (a newer one may supersede one
 //! still waiting), how one is done, and what a job that panicked reports. A
-//! [`Background`] runs a `Work` on a thread of its own: it takes jobs, hands back what
-//! they made, wakes the UI after each, and ends when dropped.
+//! [`Background`] runs a `Work` on a thread of its own (in the web page, between frames):
+//! it takes jobs, hands back what they made, wakes the UI after each, and ends when
+//! dropped.
 
 pub mod ball;
 pub mod export;
 pub mod preview;
 
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
+// A thread of its own on the desktop; the web page has one thread, where jobs take turns
+// with the frames.
+#[cfg_attr(not(target_arch = "wasm32"), path = "on_thread.rs")]
+#[cfg_attr(target_arch = "wasm32", path = "in_frames.rs")]
+mod background;
+
+pub use background::Background;
+
+use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 
 /// One kind of background work.
@@ -32,65 +40,6 @@ pub trait Work {
     fn pickup(&self, done: &Self::Done) -> Duration {
         let _ = done;
         Duration::ZERO
-    }
-}
-
-/// A thread doing one [`Work`]'s jobs in turn.
-pub struct Background<W: Work> {
-    jobs: Option<Sender<W::Job>>,
-    done: Receiver<W::Done>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl<W> Background<W>
-where
-    W: Work + Send + 'static,
-    W::Job: Send + 'static,
-    W::Done: Send + 'static,
-{
-    /// Starts the thread `name`; `wake` is called after each result, with how long the UI
-    /// may take to come for it ([`Work::pickup`]; the UI's repaint request).
-    pub fn start(name: &str, mut work: W, wake: impl Fn(Duration) + Send + 'static) -> Self {
-        let (jobs, inbox) = channel::<W::Job>();
-        let (outbox, done) = channel();
-        let thread = std::thread::Builder::new()
-            .name(name.to_owned())
-            .spawn(move || serve(&inbox, &outbox, &mut work, &wake))
-            .unwrap_or_else(|e| panic!("the {name} thread cannot start: {e}"));
-        Self {
-            jobs: Some(jobs),
-            done,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl<W: Work> Background<W> {
-    /// Queues a job.
-    pub fn submit(&self, job: W::Job) {
-        if let Some(jobs) = &self.jobs {
-            // The thread only stops when this is dropped.
-            let _ = jobs.send(job);
-        }
-    }
-
-    /// The results finished since the last call, oldest first.
-    pub fn finished(&self) -> impl Iterator<Item = W::Done> + '_ {
-        self.done.try_iter()
-    }
-
-    /// Waits for the next result; `None` once the thread has ended without one.
-    pub fn wait(&self) -> Option<W::Done> {
-        self.done.recv().ok()
-    }
-}
-
-impl<W: Work> Drop for Background<W> {
-    fn drop(&mut self) {
-        self.jobs = None; // closes the queue, which ends the thread after its job
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

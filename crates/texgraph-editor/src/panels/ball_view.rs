@@ -13,7 +13,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use eframe::egui::{self, Color32, Sense, TextureHandle, TextureOptions, Ui, vec2};
 use texgraph_core::Image;

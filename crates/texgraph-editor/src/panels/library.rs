@@ -5,7 +5,8 @@
 //! folders are looked at again every few seconds, so a graph saved meanwhile shows up.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use eframe::egui::{self, Ui};
 

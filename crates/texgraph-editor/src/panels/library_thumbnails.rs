@@ -2,9 +2,10 @@
 //! They are rendered once per run, in the background: the first time one is asked for,
 //! a thread of their own renders every entry in the panel's order, one at a time on one
 //! core, so the UI and the preview never wait for them; each shows as soon as it is done.
+//! The web page, with one thread, renders one between frames instead.
 
 use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, MutexGuard, Once};
+use std::sync::{LazyLock, Mutex, MutexGuard};
 
 use eframe::egui::{self, ColorImage, TextureHandle, TextureOptions};
 use texgraph_core::{Image, RenderOptions};
@@ -19,6 +20,12 @@ pub const SIDE: u32 = 64;
 struct Store {
     ready: Vec<(String, ColorImage)>,
     textures: HashMap<String, TextureHandle>,
+    /// In the web page: the entries left to render (`None`: not listed yet), and the
+    /// frame that rendered the last.
+    #[cfg(target_arch = "wasm32")]
+    left: Option<std::collections::VecDeque<(String, String)>>,
+    #[cfg(target_arch = "wasm32")]
+    rendered_in: Option<u64>,
 }
 
 fn store() -> MutexGuard<'static, Store> {
@@ -39,8 +46,38 @@ pub fn thumbnail(ctx: &egui::Context, file: &str) -> Option<TextureHandle> {
     store.textures.get(file).cloned()
 }
 
-/// Starts the thread that renders every thumbnail (once per run).
+/// Renders the next thumbnail, once a frame, on the web page's one thread.
+#[cfg(target_arch = "wasm32")]
 fn start(ctx: &egui::Context) {
+    let frame = ctx.cumulative_frame_nr();
+    let next = {
+        let mut store = store();
+        if store.rendered_in == Some(frame) {
+            return;
+        }
+        let left = store.left.get_or_insert_with(|| {
+            texgraph_core::catalog::library_entries()
+                .into_iter()
+                .map(|entry| (entry.name.to_owned(), entry.file))
+                .collect()
+        });
+        let Some(next) = left.pop_front() else {
+            return;
+        };
+        store.rendered_in = Some(frame);
+        next
+    };
+    let (name, file) = next;
+    if let Some(image) = render(&name) {
+        store().ready.push((file, to_color_image(&image)));
+    }
+    ctx.request_repaint();
+}
+
+/// Starts the thread that renders every thumbnail (once per run).
+#[cfg(not(target_arch = "wasm32"))]
+fn start(ctx: &egui::Context) {
+    use std::sync::Once;
     static STARTED: Once = Once::new();
     STARTED.call_once(|| {
         let ctx = ctx.clone();

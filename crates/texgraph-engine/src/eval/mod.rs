@@ -35,7 +35,8 @@ pub use ops::{Tables, apply_uniform};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use rayon::prelude::*;
 
@@ -83,6 +84,12 @@ impl RenderOptions {
     /// The worker threads a render with these options uses.
     pub fn thread_count(&self) -> usize {
         self.threads.unwrap_or_else(rayon::current_num_threads)
+    }
+
+    /// The threads of a pool of its own the render asks for: `None` for rayon's global
+    /// pool, always on the web, whose one thread that pool is.
+    fn own_pool(&self) -> Option<usize> {
+        self.threads.filter(|_| !cfg!(target_arch = "wasm32"))
     }
 
     /// Whether cancellation has been asked for.
@@ -190,7 +197,7 @@ pub fn render_timed(
     }
     (image.width, image.height, image.channels) = (width, height, channels);
     let mut job = || run_stages(program, image, &options, progress);
-    let times = match options.threads {
+    let times = match options.own_pool() {
         None => job()?,
         Some(n) => pool_of(n.max(1))?.install(job)?,
     };

@@ -184,7 +184,7 @@ impl<'p> Bands<'p> {
 
     /// Runs `job` on the render's threads.
     fn in_pool<T: Send>(&mut self, job: impl FnOnce(&mut Self) -> Result<T> + Send) -> Result<T> {
-        match self.options.threads {
+        match self.options.own_pool() {
             None => job(self),
             Some(n) => pool_of(n.max(1))?.install(|| job(self)),
         }

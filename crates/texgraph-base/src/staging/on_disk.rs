@@ -14,6 +14,9 @@ use tempfile::NamedTempFile;
 
 use crate::error::{Error, Result};
 
+/// What a staged file is written through: its temporary.
+pub type Sink = File;
+
 /// Paths of the temporaries that exist right now. The lock is also held while a set is
 /// being committed, so a signal handler waits for the renames to finish as a whole.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());

@@ -22,7 +22,10 @@ import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and "cdylib" in m["target"]["kind"]:
-        print(next(f for f in m["filenames"] if f.endswith((".so", ".dylib"))))
+        # The web page'"'"'s crate is a cdylib too (empty off the web).
+        for f in m["filenames"]:
+            if f.endswith((".so", ".dylib")) and "texgraph-python" in m["package_id"]:
+                print(f)
 ')
 if [ -z "$built" ]; then
     echo "error: cargo built no Python module (the cdylib of crates/texgraph-python)" >&2

@@ -7,12 +7,14 @@
 mod examples;
 mod page;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel};
 
 use eframe::egui::{self, Ui};
 use wasm_bindgen::JsCast;
 
 use crate::app::EditorApp;
+use crate::files::{OPENED_FOLDER, Then};
 use crate::recovery::{self, Autosave, Watch};
 use crate::{downloads, share};
 
@@ -73,6 +75,8 @@ struct WebApp {
     settling: Option<egui::Rect>,
     /// What the page's live region says now (see [`page::announce`]).
     announced: String,
+    /// A file dropped on the page, being read (the browser reads files asynchronously).
+    dropped: Option<Receiver<Result<PathBuf, String>>>,
 }
 
 impl WebApp {
@@ -106,6 +110,40 @@ impl WebApp {
             link_error,
             settling: Some(egui::Rect::NOTHING),
             announced: String::new(),
+            dropped: None,
+        }
+    }
+
+    /// A graph dropped on the page: read into memory, then opened as the desktop opens a
+    /// dropped file (through the unsaved-changes question). Taken from the frame's input
+    /// first, since the browser gives a name but no path.
+    fn take_dropped_file(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input_mut(|i| std::mem::take(&mut i.raw.dropped_files));
+        if let Some(file) = dropped.into_iter().next() {
+            let (send, receive) = channel();
+            let wake = ctx.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = file.path().file_name().map(|n| n.to_owned());
+                let read = match (name, file.bytes_async().await) {
+                    (Some(name), Ok(bytes)) => {
+                        let path = Path::new(OPENED_FOLDER).join(name);
+                        texgraph_core::memory_files::put(&path, bytes);
+                        Ok(path)
+                    }
+                    (_, Err(e)) => Err(format!("cannot read the dropped file: {e}")),
+                    (None, _) => Err("the dropped file has no name".to_owned()),
+                };
+                let _ = send.send(read);
+                wake.request_repaint();
+            });
+            self.dropped = Some(receive);
+        }
+        if let Some(read) = self.dropped.as_ref().and_then(|r| r.try_recv().ok()) {
+            self.dropped = None;
+            match read {
+                Ok(path) => self.editor.request(Then::Open(path)),
+                Err(message) => self.editor.status = format!("error: {message}"),
+            }
         }
     }
 
@@ -191,6 +229,7 @@ impl eframe::App for WebApp {
                 self.editor.frame_all();
             }
         }
+        self.take_dropped_file(ui.ctx());
         self.editor.ui(ui, frame);
         self.link_error_window(ui.ctx());
         self.hand_over_downloads();

@@ -5,15 +5,16 @@
 //   node web/tests/browser.mjs SITE_DIR TEXGRAPH_CLI OUT_DIR
 //
 // It checks that the page loads without a console error and shows the default graph's
-// preview; that a share link of graphs/marble.json opens it and that the PNG exported from
-// the page (taken from the download) equals `texgraph render`'s byte for byte; that a
+// preview; that a share link of graphs/marble.json opens it and that the PNG and EXR
+// exported from the page (taken from the downloads) equal `texgraph render`'s byte for
+// byte, and a preset's set (a zip) the CLI's files; that a
 // param changed through the inspector changes the preview; that reloading the page
 // offers the unsaved edit back; and that a broken link shows its error over the example
 // graph. Screenshots go to OUT_DIR; the time to the first preview is printed.
 
 import { createServer } from "node:http";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, mkdirSync, existsSync, rmSync } from "node:fs";
 import { join, extname, resolve } from "node:path";
 import { deflateRawSync, inflateSync } from "node:zlib";
 import { chromium } from "playwright-core";
@@ -156,6 +157,37 @@ async function waitForStatus(page, text, timeout = 15000) {
   }
 }
 
+// The entries of a zip of stored (uncompressed) files, as the page makes them.
+function readZip(zip) {
+  const entries = [];
+  let at = 0;
+  while (zip.readUInt32LE(at) === 0x04034b50) {
+    const size = zip.readUInt32LE(at + 18);
+    const nameLength = zip.readUInt16LE(at + 26);
+    const extra = zip.readUInt16LE(at + 28);
+    if (zip.readUInt16LE(at + 8) !== 0) throw new Error("a zip entry is compressed");
+    const name = zip.toString("utf8", at + 30, at + 30 + nameLength);
+    const start = at + 30 + nameLength + extra;
+    entries.push({ name, data: zip.subarray(start, start + size) });
+    at = start + size;
+  }
+  return entries;
+}
+
+// Takes the download the click at (x, y) starts, saved as OUT_DIR/name.
+async function downloadOf(page, x, y, name) {
+  const download = page.waitForEvent("download", { timeout: 60000 });
+  await page.mouse.click(x, y);
+  const file = await download;
+  const path = join(out, name);
+  await file.saveAs(path);
+  return { path, suggested: file.suggestedFilename() };
+}
+
+function render(graph, ...args) {
+  execFileSync(cli, ["render", join(root, "graphs", graph), ...args]);
+}
+
 async function settle(page) {
   await page.waitForTimeout(500);
 }
@@ -182,15 +214,18 @@ try {
   await page.keyboard.press("Control+e");
   await settle(page);
   await page.screenshot({ path: join(out, "export_dialog.png") });
-  const download = page.waitForEvent("download", { timeout: 60000 });
-  await page.mouse.click(46, 202); // the dialog's Export button
-  const file = await download;
-  const exported = join(out, "exported.png");
-  await file.saveAs(exported);
-  const expected = join(out, "cli.png");
-  execFileSync(cli, ["render", join(root, "graphs/marble.json"), "-o", expected, "--size", "1024"]);
-  const same = Buffer.compare(readFileSync(exported), readFileSync(expected)) === 0;
-  check(same, `the exported ${file.suggestedFilename()} equals texgraph render's, byte for byte`);
+  const png = await downloadOf(page, 46, 202, "exported.png"); // the dialog's Export button
+  render("marble.json", "-o", join(out, "cli.png"), "--size", "1024");
+  const samePng = Buffer.compare(readFileSync(png.path), readFileSync(join(out, "cli.png"))) === 0;
+  check(samePng, `the exported ${png.suggested} equals texgraph render's, byte for byte`);
+  await page.mouse.click(120, 129); // the format's list
+  await settle(page);
+  await page.mouse.click(127, 196); // EXR 32-bit float
+  await settle(page);
+  const exr = await downloadOf(page, 46, 202, "exported.exr");
+  render("marble.json", "-o", join(out, "cli.exr"), "--size", "1024");
+  const sameExr = Buffer.compare(readFileSync(exr.path), readFileSync(join(out, "cli.exr"))) === 0;
+  check(sameExr, `the exported ${exr.suggested} (32-bit float) equals texgraph render's, byte for byte`);
 
   // 3. An edit through the inspector: the wave's frequency, by its slider.
   await page.mouse.click(101, 202); // the dialog's Cancel button
@@ -212,7 +247,36 @@ try {
   check(page.errors.length === 0, `no console error through export, edit and reload ${JSON.stringify(page.errors)}`);
   await context.close();
 
-  // 5. A broken link: its error over the example graph, in a fresh browser profile.
+  // 5. A preset's set, as one zip: the glTF preset of graphs/fbm.json.
+  context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
+  const fbm = readFileSync(join(root, "graphs/fbm.json"));
+  const set = await open(context, `${base}#graph=${deflateRawSync(fbm, { level: 9 }).toString("base64url")}`);
+  await waitForPreview(set);
+  await set.mouse.move(500, 650);
+  await set.keyboard.press("Control+e");
+  await settle(set);
+  await set.mouse.click(120, 87); // the preset's list
+  await settle(set);
+  await set.mouse.click(92, 133); // gltf
+  await settle(set);
+  await set.screenshot({ path: join(out, "preset_dialog.png") });
+  const zip = await downloadOf(set, 46, 214, "exported.zip");
+  const folder = join(out, "cli_gltf");
+  rmSync(folder, { recursive: true, force: true });
+  render("fbm.json", "--preset", "gltf", "--size", "1024", "-o", `${folder}/`);
+  const entries = readZip(readFileSync(zip.path)).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((f) => f.isFile())
+    .map((f) => join(f.parentPath, f.name).slice(folder.length + 1))
+    .sort();
+  const sameSet =
+    entries.length > 1 &&
+    JSON.stringify(entries.map((e) => e.name)) === JSON.stringify(files) &&
+    entries.every((e) => Buffer.compare(e.data, readFileSync(join(folder, e.name))) === 0);
+  check(sameSet, `the preset's set ${zip.suggested} holds the CLI's files, byte for byte (${entries.map((e) => e.name).join(", ")} / ${files.join(", ")})`);
+  await context.close();
+
+  // 6. A broken link: its error over the example graph, in a fresh browser profile.
   context = await browser.newContext({ viewport: VIEWPORT });
   const broken = await open(context, `${base}#graph=${link.split("#graph=")[1].slice(0, 40)}`);
   const said = await waitForStatus(broken, "This link cannot be opened");

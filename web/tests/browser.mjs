@@ -7,7 +7,8 @@
 // It checks that the page loads without a console error and shows the default graph's
 // preview; that a share link of graphs/marble.json opens it and that the PNG and EXR
 // exported from the page (taken from the downloads) equal `texgraph render`'s byte for
-// byte, and a preset's set (a zip) the CLI's files; that a
+// byte, and a preset's set (a zip) the CLI's files; that graphs open from the file
+// picker and by drag and drop; that a
 // param changed through the inspector changes the preview; that reloading the page
 // offers the unsaved edit back; and that a broken link shows its error over the example
 // graph. Screenshots go to OUT_DIR; the time to the first preview is printed.
@@ -276,7 +277,29 @@ try {
   check(sameSet, `the preset's set ${zip.suggested} holds the CLI's files, byte for byte (${entries.map((e) => e.name).join(", ")} / ${files.join(", ")})`);
   await context.close();
 
-  // 6. A broken link: its error over the example graph, in a fresh browser profile.
+  // 6. Files handed to the page: a graph through File → Open's picker, one dropped.
+  context = await browser.newContext({ viewport: VIEWPORT });
+  const handed = await open(context, base);
+  await waitForPreview(handed);
+  const chooser = handed.waitForEvent("filechooser", { timeout: 10000 });
+  await handed.mouse.click(19, 11); // File
+  await settle(handed);
+  await handed.mouse.click(37, 57); // Open…
+  await (await chooser).setFiles(join(root, "graphs/wood.json"));
+  check(await waitForStatus(handed, "opened /opened/wood.json"), "File → Open takes a graph from the browser's file picker");
+  const dropped = await handed.evaluateHandle((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], "clouds.json", { type: "application/json" }));
+    return transfer;
+  }, readFileSync(join(root, "graphs/clouds.json"), "utf8"));
+  for (const type of ["dragenter", "dragover", "drop"]) {
+    await handed.dispatchEvent("#texgraph_canvas", type, { dataTransfer: dropped });
+  }
+  check(await waitForStatus(handed, "opened /opened/clouds.json"), "a graph dropped on the page opens");
+  await handed.screenshot({ path: join(out, "dropped.png") });
+  await context.close();
+
+  // 7. A broken link: its error over the example graph, in a fresh browser profile.
   context = await browser.newContext({ viewport: VIEWPORT });
   const broken = await open(context, `${base}#graph=${link.split("#graph=")[1].slice(0, 40)}`);
   const said = await waitForStatus(broken, "This link cannot be opened");

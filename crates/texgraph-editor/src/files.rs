@@ -115,6 +115,15 @@ impl Files {
         }
     }
 
+    /// Uses the browser's file picker and downloads (see `ask`); the recent list is not
+    /// kept: the page's files are gone when it closes.
+    pub fn for_browser() -> Self {
+        Self {
+            native: true,
+            ..Self::default()
+        }
+    }
+
     /// Whether a dialog (native or in-app) is open.
     pub fn choosing(&self) -> bool {
         self.running.is_some() || self.fallback.is_some()

@@ -82,7 +82,11 @@ impl EditorApp {
             self.files.choose(&ctx, Purpose::Environment, Some(&start));
         }
         if let Some(then) = self.pending.ask_save_as.take() {
-            let start = self.path.clone();
+            // An untitled graph is offered the name its exports would have.
+            let start = self.path.clone().or_else(|| {
+                let stem = texgraph_core::export::file_stem_for(&self.graph, None);
+                Some(PathBuf::from(format!("{stem}.json")))
+            });
             self.files
                 .choose(&ctx, Purpose::SaveAs(then), start.as_deref());
         }

@@ -103,6 +103,7 @@ impl WebApp {
         if let Some(message) = &link_error {
             editor.status = format!("error: {message}");
         }
+        editor.files = crate::files::Files::for_browser();
         editor.autosave = Autosave::in_folder(Path::new(RECOVERY_FOLDER));
         editor.recovery_watch = Watch::in_folder(Path::new(RECOVERY_FOLDER));
         Self {
@@ -152,7 +153,9 @@ impl WebApp {
     fn hand_over_downloads(&mut self) {
         let files = texgraph_core::memory_files::take_written();
         let result = downloads::bundle(&files).and_then(|download| match download {
-            Some(download) => page::download(&download.name, &download.bytes),
+            Some(download) => page::download(&download.name, &download.bytes).map(|()| {
+                self.editor.status = format!("{} is in the browser's downloads", download.name);
+            }),
             None => Ok(()),
         });
         if let Err(message) = result {

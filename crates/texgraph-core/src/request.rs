@@ -210,6 +210,56 @@ impl ExportRequest {
         Ok(written)
     }
 
+    /// [`Self::run`] a step at a time ([`Steps::step`]): a still export of the whole
+    /// image renders a band of `band` rows a step (and holds its images whole until they
+    /// are written; its planes needed whole are computed before the first step);
+    /// any other request runs whole in the first step. The same files, byte for byte.
+    pub fn steps(
+        &self,
+        graph: &Graph,
+        options: &RenderOptions,
+        band: u32,
+        progress: Box<dyn Fn(u64) + Send + Sync>,
+    ) -> Result<Steps> {
+        let Self::Still(still) = self else {
+            let job = Box::new((self.clone(), graph.clone(), options.clone()));
+            return Ok(Steps {
+                how: How::Once(job, progress),
+                made: Vec::new(),
+            });
+        };
+        if still.region.is_some() {
+            let job = Box::new((self.clone(), graph.clone(), options.clone()));
+            return Ok(Steps {
+                how: How::Once(job, progress),
+                made: Vec::new(),
+            });
+        }
+        let found = crate::check(graph);
+        if !found.errors.is_empty() {
+            return Err(Error::Invalid(found.errors));
+        }
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for file in self.files(graph) {
+            if let Some(folder) = file.parent().filter(|f| !f.as_os_str().is_empty())
+                && !folders.iter().any(|f| f == folder)
+            {
+                folders.push(folder.to_owned());
+            }
+        }
+        let made = folders
+            .iter()
+            .map(|folder| texgraph_base::staging::make_folders(folder))
+            .collect::<Result<Vec<_>>>()?;
+        let targets = still_targets(graph, &still.files, still.size, still.depth, options)?;
+        let rows = Box::new(move |done: u32| progress(u64::from(done)));
+        let how = match export::stepped::Stepped::new(graph, targets, Some(band), rows)? {
+            Some(stepped) => How::Bands(Box::new(stepped)),
+            None => How::Done,
+        };
+        Ok(Steps { how, made })
+    }
+
     /// [`Self::run`] once its folders are there.
     fn write(
         &self,
@@ -254,6 +304,51 @@ impl ExportRequest {
             }
             Self::Ball(ball) => ball.run(graph, options),
         }
+    }
+}
+
+/// An export done a step at a time ([`ExportRequest::steps`]), for a front end that has
+/// to draw between steps (the web page, with one thread).
+pub struct Steps {
+    how: How,
+    /// Folders made for the files, kept once they are written.
+    made: Vec<texgraph_base::staging::MadeFolders>,
+}
+
+enum How {
+    /// A still export of the whole image: a band a step.
+    Bands(Box<export::stepped::Stepped>),
+    /// Any other request, all in one step.
+    Once(
+        Box<(ExportRequest, Graph, RenderOptions)>,
+        Box<dyn Fn(u64) + Send + Sync>,
+    ),
+    /// Finished.
+    Done,
+}
+
+impl Steps {
+    /// Does the next step; the files, once every one is written (all or none, as
+    /// [`ExportRequest::run`] writes them); nothing more after that.
+    pub fn step(&mut self) -> Result<Option<Vec<Exported>>> {
+        let written = match std::mem::replace(&mut self.how, How::Done) {
+            How::Bands(mut stepped) => match stepped.step()? {
+                Some(written) => written,
+                None => {
+                    self.how = How::Bands(stepped);
+                    return Ok(None);
+                }
+            },
+            How::Once(job, progress) => {
+                let (request, graph, options) = *job;
+                return request.run(&graph, &options, &*progress).map(Some);
+            }
+            How::Done => return Ok(Some(Vec::new())),
+        };
+        for folders in self.made.drain(..) {
+            folders.keep();
+        }
+        Ok(Some(written))
     }
 }
 

@@ -18,6 +18,7 @@ pub mod dds;
 pub mod gltf;
 pub mod ktx2;
 pub mod mips;
+pub mod stepped;
 pub mod stitch;
 pub mod stream;
 pub mod streamed;

@@ -43,98 +43,151 @@ pub fn export_in_bands(
     band: Option<u32>,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Exported>> {
-    let Some((first, first_path)) = targets.first() else {
+    let Some(prepared) = Prepared::new(graph, targets, region)? else {
         return Ok(Vec::new());
     };
-    let (names, formats) = checked_targets(graph, targets)?;
-    let (width, height) = (first.width, first.height);
-    let whole = Region::whole(width, height);
-    let region = region.unwrap_or(whole);
-    if !region.fits(width, height) {
-        return Err(Error::Render(format!(
-            "{}: region {},{},{},{} is not inside the {width}x{height} image (it must be non-empty, X + W <= {width} and Y + H <= {height})",
-            first_path.display(),
-            region.x,
-            region.y,
-            region.width,
-            region.height
-        )));
-    }
-    if region != whole
-        && let Some((_, path)) = targets
-            .iter()
-            .zip(&formats)
-            .find(|(_, f)| f.is_texture())
-            .map(|(t, _)| t)
-    {
-        return Err(Error::Input {
-            path: path.clone(),
-            message: "a region cannot be written as DDS or KTX2 (a texture's mips are filtered from the whole image); write regions as PNG, EXR or TIFF and stitch them".to_owned(),
-        });
-    }
-    let program = compile_outputs(graph, &names)?;
-    let threads = first.options.thread_count();
-    let copy = targets
-        .iter()
-        .zip(&formats)
-        .zip(&program.outputs)
-        .map(|(((s, _), f), o)| f.copy_bytes_per_pixel(s.depth, o.channels))
-        .sum();
-    check_memory(&program, (width, height), region, threads, copy)?;
-    let hash = graph_hash(graph);
-    let specs: Vec<FileSpec> = targets
-        .iter()
-        .zip(&formats)
-        .zip(&program.outputs)
-        .map(|(((settings, _), format), output)| FileSpec {
-            format: *format,
-            depth: settings.depth,
-            encoding: output.usage.encoding(),
-            width: region.width,
-            height: region.height,
-            channels: output.channels,
-            note: (region != whole)
-                .then(|| region_note(region, (width, height), hash, &output.name)),
-            block: crate::texture_block(*format, settings.depth, output),
-        })
-        .collect();
+    let Prepared {
+        program,
+        specs,
+        region,
+        size: (width, height),
+    } = &prepared;
+    let region = *region;
+    let options = &targets[0].0.options;
     let start = Instant::now();
     let band = if cfg!(target_arch = "wasm32") {
         // The web page has one thread: no writer threads, so one band.
         region.height
     } else {
-        band.unwrap_or_else(|| band_rows(&program, region.width, region.height, threads))
+        band.unwrap_or_else(|| {
+            band_rows(program, region.width, region.height, options.thread_count())
+        })
     }
     .max(1);
-    let mut bands = Bands::new(
-        &program,
-        width,
-        height,
-        region,
-        first.options.clone(),
-        progress,
-    )?;
+    let mut bands = Bands::new(program, *width, *height, region, options.clone(), progress)?;
     let staged = if region.height <= band {
         // One band: rendered, then written file by file on this thread (small renders,
         // a batch's most of all, spare a thread and a channel per file).
         let image = bands.render(region.y..region.y + region.height)?;
         drop(bands);
-        let parts = split_outputs(&program, image)?;
-        let mut staged = Vec::with_capacity(parts.len());
-        for (((_, path), spec), part) in targets.iter().zip(&specs).zip(parts) {
-            let mut once = Some(Arc::new(part));
-            staged.push(write_file(path, spec, || once.take())?);
-        }
-        staged
+        write_whole(program, targets, specs, image)?
     } else {
-        write_in_threads(&program, &mut bands, targets, &specs, region, band)?
+        write_in_threads(program, &mut bands, targets, specs, region, band)?
     };
+    commit(targets, specs, staged, start)
+}
+
+/// What a streamed export of some outputs needs before its first band: the targets
+/// checked, the outputs compiled together, each file's layout.
+pub(crate) struct Prepared {
+    pub(crate) program: Program,
+    pub(crate) specs: Vec<FileSpec>,
+    pub(crate) region: Region,
+    /// The whole image's width and height.
+    pub(crate) size: (u32, u32),
+}
+
+impl Prepared {
+    /// Checks `targets` and `region` (the whole image when `None`) and compiles their
+    /// outputs; `None` when there are no targets.
+    pub(crate) fn new(
+        graph: &Graph,
+        targets: &[(ExportSettings, PathBuf)],
+        region: Option<Region>,
+    ) -> Result<Option<Self>> {
+        let Some((first, first_path)) = targets.first() else {
+            return Ok(None);
+        };
+        let (names, formats) = checked_targets(graph, targets)?;
+        let (width, height) = (first.width, first.height);
+        let whole = Region::whole(width, height);
+        let region = region.unwrap_or(whole);
+        if !region.fits(width, height) {
+            return Err(Error::Render(format!(
+                "{}: region {},{},{},{} is not inside the {width}x{height} image (it must be non-empty, X + W <= {width} and Y + H <= {height})",
+                first_path.display(),
+                region.x,
+                region.y,
+                region.width,
+                region.height
+            )));
+        }
+        if region != whole
+            && let Some((_, path)) = targets
+                .iter()
+                .zip(&formats)
+                .find(|(_, f)| f.is_texture())
+                .map(|(t, _)| t)
+        {
+            return Err(Error::Input {
+                path: path.clone(),
+                message: "a region cannot be written as DDS or KTX2 (a texture's mips are filtered from the whole image); write regions as PNG, EXR or TIFF and stitch them".to_owned(),
+            });
+        }
+        let program = compile_outputs(graph, &names)?;
+        let threads = first.options.thread_count();
+        let copy = targets
+            .iter()
+            .zip(&formats)
+            .zip(&program.outputs)
+            .map(|(((s, _), f), o)| f.copy_bytes_per_pixel(s.depth, o.channels))
+            .sum();
+        check_memory(&program, (width, height), region, threads, copy)?;
+        let hash = graph_hash(graph);
+        let specs: Vec<FileSpec> = targets
+            .iter()
+            .zip(&formats)
+            .zip(&program.outputs)
+            .map(|(((settings, _), format), output)| FileSpec {
+                format: *format,
+                depth: settings.depth,
+                encoding: output.usage.encoding(),
+                width: region.width,
+                height: region.height,
+                channels: output.channels,
+                note: (region != whole)
+                    .then(|| region_note(region, (width, height), hash, &output.name)),
+                block: crate::texture_block(*format, settings.depth, output),
+            })
+            .collect();
+        Ok(Some(Self {
+            program,
+            specs,
+            region,
+            size: (width, height),
+        }))
+    }
+}
+
+/// Stages each target's file from `image`, the render of every output together.
+pub(crate) fn write_whole(
+    program: &Program,
+    targets: &[(ExportSettings, PathBuf)],
+    specs: &[FileSpec],
+    image: Image,
+) -> Result<Vec<(Staged, Clipping)>> {
+    let parts = split_outputs(program, image)?;
+    let mut staged = Vec::with_capacity(parts.len());
+    for (((_, path), spec), part) in targets.iter().zip(specs).zip(parts) {
+        let mut once = Some(Arc::new(part));
+        staged.push(write_file(path, spec, || once.take())?);
+    }
+    Ok(staged)
+}
+
+/// Commits the staged files together and tells what was written.
+pub(crate) fn commit(
+    targets: &[(ExportSettings, PathBuf)],
+    specs: &[FileSpec],
+    staged: Vec<(Staged, Clipping)>,
+    start: Instant,
+) -> Result<Vec<Exported>> {
     let seconds = start.elapsed().as_secs_f64();
     let (staged, clippings): (Vec<Staged>, Vec<Clipping>) = staged.into_iter().unzip();
     staging::commit_all(staged)?;
     Ok(targets
         .iter()
-        .zip(&specs)
+        .zip(specs)
         .zip(clippings)
         .map(|(((settings, path), spec), clipping)| Exported {
             path: path.clone(),

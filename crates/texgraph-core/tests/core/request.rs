@@ -286,3 +286,76 @@ fn several_presets_are_written_from_one_render_as_each_alone() {
     );
     assert!(!dir.path().join("fresh").exists());
 }
+
+/// Runs `request` a step at a time to the end; the steps taken.
+fn run_in_steps(request: &ExportRequest, graph: &texgraph_core::Graph, band: u32) -> usize {
+    let most = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = most.clone();
+    let mut steps = request
+        .steps(
+            graph,
+            &RenderOptions::default(),
+            band,
+            Box::new(move |rows| {
+                seen.fetch_max(rows, std::sync::atomic::Ordering::Relaxed);
+            }),
+        )
+        .unwrap();
+    let mut taken = 1;
+    while steps.step().unwrap().is_none() {
+        taken += 1;
+        assert!(taken < 10_000, "the steps end");
+    }
+    assert_eq!(
+        most.load(std::sync::atomic::Ordering::Relaxed),
+        request.rows()
+    );
+    taken
+}
+
+#[test]
+fn a_still_done_a_band_a_step_writes_the_bytes_of_the_whole_run() {
+    // Two outputs, one of them a normal map read from a plane (a streamed stage), in
+    // bands of 7 rows (no tile's height), as PNG and float EXR.
+    let dir = tempfile::tempdir().unwrap();
+    let graph = example("marble_normal");
+    let request = |folder: &str| {
+        ExportRequest::Still(StillExport {
+            files: vec![
+                (
+                    Some("basecolor".into()),
+                    dir.path().join(folder).join("color.png"),
+                ),
+                (
+                    Some("normal".into()),
+                    dir.path().join(folder).join("normal.exr"),
+                ),
+            ],
+            size: (120, 75),
+            depth: None,
+            region: None,
+        })
+    };
+    let whole = request("whole");
+    whole
+        .run(&graph, &RenderOptions::default(), &|_| {})
+        .unwrap();
+    let stepped = request("stepped");
+    assert_eq!(run_in_steps(&stepped, &graph, 7), 75_usize.div_ceil(7));
+    for name in ["color.png", "normal.exr"] {
+        let read = |folder: &str| std::fs::read(dir.path().join(folder).join(name)).unwrap();
+        assert!(read("whole") == read("stepped"), "{name} differs");
+    }
+    // Any other request runs whole in its one step.
+    let presets = built_in();
+    let material = ExportRequest::Material(MaterialExport {
+        preset: find(&presets, "gltf").unwrap().clone(),
+        format: None,
+        graph_name: "marble_normal".into(),
+        folder: dir.path().join("set"),
+        size: (32, 32),
+        also: Vec::new(),
+    });
+    assert_eq!(run_in_steps(&material, &example("brick_wall"), 7), 1);
+    assert!(!files_under(&dir.path().join("set")).is_empty());
+}

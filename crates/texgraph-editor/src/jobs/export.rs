@@ -36,7 +36,18 @@ struct Exporting {
     options: RenderOptions,
     rows: Arc<AtomicU64>,
     wake: Arc<dyn Fn() + Send + Sync>,
+    /// The request under way a band at a time (the web page: see [`Work::step`]).
+    #[cfg(target_arch = "wasm32")]
+    steps: Option<texgraph_core::request::Steps>,
 }
+
+/// Rows of a still export rendered per step in the web page: a tile's height.
+#[cfg(target_arch = "wasm32")]
+const STEP_ROWS: u32 = 32;
+
+/// How long the web page's export works between two frames, in steps.
+#[cfg(target_arch = "wasm32")]
+const FRAME_BUDGET: std::time::Duration = std::time::Duration::from_millis(40);
 
 impl Work for Exporting {
     type Job = (Graph, ExportRequest);
@@ -60,6 +71,43 @@ impl Work for Exporting {
         };
         (self.export)(request, graph, &self.options, &progress)
             .map_err(|e| describe(&named(request), &e))
+    }
+
+    /// A still export a few bands at a time, within [`FRAME_BUDGET`]; the planes its
+    /// render needs whole are computed in the first step.
+    #[cfg(target_arch = "wasm32")]
+    fn step(&mut self, (graph, request): &Self::Job) -> Option<Self::Done> {
+        let fail = |e: texgraph_core::Error| Some(Err(describe(&named(request), &e)));
+        let Some(steps) = self.steps.as_mut() else {
+            if output_names(graph).is_empty() {
+                return Some(Err("the graph has no output node to export".to_owned()));
+            }
+            let (rows, wake) = (self.rows.clone(), self.wake.clone());
+            let progress = Box::new(move |done: u64| {
+                rows.fetch_max(done, Ordering::Relaxed);
+                wake();
+            });
+            match request.steps(graph, &self.options, STEP_ROWS, progress) {
+                Ok(steps) => self.steps = Some(steps),
+                Err(e) => return fail(e),
+            }
+            return None;
+        };
+        let start = Instant::now();
+        loop {
+            match steps.step() {
+                Ok(None) if start.elapsed() < FRAME_BUDGET => {}
+                Ok(None) => return None,
+                Ok(Some(written)) => {
+                    self.steps = None;
+                    return Some(Ok(written));
+                }
+                Err(e) => {
+                    self.steps = None;
+                    return fail(e);
+                }
+            }
+        }
     }
 
     fn failed(&self, _: &Self::Job, message: String) -> Self::Done {
@@ -101,6 +149,8 @@ impl ExportJob {
             },
             rows: rows.clone(),
             wake: wake.clone(),
+            #[cfg(target_arch = "wasm32")]
+            steps: None,
         };
         let thread = Background::start("texgraph-export", work, move |_| wake());
         thread.submit((graph, request));

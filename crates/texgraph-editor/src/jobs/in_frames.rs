@@ -1,8 +1,9 @@
 //! [`Background`] in the web page, which has one thread: jobs take turns with the frames.
-//! Each call for results first does the next waiting job, if any, so the page draws a
-//! frame between any two jobs, and a job submitted while others wait supersedes them as
-//! it does on the desktop. The jobs are small by design (a draft before each preview, one
-//! thumbnail at a time, the 3D view's frames at its own size), which keeps every frame short.
+//! Each call for results first does a part of the job under way ([`Work::step`]: an
+//! export renders a band), or of the next waiting one, so the page draws a frame between
+//! any two parts, and a job submitted while others wait supersedes them as it does on the
+//! desktop. The jobs are small by design (a draft before each preview, one thumbnail at a
+//! time, the 3D view's frames at its own size), which keeps every frame short.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -18,6 +19,8 @@ pub struct Background<W: Work> {
 
 struct State<W: Work> {
     work: W,
+    /// The job begun and not finished.
+    under_way: Option<W::Job>,
     done: VecDeque<W::Done>,
 }
 
@@ -33,6 +36,7 @@ where
         Self {
             state: RefCell::new(State {
                 work,
+                under_way: None,
                 done: VecDeque::new(),
             }),
             wake: Box::new(wake),
@@ -53,25 +57,45 @@ impl<W: Work> Background<W> {
         std::mem::take(&mut self.state.borrow_mut().done).into_iter()
     }
 
-    /// The next result: one not yet taken, else the next waiting job's; `None` when no
-    /// job waits.
+    /// The next result: one not yet taken, else the next job's, done to its end; `None`
+    /// when no job waits.
     pub fn wait(&self) -> Option<W::Done> {
-        if self.state.borrow().done.is_empty() {
+        loop {
+            if let Some(done) = self.state.borrow_mut().done.pop_front() {
+                return Some(done);
+            }
+            let idle = {
+                let state = self.state.borrow();
+                state.under_way.is_none()
+            };
             self.step();
+            if idle
+                && self.state.borrow().under_way.is_none()
+                && self.state.borrow().done.is_empty()
+            {
+                return None;
+            }
         }
-        self.state.borrow_mut().done.pop_front()
     }
 
-    /// Does the next waiting job, if any, and asks for a frame to show its result (and to
-    /// do the job after it).
+    /// Does a part of the job under way or of the next waiting one, if any, and asks for
+    /// a frame to show its result (and to go on).
     fn step(&self) {
         let mut state = self.state.borrow_mut();
-        let Some(job) = state.work.next() else {
+        let Some(job) = state.under_way.take().or_else(|| state.work.next()) else {
             return;
         };
-        let done = state.work.run(&job);
-        let pickup = state.work.pickup(&done);
-        state.done.push_back(done);
+        let pickup = match state.work.step(&job) {
+            Some(done) => {
+                let pickup = state.work.pickup(&done);
+                state.done.push_back(done);
+                pickup
+            }
+            None => {
+                state.under_way = Some(job);
+                Duration::ZERO
+            }
+        };
         drop(state);
         (self.wake)(pickup);
     }

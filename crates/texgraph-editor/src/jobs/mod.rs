@@ -32,6 +32,12 @@ pub trait Work {
     fn next(&mut self) -> Option<Self::Job>;
     /// Does `job`.
     fn run(&mut self, job: &Self::Job) -> Self::Done;
+    /// Does a part of `job`, about a frame's worth, and its result once the last part is
+    /// done: how the web page, which has one thread, runs jobs between frames. By
+    /// default all of it, in one part.
+    fn step(&mut self, job: &Self::Job) -> Option<Self::Done> {
+        Some(self.run(job))
+    }
     /// What `job` reports when its run panicked with `message` (a bug: the editor goes on).
     fn failed(&self, job: &Self::Job, message: String) -> Self::Done;
     /// What failed, in a panic's message: "the preview".

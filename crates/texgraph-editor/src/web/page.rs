@@ -91,22 +91,21 @@ pub fn on_page_hide(f: impl FnMut() + 'static) {
     closure.forget();
 }
 
+/// The page's element with the id `id`, when it has one.
+fn element(id: &str) -> Option<web_sys::Element> {
+    window().document()?.get_element_by_id(id)
+}
+
 /// Replaces the page's loading text with `message` (the editor could not start).
 pub fn show_failure(message: &str) {
-    if let Some(element) = window()
-        .document()
-        .and_then(|d| d.get_element_by_id("texgraph_loading"))
-    {
+    if let Some(element) = element("texgraph_loading") {
         element.set_text_content(Some(message));
     }
 }
 
 /// Removes the page's loading text (the editor draws now).
 pub fn loaded() {
-    if let Some(element) = window()
-        .document()
-        .and_then(|d| d.get_element_by_id("texgraph_loading"))
-    {
+    if let Some(element) = element("texgraph_loading") {
         element.remove();
     }
 }
@@ -114,10 +113,7 @@ pub fn loaded() {
 /// Puts `text` in the page's live region (`#texgraph_status`), which screen readers read
 /// out: the canvas itself is a picture to them.
 pub fn announce(text: &str) {
-    if let Some(element) = window()
-        .document()
-        .and_then(|d| d.get_element_by_id("texgraph_status"))
-    {
+    if let Some(element) = element("texgraph_status") {
         element.set_text_content(Some(text));
     }
 }

@@ -22,7 +22,9 @@ version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; 
 bindgen=target/tools/bin/wasm-bindgen
 if ! "$bindgen" --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
     echo "installing wasm-bindgen-cli $version"
+    installing=$SECONDS
     cargo install --quiet --root target/tools wasm-bindgen-cli --version "$version"
+    echo "installed wasm-bindgen-cli in $((SECONDS - installing)) s"
 fi
 
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128"

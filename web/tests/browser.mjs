@@ -144,6 +144,30 @@ async function waitForPreview(page, timeout = 30000) {
   return null;
 }
 
+// Waits until the preview stops changing (the same picture twice, 300 ms apart); that
+// picture.
+async function waitForStill(page, timeout = 15000) {
+  const start = Date.now();
+  let last = await preview(page);
+  while (Date.now() - start < timeout) {
+    await page.waitForTimeout(300);
+    const now = await preview(page);
+    if (difference(last, now) === 0) return now;
+    last = now;
+  }
+  return last;
+}
+
+// Waits until the preview differs from `before` and then stops changing; that picture.
+async function waitForChange(page, before, timeout = 15000) {
+  const start = Date.now();
+  while (Date.now() - start < timeout) {
+    if (difference(before, await preview(page)) > 5) return waitForStill(page);
+    await page.waitForTimeout(200);
+  }
+  return preview(page);
+}
+
 // Waits until the page's live region (the status line and questions) says `text`.
 async function waitForStatus(page, text, timeout = 15000) {
   try {
@@ -231,13 +255,12 @@ try {
   // 3. An edit through the inspector: the wave's frequency, by its slider.
   await page.mouse.click(101, 202); // the dialog's Cancel button
   await page.mouse.click(330, 370); // the "veins: Wave" node's title: the preview shows it
-  await page.waitForTimeout(1500);
-  const before = await preview(page);
+  const before = await waitForStill(page);
   await page.mouse.click(1290, 173); // near the right end of the frequency slider
-  await page.waitForTimeout(1500);
-  const after = await preview(page);
+  const after = await waitForChange(page, before);
   await page.screenshot({ path: join(out, "edited.png") });
   check(difference(before, after) > 5, `the edit changes the preview (mean difference ${difference(before, after).toFixed(1)})`);
+  await page.waitForTimeout(1000); // the recovery copy is kept half a second after an edit
 
   // 4. Reloading offers the unsaved edit back.
   await page.reload();

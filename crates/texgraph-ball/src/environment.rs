@@ -19,6 +19,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::vector::{Vec3, floor, v3};
+use texgraph_base::files::Source;
 use texgraph_base::{Error, Result};
 
 /// Where the light comes from.
@@ -92,14 +93,26 @@ impl EnvironmentImage {
             path: path.to_owned(),
             message,
         };
-        let meta = std::fs::metadata(path).map_err(|e| refuse(format!("cannot read it: {e}")))?;
-        if !meta.is_file() {
-            return Err(refuse("not a file".to_owned()));
+        let in_memory = cfg!(target_arch = "wasm32");
+        if !in_memory {
+            let meta =
+                std::fs::metadata(path).map_err(|e| refuse(format!("cannot read it: {e}")))?;
+            if !meta.is_file() {
+                return Err(refuse("not a file".to_owned()));
+            }
         }
         const KINDS: &str = "an environment is a Radiance .hdr or OpenEXR .exr image";
-        let open = || -> Result<image::ImageReader<_>> {
-            let reader = image::ImageReader::open(path)
-                .map_err(|e| refuse(format!("cannot read it: {e}")))?
+        let open = || -> Result<image::ImageReader<Box<dyn Source>>> {
+            let mut reader = image::ImageReader::new(
+                texgraph_base::files::open(path)
+                    .map_err(|e| refuse(format!("cannot read it: {e}")))?,
+            );
+            // The name's extension first, then the content's signature, as
+            // `ImageReader::open`.
+            if let Ok(format) = image::ImageFormat::from_path(path) {
+                reader.set_format(format);
+            }
+            let reader = reader
                 .with_guessed_format()
                 .map_err(|e| refuse(format!("cannot read it: {e}")))?;
             match reader.format() {

@@ -53,3 +53,23 @@ fn too_large(len: u64, limit: u64, what: &str) -> String {
         limit >> 20
     )
 }
+
+/// What a file is read from: the file itself, buffered, or (in the web page, which has no
+/// file system) the bytes it was handed ([`crate::memory_files`]).
+pub trait Source: std::io::BufRead + std::io::Seek {}
+
+impl<T: std::io::BufRead + std::io::Seek> Source for T {}
+
+/// Opens `path` for reading: the file, or in the web page the bytes put at `path`. One
+/// type for both, so decoders are compiled once.
+pub fn open(path: &Path) -> std::io::Result<Box<dyn Source>> {
+    if cfg!(target_arch = "wasm32") {
+        let bytes =
+            crate::memory_files::get(path).ok_or_else(|| crate::memory_files::not_found(path))?;
+        Ok(Box::new(std::io::Cursor::new(bytes)))
+    } else {
+        Ok(Box::new(std::io::BufReader::new(std::fs::File::open(
+            path,
+        )?)))
+    }
+}

@@ -89,12 +89,7 @@ pub fn load(path: &Path) -> Result<Arc<Image>, String> {
             return Ok(image.clone());
         }
     }
-    let image = Arc::new(match in_memory {
-        Some(bytes) => decode(path, || Ok(std::io::Cursor::new(bytes.clone())))?,
-        None => decode(path, || {
-            std::fs::File::open(path).map(std::io::BufReader::new)
-        })?,
-    });
+    let image = Arc::new(decode(path)?);
     let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let cache = guard.get_or_insert_with(Cache::default);
     cache.clock += 1;
@@ -121,15 +116,12 @@ fn evict(cache: &mut Cache) {
     }
 }
 
-/// Decodes the image `path` names from what `read` opens (each call from its start).
-fn decode<R: std::io::BufRead + std::io::Seek>(
-    path: &Path,
-    read: impl Fn() -> std::io::Result<R>,
-) -> Result<Image, String> {
+/// Decodes the image at `path` (in the web page, the bytes it was handed).
+fn decode(path: &Path) -> Result<Image, String> {
     let fail =
         |e: &dyn std::fmt::Display| format!("cannot read {} as an image: {e}", path.display());
-    let open = || -> Result<image::ImageReader<R>, String> {
-        let mut reader = read()
+    let open = || -> Result<image::ImageReader<Box<dyn texgraph_base::files::Source>>, String> {
+        let mut reader = texgraph_base::files::open(path)
             .map(image::ImageReader::new)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         // The name's extension first, then the content's signature, as `ImageReader::open`.

@@ -51,7 +51,8 @@ impl<W: Work> Background<W> {
         (self.wake)(Duration::ZERO);
     }
 
-    /// Does the next waiting job, then hands back the results not yet taken, oldest first.
+    /// Does a part of the job under way (or of the next waiting one), then hands back the
+    /// results not yet taken, oldest first.
     pub fn finished(&self) -> impl Iterator<Item = W::Done> + '_ {
         self.step();
         std::mem::take(&mut self.state.borrow_mut().done).into_iter()
@@ -64,16 +65,10 @@ impl<W: Work> Background<W> {
             if let Some(done) = self.state.borrow_mut().done.pop_front() {
                 return Some(done);
             }
-            let idle = {
-                let state = self.state.borrow();
-                state.under_way.is_none()
-            };
             self.step();
-            if idle
-                && self.state.borrow().under_way.is_none()
-                && self.state.borrow().done.is_empty()
-            {
-                return None;
+            let state = self.state.borrow();
+            if state.under_way.is_none() && state.done.is_empty() {
+                return None; // no job was waiting
             }
         }
     }

@@ -203,6 +203,12 @@ impl BallView {
     /// it is read, or says why it could not be.
     pub fn load_environment(&mut self, path: PathBuf) {
         let (done, result) = std::sync::mpsc::channel();
+        if cfg!(target_arch = "wasm32") {
+            // The web page has one thread, and the file is in memory already.
+            let _ = done.send(Environment::load(&path).map_err(|e| e.to_string()));
+            self.loading = Some((path, result));
+            return;
+        }
         let reading = path.clone();
         let wake = self.wake.clone();
         let spawned = std::thread::Builder::new()

@@ -1,8 +1,8 @@
 //! The editor as a web page: the same editor, on a canvas, with the browser for a file
 //! system. Files opened are put in memory ([`texgraph_core::memory_files`]); what a save
-//! or an export writes becomes a download; unsaved work is kept
-//! in the browser's storage and offered back as on the desktop; a graph travels in the
-//! page's address ([`crate::share`]).
+//! or an export writes becomes a download; unsaved work is kept in the browser's storage
+//! and offered back as on the desktop; a graph travels in the page's address
+//! ([`crate::share`]).
 
 mod examples;
 mod page;

@@ -179,30 +179,8 @@ impl ExportRequest {
         options: &RenderOptions,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<Exported>> {
-        // One rule for every front end: an error anywhere in the graph stops the export,
-        // whichever outputs it writes, as `validate` reports it; warnings do not.
-        let found = crate::check(graph);
-        if !found.errors.is_empty() {
-            return Err(Error::Invalid(found.errors));
-        }
+        let made = self.prepare(graph)?;
         let rows = |done: u32| progress(u64::from(done));
-        // A file's missing folders are made, as a preset's folder is, and go again
-        // (when still empty) if nothing is written.
-        let mut made = Vec::new();
-        if !matches!(self, Self::Material(_)) {
-            let mut folders: Vec<&std::path::Path> = Vec::new();
-            let files = self.files(graph);
-            for file in &files {
-                if let Some(folder) = file.parent().filter(|f| !f.as_os_str().is_empty())
-                    && !folders.contains(&folder)
-                {
-                    folders.push(folder);
-                }
-            }
-            for folder in folders {
-                made.push(texgraph_base::staging::make_folders(folder)?);
-            }
-        }
         let written = self.write(graph, options, progress, &rows)?;
         for folders in made {
             folders.keep();
@@ -221,36 +199,17 @@ impl ExportRequest {
         band: u32,
         progress: Box<dyn Fn(u64) + Send + Sync>,
     ) -> Result<Steps> {
-        let Self::Still(still) = self else {
-            let job = Box::new((self.clone(), graph.clone(), options.clone()));
-            return Ok(Steps {
-                how: How::Once(job, progress),
-                made: Vec::new(),
-            });
-        };
-        if still.region.is_some() {
-            let job = Box::new((self.clone(), graph.clone(), options.clone()));
-            return Ok(Steps {
-                how: How::Once(job, progress),
-                made: Vec::new(),
-            });
-        }
-        let found = crate::check(graph);
-        if !found.errors.is_empty() {
-            return Err(Error::Invalid(found.errors));
-        }
-        let mut folders: Vec<PathBuf> = Vec::new();
-        for file in self.files(graph) {
-            if let Some(folder) = file.parent().filter(|f| !f.as_os_str().is_empty())
-                && !folders.iter().any(|f| f == folder)
-            {
-                folders.push(folder.to_owned());
+        let still = match self {
+            Self::Still(still) if still.region.is_none() => still,
+            _ => {
+                let job = Box::new((self.clone(), graph.clone(), options.clone()));
+                return Ok(Steps {
+                    how: How::Once(job, progress),
+                    made: Vec::new(),
+                });
             }
-        }
-        let made = folders
-            .iter()
-            .map(|folder| texgraph_base::staging::make_folders(folder))
-            .collect::<Result<Vec<_>>>()?;
+        };
+        let made = self.prepare(graph)?;
         let targets = still_targets(graph, &still.files, still.size, still.depth, options)?;
         let rows = Box::new(move |done: u32| progress(u64::from(done)));
         let how = match export::stepped::Stepped::new(graph, targets, Some(band), rows)? {
@@ -258,6 +217,35 @@ impl ExportRequest {
             None => How::Done,
         };
         Ok(Steps { how, made })
+    }
+
+    /// What [`Self::run`] does before rendering: refuses a graph with an error, and makes
+    /// the files' missing folders, which the caller keeps once the files are written.
+    fn prepare(&self, graph: &Graph) -> Result<Vec<texgraph_base::staging::MadeFolders>> {
+        // One rule for every front end: an error anywhere in the graph stops the export,
+        // whichever outputs it writes, as `validate` reports it; warnings do not.
+        let found = crate::check(graph);
+        if !found.errors.is_empty() {
+            return Err(Error::Invalid(found.errors));
+        }
+        // A file's missing folders are made, as a preset's folder is, and go again
+        // (when still empty) if nothing is written.
+        let mut made = Vec::new();
+        if !matches!(self, Self::Material(_)) {
+            let mut folders: Vec<&std::path::Path> = Vec::new();
+            let files = self.files(graph);
+            for file in &files {
+                if let Some(folder) = file.parent().filter(|f| !f.as_os_str().is_empty())
+                    && !folders.contains(&folder)
+                {
+                    folders.push(folder);
+                }
+            }
+            for folder in folders {
+                made.push(texgraph_base::staging::make_folders(folder)?);
+            }
+        }
+        Ok(made)
     }
 
     /// [`Self::run`] once its folders are there.

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::Work;
+use super::work::Work;
 
 /// One [`Work`]'s jobs, done one per frame on the page's thread.
 pub struct Background<W: Work> {

@@ -4,7 +4,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::{Work, serve};
+use super::work::{Work, serve};
 
 /// A thread doing one [`Work`]'s jobs in turn.
 pub struct Background<W: Work> {
